@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Hosts that reach the default tenant besides localhost and the loopback addresses. */
+  DEFAULT_HOSTS: z.string().default(''),
+  DEFAULT_TENANT: z.string().default('demo'),
+  DEMO: bool.default(true),
+  DEMO_SEED: z.coerce.number().int().default(42),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(60).default(15),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOCKOUT_MINUTES: z.coerce.number().int().min(1).default(15),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** A fixed captcha answer for automated tests; refused in production. */
+  CAPTCHA_FIXED_ANSWER: z.string().optional(),
+  FRAME_ANCESTORS: z.string().default("'self'"),
+  WEB_DIST: z.string().optional(),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+  MQTT_URL: z.string().optional(),
+  /** Host name devices use to reach the broker (shown in the device page's command lines). */
+  MQTT_PUBLIC_HOST: z.string().optional(),
+  /** Shared-subscription group when consuming from an external broker. */
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .default('sitewatch'),
+  MQTT_CLIENT_ID: z.string().optional(),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  TELEMETRY_BUFFER_CAPACITY: z.coerce.number().int().min(10).default(100_000),
+  TELEMETRY_BATCH_SIZE: z.coerce.number().int().min(1).default(5000),
+  TELEMETRY_FLUSH_MS: z.coerce.number().int().min(1).default(100),
+  /** Batches written in parallel on PostgreSQL (PGlite has one connection: always 1). */
+  TELEMETRY_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Latest values are coalesced and written this often, off the ack path (0: with every batch). */
+  TELEMETRY_LATEST_FLUSH_MS: z.coerce.number().int().min(0).default(1000),
+  TELEMETRY_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
+  /** How often connected MQTT clients' tokens are re-checked (revoked tokens are disconnected). */
+  TELEMETRY_TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** A device with no activity for this long turns Offline. */
+  DEVICE_INACTIVITY_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(300),
+  STATUS_SWEEP_SECONDS: z.coerce.number().int().min(1).default(10),
+  DEMO_SIMULATOR: bool.default(true),
+  SIMULATOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
+  ROLE: z.enum(['all', 'api', 'worker', 'recorder', 'ingest']).default('all'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.CAPTCHA_FIXED_ANSWER) {
+    throw new Error('CAPTCHA_FIXED_ANSWER must not be set in production');
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    tenancy: {
+      defaultTenant: e.DEFAULT_TENANT,
+      defaultHosts: ['localhost', '127.0.0.1', '::1', ...e.DEFAULT_HOSTS.split(',').map((h) => h.trim().toLowerCase())].filter(Boolean),
+    },
+    demo: { enabled: e.DEMO, seed: e.DEMO_SEED },
+    auth: {
+      sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+      sessionMaxHours: e.SESSION_MAX_HOURS,
+      accessTokenMinutes: e.ACCESS_TOKEN_MINUTES,
+      maxFailures: e.LOGIN_MAX_FAILURES,
+      lockoutMinutes: e.LOCKOUT_MINUTES,
+      loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+      captchaFixedAnswer: e.CAPTCHA_FIXED_ANSWER,
+      secureCookies: e.NODE_ENV === 'production',
+    },
+    frameAncestors: e.FRAME_ANCESTORS,
+    webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    mqtt: {
+      port: e.MQTT_PORT,
+      url: e.MQTT_URL,
+      publicHost: e.MQTT_PUBLIC_HOST,
+      shareGroup: e.MQTT_SHARE_GROUP,
+      clientId: e.MQTT_CLIENT_ID,
+    },
+    telemetry: {
+      retentionDays: e.TELEMETRY_RETENTION_DAYS,
+      bufferCapacity: e.TELEMETRY_BUFFER_CAPACITY,
+      batchSize: e.TELEMETRY_BATCH_SIZE,
+      flushIntervalMs: e.TELEMETRY_FLUSH_MS,
+      flushConcurrency: e.DATABASE_URL ? e.TELEMETRY_FLUSH_CONCURRENCY : 1,
+      latestFlushMs: e.TELEMETRY_LATEST_FLUSH_MS,
+      tokenCacheSeconds: e.TELEMETRY_TOKEN_CACHE_SECONDS,
+      tokenRecheckSeconds: e.TELEMETRY_TOKEN_RECHECK_SECONDS,
+      inactivityTimeoutSeconds: e.DEVICE_INACTIVITY_TIMEOUT_SECONDS,
+      statusSweepSeconds: e.STATUS_SWEEP_SECONDS,
+    },
+    simulator: { enabled: e.DEMO_SIMULATOR, intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS },
+    role: e.ROLE,
+  };
+}

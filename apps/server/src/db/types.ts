@@ -1,0 +1,26 @@
+import type { AlarmTables } from '../modules/alarms/tables.ts';
+import type { DeviceTables } from '../modules/devices/tables.ts';
+import type { DownloadTables } from '../modules/downloads/tables.ts';
+import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
+import type { NotificationTables } from '../modules/notifications/tables.ts';
+import type { SiteTables } from '../modules/sites/tables.ts';
+import type { TelemetryTables } from '../modules/telemetry/tables.ts';
+import type { VideoTables } from '../modules/video/tables.ts';
+import type { JobTables } from '../platform/jobs/tables.ts';
+import type { FoundationTables } from './foundation-tables.ts';
+
+/**
+ * The whole schema as Kysely sees it: each domain declares its tables in its own interface and is listed here.
+ * Tables are reached only through the repositories of the domain that owns them.
+ */
+export interface Database
+  extends FoundationTables,
+    JobTables,
+    HelpdeskTables,
+    NotificationTables,
+    SiteTables,
+    DeviceTables,
+    VideoTables,
+    TelemetryTables,
+    AlarmTables,
+    DownloadTables {}

@@ -1,0 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../platform/db.ts';
+import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
+import { helpdeskSeeder } from './helpdesk.ts';
+import { notificationsSeeder } from './notifications.ts';
+import { createRandom, type Random } from './random.ts';
+import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
+import { sitesSeeder } from './sites.ts';
+import { videoSeeder } from './video.ts';
+
+export interface SeedContext {
+  db: Db;
+  tenantId: number;
+  slug: string;
+  random: Random;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+export type Seeder = { name: string; run(ctx: SeedContext): Promise<void> };
+
+/** Later domains add their demo data here; each seeder runs once per tenant. */
+export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
+
+/** Creates the demo tenants once and runs every seeder not yet applied to them. */
+export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
+  for (const [index, spec] of DEMO_TENANTS.entries()) {
+    let tenantId = (await db.selectFrom('tenants').select('id').where('slug', '=', spec.slug).executeTakeFirst())?.id;
+    if (tenantId === undefined) {
+      tenantId = await seedFoundation(db, spec);
+      log.info(`demo tenant "${spec.slug}" created`);
+    }
+    const applied = new Set(
+      (await db.selectFrom('demo_seeders').select('name').where('tenant_id', '=', tenantId).execute()).map((r) => r.name),
+    );
+    for (const seeder of seeders) {
+      if (applied.has(seeder.name)) continue;
+      await seeder.run({ db, tenantId, slug: spec.slug, random: createRandom(seed * 1000 + index), log });
+      await db.insertInto('demo_seeders').values({ tenant_id: tenantId, name: seeder.name }).execute();
+      log.info(`demo data "${seeder.name}" seeded for "${spec.slug}"`);
+    }
+  }
+}

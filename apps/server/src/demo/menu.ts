@@ -1,0 +1,77 @@
+import type { MenuItem } from '@sitewatch/contracts';
+
+/**
+ * The demo tenant's navigation catalogue. The web app shows an entry only when the route has a screen and the
+ * user holds the entry's permission or role; a group shows while any of its entries does.
+ */
+export const DEMO_MENU: MenuItem[] = [
+  { label: 'Home', value: '/', icon: 'home' },
+  {
+    label: 'Monitoring',
+    value: '',
+    icon: 'summary',
+    children: [
+      { label: 'Site Summary', value: '/site-summary/dashboard', icon: 'summary' },
+      { label: 'Site Monitoring', value: '/sitemonitoring', icon: 'sites' },
+      { label: 'Map', value: '/multisitestatus/dashboard', icon: 'map' },
+      { label: 'Gensets', value: '/genset/dashboard', icon: 'devices' },
+      { label: 'UPS', value: '/ups/dashboard', icon: 'devices' },
+      { label: 'Rectifiers', value: '/rectifier/dashboard', icon: 'devices' },
+      { label: 'Alarm Panels', value: '/alarm-panel/dashboard', icon: 'devices' },
+      { label: 'Meters', value: '/meter-device/dashboard', icon: 'devices' },
+      { label: 'Device Health', value: '/device-health', icon: 'devices' },
+    ],
+  },
+  {
+    label: 'Inventory',
+    value: '',
+    icon: 'inventory',
+    children: [
+      { label: 'Sites', value: '/assets', icon: 'sites' },
+      { label: 'Devices', value: '/devices', icon: 'devices' },
+      { label: 'Device Templates', value: '/device-template', icon: 'devices' },
+      { label: 'Device Inventory', value: '/device-inventory', icon: 'inventory' },
+      { label: 'Entity Mapping', value: '/entity-mapping', icon: 'devices' },
+      { label: 'Customers', value: '/customers', icon: 'admin', roles: ['sysadmin'] },
+    ],
+  },
+  {
+    label: 'Helpdesk',
+    value: '',
+    icon: 'tickets',
+    children: [
+      { label: 'Ticket Dashboard', value: '/ticket/dashboard', icon: 'dashboards' },
+      { label: 'Tickets', value: '/tickets', icon: 'tickets', childUrls: ['/tickets/', '/ticket/'] },
+      { label: 'Work Orders', value: '/work-orders/', icon: 'workorders' },
+      { label: 'Escalation Policies', value: '/escalations', icon: 'tickets', roles: ['sysadmin', 'customeradmin', 'localadmin'] },
+      { label: 'Issue Types', value: '/issue-types', icon: 'forms', roles: ['sysadmin', 'customeradmin', 'localadmin'] },
+      { label: 'Import Tickets', value: '/import', icon: 'inventory', roles: ['sysadmin', 'customeradmin', 'localadmin'] },
+    ],
+  },
+  {
+    label: 'Video',
+    value: '',
+    icon: 'cameras',
+    children: [
+      { label: 'Cameras', value: '/camview', icon: 'cameras' },
+      { label: 'Live View', value: '/camview/live', icon: 'cameras' },
+      { label: 'Recordings', value: '/camview/record', icon: 'recordings' },
+      { label: 'CCTV', value: '/cctv/dashboard', icon: 'cameras' },
+      { label: 'Camera Tours', value: '/camera-tour', icon: 'recordings' },
+      { label: 'Incident Reports', value: '/incident-report', icon: 'forms' },
+      { label: 'Storages', value: '/storages', icon: 'storages', roles: ['sysadmin', 'customeradmin', 'localadmin'] },
+    ],
+  },
+  { label: 'Downloads', value: '/downloads', icon: 'downloads' },
+  {
+    label: 'Administration',
+    value: '',
+    icon: 'admin',
+    roles: ['sysadmin', 'customeradmin', 'localadmin'],
+    children: [
+      { label: 'Users', value: '/users', icon: 'users' },
+      { label: 'Assign Sites', value: '/assign-asset', icon: 'sites' },
+      { label: 'SMS Outbox', value: '/app-admin', icon: 'outbox', roles: ['sysadmin'] },
+    ],
+  },
+];

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { insertDevice } from '../modules/devices/repository.ts';
+import { insertAsset } from '../modules/sites/repository.ts';
+import { upsertCamera } from '../modules/video/repository.ts';
+import { loadVideoSettings } from '../modules/video/settings.ts';
+import type { Seeder } from './index.ts';
+
+/**
+ * Simulated cameras live from the first start in the demo tenant: one CCTV site with a router, an NVR and
+ * DEMO_CAMERA_COUNT (6) cameras that loop the generated clip, recording continuously. DEMO_CAMERAS=false skips it.
+ * The devices go through the sites-and-devices repositories so they are ordinary devices of the estate.
+ */
+export const videoSeeder: Seeder = {
+  name: 'video-cameras',
+  async run({ db, tenantId, slug, log }) {
+    const settings = loadVideoSettings();
+    if (slug !== 'demo' || !settings.DEMO_CAMERAS || settings.DEMO_CAMERA_COUNT === 0) return;
+    const siteName = 'Demo CCTV Hub';
+    const asset = await insertAsset(db, tenantId, {
+      name: siteName,
+      address: ['India', 'Maharashtra', 'Pune'],
+      latitude: 18.5204,
+      longitude: 73.8567,
+      metadata: { assetCode: 'CCTV-001' },
+      customerId: null,
+    });
+    const token = () => randomBytes(10).toString('hex');
+    const metadata = { muteDevice: false, maintenance: false, enableDevice: true };
+    const router = await insertDevice(db, tenantId, {
+      name: `${siteName}:Router`,
+      label: 'CCTV Hub Router',
+      type: 'ROUTER',
+      assetId: asset.id,
+      parentId: null,
+      templateId: null,
+      accessToken: token(),
+      metadata,
+    });
+    const nvr = await insertDevice(db, tenantId, {
+      name: `${siteName}:Router:NVR`,
+      label: 'CCTV Hub NVR',
+      type: 'DVR',
+      assetId: asset.id,
+      parentId: router.id,
+      templateId: null,
+      accessToken: token(),
+      metadata,
+    });
+    const names = ['Main Gate', 'Loading Bay', 'Reception', 'Parking', 'Warehouse Aisle', 'Back Door', 'Server Room', 'Perimeter'];
+    for (let i = 0; i < settings.DEMO_CAMERA_COUNT; i++) {
+      const label = names[i] ?? `Camera ${i + 1}`;
+      const camera = await insertDevice(db, tenantId, {
+        name: `${siteName}:Router:NVR:${label}`,
+        label,
+        type: 'CAMERA',
+        assetId: asset.id,
+        parentId: nvr.id,
+        templateId: null,
+        accessToken: token(),
+        metadata,
+      });
+      await upsertCamera(db, tenantId, camera.id, {
+        label,
+        asset_id: asset.id,
+        simulated: true,
+        stream_url: null,
+        recording_enabled: true,
+        // 1 s segments: live view about 1.3 s behind (2 s segments: about 2.9 s), see bench/video/latency.ts
+        segment_sec: 1,
+        storage_id: null,
+      });
+    }
+    log.info(`${settings.DEMO_CAMERA_COUNT} simulated cameras added to "${siteName}"`);
+  },
+};

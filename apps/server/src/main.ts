@@ -1,0 +1,90 @@
+import { performance } from 'node:perf_hooks';
+import { ROLES } from '@sitewatch/contracts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
+import { seedDemo } from './demo/index.ts';
+import { startSimulator } from './demo/simulator/index.ts';
+import { telemetryOf } from './modules/telemetry/index.ts';
+import { videoRecorderOf } from './modules/video/index.ts';
+import { openDatabase } from './platform/db.ts';
+import { migrateToLatest } from './platform/migrate.ts';
+
+const started = performance.now();
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+await migrateToLatest(database.db);
+const app = await buildApp({ config, database });
+if (config.demo.enabled) await seedDemo(database.db, config.demo.seed, app.log);
+// ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
+if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
+if (config.role === 'all' || config.role === 'worker') app.jobs.start();
+if (config.role === 'all' || config.role === 'recorder') await videoRecorderOf(database.db)?.start(); // stopped by app.close()
+// Device ingest: the embedded MQTT broker (or the consumer of MQTT_URL) and the status/alarm timers; stopped by app.close().
+const telemetry = telemetryOf(app.server);
+let simulator: Awaited<ReturnType<typeof startSimulator>> | null = null;
+if (config.role === 'all' || config.role === 'ingest') {
+  try {
+    await telemetry.runtime.startMqtt();
+  } catch (error) {
+    console.error(`\n  ${(error as Error).message}\n`);
+    await app.close();
+    await database.close();
+    process.exit(1);
+  }
+  await telemetry.runtime.startBackground();
+  if (config.demo.enabled && config.simulator.enabled && telemetry.runtime.mqttPort !== null) {
+    simulator = await startSimulator({
+      db: database.db,
+      tenantSlug: config.tenancy.defaultTenant,
+      mqttUrl: `mqtt://127.0.0.1:${telemetry.runtime.mqttPort}`,
+      intervalSeconds: config.simulator.intervalSeconds,
+      seed: config.demo.seed,
+      log: app.log,
+    });
+  }
+}
+
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const url = config.publicUrl ?? `http://localhost:${port}`;
+const lines = [
+  '',
+  `  Sitewatch is ready at ${url}  (${Math.round(performance.now() - started)} ms, database: ${database.kind})`,
+  `  API docs: ${url}/api/docs`,
+  ...(telemetry.runtime.mqttPort !== null
+    ? [
+        `  MQTT (embedded broker): mqtt://localhost:${telemetry.runtime.mqttPort}  (device token as username, topic v1/devices/me/telemetry)${simulator ? `; demo simulator driving ${simulator.devices} devices` : ''}`,
+      ]
+    : config.mqtt.url
+      ? [`  MQTT: consuming from ${config.mqtt.url} (shared subscription $share/${config.mqtt.shareGroup}/v1/devices/+/telemetry)`]
+      : []),
+];
+if (config.demo.enabled) {
+  lines.push(
+    `  Demo tenants: ${DEMO_TENANTS.map((t) => `${t.slug === config.tenancy.defaultTenant ? url : url.replace('//localhost', `//${t.slug}.localhost`)} (${t.name})`).join(', ')}`,
+    `  Demo accounts (password ${DEMO_PASSWORD}): ${ROLES.join(', ')}`,
+    `  Sign in at ${url}/auth/login/ or ${url}/{role}/login/`,
+  );
+}
+console.log(`${lines.join('\n')}\n`);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.shuttingDown = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await simulator?.stop();
+    await app.jobs.stop();
+    await app.close();
+    await database.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,146 @@
+import type { AlarmListQuery, AlarmRuleInput } from '@sitewatch/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+
+export function createAlarmRepository(db: Db) {
+  return {
+    allEnabledRules: () => db.selectFrom('alarm_rules').selectAll().where('enabled', '=', true).execute(),
+    listRules: (tenantId: number) => db.selectFrom('alarm_rules').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
+    findRule: (tenantId: number, id: number) =>
+      db.selectFrom('alarm_rules').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst(),
+    templateInTenant: async (tenantId: number, templateId: number) =>
+      Boolean(
+        await db
+          .selectFrom('device_templates')
+          .select('id')
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', templateId)
+          .executeTakeFirst(),
+      ),
+    insertRule: (tenantId: number, r: AlarmRuleInput) =>
+      db
+        .insertInto('alarm_rules')
+        .values({
+          tenant_id: tenantId,
+          name: r.name,
+          device_type: r.deviceType,
+          template_id: r.templateId,
+          kind: r.kind,
+          key: r.kind === 'threshold' ? r.key : null,
+          operator: r.kind === 'threshold' ? r.operator : null,
+          threshold: r.kind === 'threshold' ? r.threshold : null,
+          duration_seconds: r.durationSeconds,
+          severity: r.severity,
+          create_ticket: r.createTicket,
+          enabled: r.enabled,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    updateRule: (tenantId: number, id: number, r: AlarmRuleInput) =>
+      db
+        .updateTable('alarm_rules')
+        .set({
+          name: r.name,
+          device_type: r.deviceType,
+          template_id: r.templateId,
+          kind: r.kind,
+          key: r.kind === 'threshold' ? r.key : null,
+          operator: r.kind === 'threshold' ? r.operator : null,
+          threshold: r.kind === 'threshold' ? r.threshold : null,
+          duration_seconds: r.durationSeconds,
+          severity: r.severity,
+          create_ticket: r.createTicket,
+          enabled: r.enabled,
+          updated_at: new Date(),
+        })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst(),
+    deleteRule: async (tenantId: number, id: number) =>
+      Number(
+        (await db.deleteFrom('alarm_rules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()).numDeletedRows,
+      ) > 0,
+
+    activeFor: (deviceIds: number[]) =>
+      deviceIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('alarms')
+            .select(['id', 'device_id', 'rule_id', 'severity', 'suppressed_by'])
+            .where('state', '=', 'ACTIVE')
+            .where('device_id', 'in', deviceIds)
+            .execute(),
+    activeSeverities: async (tenantId: number, deviceId: number) =>
+      (
+        await db
+          .selectFrom('alarms')
+          .select('severity')
+          .where('tenant_id', '=', tenantId)
+          .where('device_id', '=', deviceId)
+          .where('state', '=', 'ACTIVE')
+          .execute()
+      ).map((r) => r.severity),
+    /** Raises unless an active alarm of the rule already exists (returns null then). */
+    async raise(a: {
+      tenantId: number;
+      deviceId: number;
+      ruleId: number;
+      ruleName: string;
+      severity: string;
+      message: string;
+      value: unknown;
+      suppressedBy: string | null;
+    }) {
+      const num = typeof a.value === 'number' ? a.value : typeof a.value === 'boolean' ? (a.value ? 1 : 0) : null;
+      const txt = typeof a.value === 'string' ? a.value : null;
+      const { rows } = await sql<{ id: number }>`
+        insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, num, txt, suppressed_by)
+        values (${a.tenantId}, ${a.deviceId}, ${a.ruleId}, ${a.ruleName}, ${a.severity}, ${a.message}, ${num}, ${txt}, ${a.suppressedBy})
+        on conflict (device_id, rule_id) where state = 'ACTIVE' do nothing
+        returning id`.execute(db);
+      return rows[0]?.id ?? null;
+    },
+    setTicket: (id: number, ticketId: number) => db.updateTable('alarms').set({ ticket_id: ticketId }).where('id', '=', id).execute(),
+    clear: (id: number) =>
+      db
+        .updateTable('alarms')
+        .set({ state: 'CLEARED', cleared_at: new Date() })
+        .where('id', '=', id)
+        .where('state', '=', 'ACTIVE')
+        .returning(['id', 'severity', 'suppressed_by', 'message'])
+        .executeTakeFirst(),
+    async list(tenantId: number, q: AlarmListQuery, visibleAssets: number[] | 'all') {
+      let base = db.selectFrom('alarms as al').innerJoin('devices as d', 'd.id', 'al.device_id').where('al.tenant_id', '=', tenantId);
+      if (q.deviceId) base = base.where('al.device_id', '=', q.deviceId);
+      if (q.state) base = base.where('al.state', '=', q.state);
+      if (visibleAssets !== 'all')
+        base = visibleAssets.length ? base.where('d.asset_id', 'in', visibleAssets) : base.where(sql<boolean>`false`);
+      const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      const rows = await base
+        .select([
+          'al.id',
+          'al.rule_id',
+          'al.rule_name',
+          'al.device_id',
+          'd.label as device_label',
+          'al.severity',
+          'al.state',
+          'al.message',
+          'al.num',
+          'al.txt',
+          'al.suppressed_by',
+          'al.ticket_id',
+          'al.raised_at',
+          'al.cleared_at',
+        ])
+        .orderBy('al.raised_at', 'desc')
+        .orderBy('al.id', 'desc')
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit)
+        .execute();
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+  };
+}
+export type AlarmRepository = ReturnType<typeof createAlarmRepository>;

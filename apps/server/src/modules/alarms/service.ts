@@ -1,0 +1,329 @@
+import {
+  type Alarm,
+  type AlarmEventPayload,
+  type AlarmListQuery,
+  type AlarmRule,
+  type AlarmRuleInput,
+  type AlarmSeverity,
+  EVENT_TYPES,
+  ROLES_SEEING_ALL_SITES,
+} from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SiteDirectory } from '../../app.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import type { EventBus } from '../../platform/events.ts';
+import type { DeviceFlags, DeviceLink } from '../telemetry/device-link.ts';
+import type { BatchDevice } from '../telemetry/ingest.ts';
+import { conditionHolds, describe, type RuleView, ruleApplies, sideEffects, thresholdStep, worstSeverity } from './engine.ts';
+import type { AlarmRepository } from './repository.ts';
+
+/**
+ * What the alarm engine asks of the helpdesk to open a device-health ticket (adapted from the helpdesk's port on the
+ * AppContext); without a helpdesk no ticket is opened (the alarm still is).
+ */
+export interface AlarmTicketPort {
+  openAlarmTicket(input: {
+    tenantId: number;
+    deviceId: number;
+    deviceLabel: string;
+    assetId: number | null;
+    ruleName: string;
+    alarmId: number;
+    title: string;
+    description: string;
+    severity: string;
+  }): Promise<{ id: number } | null>;
+}
+
+type RuleRow = Awaited<ReturnType<AlarmRepository['listRules']>>[number];
+const toView = (r: RuleRow): RuleView => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  name: r.name,
+  deviceType: r.device_type,
+  templateId: r.template_id,
+  kind: r.kind as RuleView['kind'],
+  key: r.key,
+  operator: r.operator as RuleView['operator'],
+  threshold: r.threshold,
+  durationSeconds: r.duration_seconds,
+  severity: r.severity as AlarmSeverity,
+  createTicket: r.create_ticket,
+});
+const toRule = (r: RuleRow): AlarmRule => ({
+  ...toView(r),
+  enabled: r.enabled,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+const RULE_CACHE_MS = 30_000;
+const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_SITES as readonly string[]).includes(r));
+
+export function createAlarmService(deps: {
+  repo: AlarmRepository;
+  link: DeviceLink;
+  events: EventBus;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  helpdesk: () => AlarmTicketPort | undefined;
+  directory: () => SiteDirectory | undefined;
+  now?: () => number;
+}) {
+  const { repo, link, events, log } = deps;
+  const now = deps.now ?? Date.now;
+  let rules: RuleView[] = [];
+  let rulesLoadedAt = 0;
+  /** Threshold rules whose condition holds but whose duration has not passed: `${deviceId}:${ruleId}` → since, value. */
+  const pending = new Map<string, { since: number; value: unknown; tenantId: number; deviceId: number; ruleId: number }>();
+  /** Active alarms of devices seen so far: deviceId → ruleId → alarm id. */
+  const active = new Map<number, Map<number, number>>();
+  let chain: Promise<void> = Promise.resolve();
+
+  async function currentRules() {
+    if (now() - rulesLoadedAt > RULE_CACHE_MS) {
+      rules = (await repo.allEnabledRules()).map(toView);
+      rulesLoadedAt = now();
+    }
+    return rules;
+  }
+
+  async function loadActive(deviceIds: number[]) {
+    const missing = deviceIds.filter((id) => !active.has(id));
+    if (missing.length === 0) return;
+    for (const id of missing) active.set(id, new Map());
+    for (const row of await repo.activeFor(missing)) if (row.rule_id !== null) active.get(row.device_id)?.set(row.rule_id, row.id);
+  }
+
+  const payloadOf = (device: DeviceFlags, severity: string, alarmStatus: string, message: string): AlarmEventPayload => ({
+    deviceId: device.id,
+    deviceLabel: device.label,
+    assetId: device.assetId,
+    assetLabel: device.assetLabel,
+    severity,
+    alarmStatus,
+    message,
+  });
+
+  async function raise(rule: RuleView, device: DeviceFlags, value: unknown) {
+    const effects = sideEffects(device);
+    if (!effects.evaluate) return;
+    const message = describe(rule, value);
+    const id = await repo.raise({
+      tenantId: device.tenantId,
+      deviceId: device.id,
+      ruleId: rule.id,
+      ruleName: rule.name,
+      severity: rule.severity,
+      message,
+      value,
+      suppressedBy: effects.suppressedBy,
+    });
+    if (id === null) return;
+    active.get(device.id)?.set(rule.id, id);
+    const severities = await repo.activeSeverities(device.tenantId, device.id);
+    const alarmStatus = worstSeverity(severities);
+    await link.setAlarmStatus(device.tenantId, device.id, alarmStatus);
+    const helpdesk = deps.helpdesk();
+    if (effects.ticket && rule.createTicket && helpdesk) {
+      try {
+        const ticket = await helpdesk.openAlarmTicket({
+          tenantId: device.tenantId,
+          deviceId: device.id,
+          deviceLabel: device.label,
+          assetId: device.assetId,
+          ruleName: rule.name,
+          alarmId: id,
+          title: `${rule.name} on ${device.label}`.slice(0, 250),
+          description: message,
+          severity: rule.severity,
+        });
+        if (ticket) await repo.setTicket(id, ticket.id);
+      } catch (error) {
+        log.error({ err: error, deviceId: device.id }, 'alarm ticket could not be opened');
+      }
+    }
+    if (effects.notify) {
+      events.emit({
+        type: EVENT_TYPES.alarmRaised,
+        tenantId: device.tenantId,
+        payload: payloadOf(device, rule.severity, alarmStatus, message),
+      });
+    }
+  }
+
+  async function clear(rule: RuleView, device: DeviceFlags) {
+    if (!sideEffects(device).evaluate) return;
+    const alarmId = active.get(device.id)?.get(rule.id);
+    if (alarmId === undefined) return;
+    active.get(device.id)?.delete(rule.id);
+    const cleared = await repo.clear(alarmId);
+    if (!cleared) return;
+    const alarmStatus = worstSeverity(await repo.activeSeverities(device.tenantId, device.id));
+    await link.setAlarmStatus(device.tenantId, device.id, alarmStatus);
+    // whoever was told of the raise is told of the clear
+    if (cleared.suppressed_by === null) {
+      events.emit({
+        type: EVENT_TYPES.alarmCleared,
+        tenantId: device.tenantId,
+        payload: payloadOf(device, cleared.severity, alarmStatus, `Cleared: ${cleared.message}`),
+      });
+    }
+  }
+
+  async function evaluateBatch(batch: BatchDevice[]) {
+    const all = await currentRules();
+    if (all.length === 0 || batch.length === 0) return;
+    await loadActive(batch.map((d) => d.deviceId));
+    const t = now();
+    const actions: Array<{ kind: 'raise' | 'clear'; rule: RuleView; tenantId: number; deviceId: number; value: unknown }> = [];
+    for (const device of batch) {
+      for (const rule of all) {
+        if (rule.tenantId !== device.tenantId || !ruleApplies(rule, device)) continue;
+        const isActive = active.get(device.deviceId)?.has(rule.id) ?? false;
+        if (rule.kind === 'inactivity') {
+          if (isActive) actions.push({ kind: 'clear', rule, tenantId: device.tenantId, deviceId: device.deviceId, value: null });
+          continue;
+        }
+        const reading = rule.key ? device.values.get(rule.key) : undefined;
+        if (!reading || rule.operator === null || rule.threshold === null) continue;
+        const slot = `${device.deviceId}:${rule.id}`;
+        const holds = conditionHolds(rule.operator, rule.threshold, reading.value);
+        const step = thresholdStep({ active: isActive, pendingSince: pending.get(slot)?.since ?? null }, holds, t, rule.durationSeconds);
+        if (step.pendingSince === null) pending.delete(slot);
+        else
+          pending.set(slot, {
+            since: step.pendingSince,
+            value: reading.value,
+            tenantId: device.tenantId,
+            deviceId: device.deviceId,
+            ruleId: rule.id,
+          });
+        if (step.action === 'raise') pending.delete(slot);
+        if (step.action !== 'none')
+          actions.push({ kind: step.action, rule, tenantId: device.tenantId, deviceId: device.deviceId, value: reading.value });
+      }
+    }
+    await apply(actions);
+  }
+
+  async function apply(actions: Array<{ kind: 'raise' | 'clear'; rule: RuleView; tenantId: number; deviceId: number; value: unknown }>) {
+    if (actions.length === 0) return;
+    const byTenant = new Map<number, number[]>();
+    for (const a of actions) byTenant.set(a.tenantId, [...(byTenant.get(a.tenantId) ?? []), a.deviceId]);
+    const flags = new Map<number, DeviceFlags>();
+    for (const [tenantId, ids] of byTenant) for (const f of await link.flags(tenantId, [...new Set(ids)])) flags.set(f.id, f);
+    for (const a of actions) {
+      const device = flags.get(a.deviceId);
+      if (!device) continue;
+      if (a.kind === 'raise') await raise(a.rule, device, a.value);
+      else await clear(a.rule, device);
+    }
+  }
+
+  /** Periodic: threshold durations that passed without a new value, and inactivity rules. */
+  async function evaluateTimers() {
+    const all = await currentRules();
+    const t = now();
+    const actions: Array<{ kind: 'raise' | 'clear'; rule: RuleView; tenantId: number; deviceId: number; value: unknown }> = [];
+    const byId = new Map(all.map((r) => [r.id, r]));
+    for (const [slot, p] of pending) {
+      const rule = byId.get(p.ruleId);
+      if (!rule) {
+        pending.delete(slot);
+        continue;
+      }
+      if (t - p.since >= rule.durationSeconds * 1000) {
+        pending.delete(slot);
+        actions.push({ kind: 'raise', rule, tenantId: p.tenantId, deviceId: p.deviceId, value: p.value });
+      }
+    }
+    for (const rule of all.filter((r) => r.kind === 'inactivity')) {
+      const silent = await link.silentDevices(
+        rule.tenantId,
+        rule.templateId === null && rule.deviceType ? [rule.deviceType] : [],
+        rule.templateId !== null ? [rule.templateId] : [],
+        new Date(t - rule.durationSeconds * 1000),
+      );
+      await loadActive(silent.map((d) => d.id));
+      for (const d of silent) {
+        if (!ruleApplies(rule, d) || active.get(d.id)?.has(rule.id)) continue;
+        actions.push({ kind: 'raise', rule, tenantId: d.tenantId, deviceId: d.id, value: d.lastActivityAt?.toISOString() ?? null });
+      }
+    }
+    await apply(actions);
+  }
+
+  /** Evaluations run one after another so that a raise and its clear never race. */
+  const serial = (work: () => Promise<void>) => {
+    const next = chain.then(work).catch((error) => log.error({ err: error }, 'alarm evaluation failed'));
+    chain = next;
+    return next;
+  };
+
+  async function visibleAssets(auth: AuthContext): Promise<number[] | 'all'> {
+    const directory = deps.directory();
+    if (seesAll(auth) || !directory) return 'all';
+    return directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+  }
+
+  async function checkRule(tenantId: number, input: AlarmRuleInput) {
+    if (input.templateId !== null && !(await repo.templateInTenant(tenantId, input.templateId)))
+      throw badRequest('templateId: no such device template');
+  }
+
+  return {
+    onBatch: (batch: BatchDevice[]) => serial(() => evaluateBatch(batch)),
+    tick: () => serial(evaluateTimers),
+    /** Waits for every evaluation queued so far (tests). */
+    settled: () => chain,
+    invalidateRules() {
+      rulesLoadedAt = 0;
+    },
+
+    async listRules(auth: AuthContext) {
+      return { contents: (await repo.listRules(auth.tenantId)).map(toRule) };
+    },
+    async createRule(auth: AuthContext, input: AlarmRuleInput) {
+      await checkRule(auth.tenantId, input);
+      const row = await repo.insertRule(auth.tenantId, input);
+      rulesLoadedAt = 0;
+      return toRule(row);
+    },
+    async updateRule(auth: AuthContext, id: number, input: AlarmRuleInput) {
+      await checkRule(auth.tenantId, input);
+      const row = await repo.updateRule(auth.tenantId, id, input);
+      if (!row) throw notFound('Alarm rule not found.');
+      rulesLoadedAt = 0;
+      for (const key of pending.keys()) if (key.endsWith(`:${id}`)) pending.delete(key);
+      return toRule(row);
+    },
+    async deleteRule(auth: AuthContext, id: number) {
+      if (!(await repo.deleteRule(auth.tenantId, id))) throw notFound('Alarm rule not found.');
+      rulesLoadedAt = 0;
+      return { success: true };
+    },
+    async listAlarms(auth: AuthContext, q: AlarmListQuery): Promise<{ contents: Alarm[]; totalCount: number }> {
+      const { rows, total } = await repo.list(auth.tenantId, q, await visibleAssets(auth));
+      return {
+        totalCount: total,
+        contents: rows.map((r) => ({
+          id: r.id,
+          ruleId: r.rule_id,
+          ruleName: r.rule_name,
+          deviceId: r.device_id,
+          deviceLabel: r.device_label,
+          severity: r.severity as AlarmSeverity,
+          state: r.state as Alarm['state'],
+          message: r.message,
+          value: r.num ?? r.txt,
+          suppressedBy: r.suppressed_by,
+          ticketId: r.ticket_id,
+          raisedAt: new Date(r.raised_at).toISOString(),
+          clearedAt: r.cleared_at ? new Date(r.cleared_at).toISOString() : null,
+        })),
+      };
+    },
+  };
+}
+export type AlarmService = ReturnType<typeof createAlarmService>;

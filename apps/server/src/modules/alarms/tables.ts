@@ -1,0 +1,43 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Created = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface AlarmRulesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  device_type: string | null;
+  template_id: number | null;
+  kind: string;
+  key: string | null;
+  operator: string | null;
+  threshold: number | null;
+  duration_seconds: number;
+  severity: string;
+  create_ticket: boolean;
+  enabled: boolean;
+  created_at: Created;
+  updated_at: Created;
+}
+
+export interface AlarmsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  device_id: number;
+  rule_id: number | null;
+  rule_name: string;
+  severity: string;
+  state: ColumnType<string, string | undefined, string>;
+  message: string;
+  num: number | null;
+  txt: string | null;
+  suppressed_by: string | null;
+  ticket_id: number | null;
+  raised_at: Created;
+  cleared_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AlarmTables {
+  alarm_rules: AlarmRulesTable;
+  alarms: AlarmsTable;
+}

@@ -1,0 +1,244 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+
+export type UserRow = Awaited<ReturnType<typeof findUserById>>;
+
+const userColumns = [
+  'id',
+  'tenant_id',
+  'username',
+  'email',
+  'firstname',
+  'lastname',
+  'mobile',
+  'password_hash',
+  'roles',
+  'group_ids',
+  'profile',
+  'notification_config',
+  'failed_logins',
+  'locked_until',
+  'totp_secret',
+  'totp_enabled',
+  'is_active',
+] as const;
+
+export const findUserById = (db: Db, tenantId: number, userId: number) =>
+  db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst();
+
+export const findUserByUsername = (db: Db, tenantId: number, username: string) =>
+  db
+    .selectFrom('users')
+    .select(userColumns)
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+
+export const findUserByMobile = (db: Db, tenantId: number, mobile: string) =>
+  db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('mobile', '=', mobile).executeTakeFirst();
+
+export const findGroups = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+
+/** Counts a failed password and locks the account when the count reaches the limit. */
+export const recordLoginFailure = (db: Db, userId: number, maxFailures: number, lockoutMinutes: number) =>
+  db
+    .updateTable('users')
+    .set({
+      failed_logins: sql`failed_logins + 1`,
+      locked_until: sql`case when failed_logins + 1 >= ${maxFailures} then now() + make_interval(mins => ${lockoutMinutes}) else locked_until end`,
+    })
+    .where('id', '=', userId)
+    .returning(['failed_logins', 'locked_until'])
+    .executeTakeFirstOrThrow();
+
+export const resetLoginFailures = (db: Db, userId: number) =>
+  db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', userId).execute();
+
+export const updateUser = (
+  db: Db,
+  tenantId: number,
+  userId: number,
+  values: Partial<{
+    firstname: string;
+    lastname: string;
+    email: string;
+    mobile: string | null;
+    notification_config: string;
+    password_hash: string;
+    totp_secret: string | null;
+    totp_enabled: boolean;
+  }>,
+) =>
+  db
+    .updateTable('users')
+    .set({ ...values, updated_at: sql`now()`, ...(values.password_hash ? { password_changed_at: sql`now()` } : {}) })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .execute();
+
+export interface NewSession {
+  id: string;
+  tenantId: number;
+  userId: number;
+  cookieHash: string;
+  loginRole: string;
+  loginMethod: string;
+  userAgent: string | null;
+  ip: string | null;
+  expiresAt: Date;
+}
+
+export const insertSession = (db: Db, s: NewSession) =>
+  db
+    .insertInto('sessions')
+    .values({
+      id: s.id,
+      tenant_id: s.tenantId,
+      user_id: s.userId,
+      cookie_hash: s.cookieHash,
+      login_role: s.loginRole,
+      login_method: s.loginMethod,
+      user_agent: s.userAgent,
+      ip: s.ip,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+
+/** The session with what a request needs to know of its user, by session id or by cookie hash. */
+export const findPrincipal = (db: Db, tenantId: number, by: { sessionId: string } | { cookieHash: string }) => {
+  let query = db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('groups as g', (join) => join.on(sql<boolean>`g.id = u.group_ids[1]`))
+    .select([
+      's.id as sessionId',
+      's.user_id as userId',
+      's.login_role as loginRole',
+      's.expires_at as expiresAt',
+      's.revoked_at as revokedAt',
+      's.last_seen_at as lastSeenAt',
+      's.refresh_gen as refreshGen',
+      'u.roles',
+      'u.is_active as isActive',
+      'g.permissions',
+    ])
+    .where('s.tenant_id', '=', tenantId);
+  query = 'sessionId' in by ? query.where('s.id', '=', by.sessionId) : query.where('s.cookie_hash', '=', by.cookieHash);
+  return query.executeTakeFirst();
+};
+
+export const touchSession = (db: Db, sessionId: string) =>
+  db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', sessionId).execute();
+
+export const revokeSession = (db: Db, tenantId: number, sessionId: string, userId?: number) => {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  return query.executeTakeFirst().then((r) => Number(r.numUpdatedRows) > 0);
+};
+
+export const revokeOtherSessions = (db: Db, tenantId: number, userId: number, keepSessionId: string) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepSessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+
+export const listActiveSessions = (db: Db, tenantId: number, userId: number) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'user_agent', 'ip', 'login_method'])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .orderBy('last_seen_at', 'desc')
+    .limit(100)
+    .execute();
+
+/**
+ * Moves the session to the next refresh generation if the presented one is current. Returns the new generation,
+ * 'reused' when an older generation was presented (the caller ends the session), or null when there is no such
+ * live session.
+ */
+export async function advanceRefreshGeneration(db: Db, tenantId: number, sessionId: string, gen: number) {
+  const advanced = await db
+    .updateTable('sessions')
+    .set({ refresh_gen: sql`refresh_gen + 1` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', sessionId)
+    .where('refresh_gen', '=', gen)
+    .where('revoked_at', 'is', null)
+    .returning('refresh_gen')
+    .executeTakeFirst();
+  if (advanced) return advanced.refresh_gen;
+  const current = await db
+    .selectFrom('sessions')
+    .select('refresh_gen')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return current && current.refresh_gen > gen ? ('reused' as const) : null;
+}
+
+export const insertCaptcha = (db: Db, c: { id: string; tenantId: number; answerHash: string; expiresAt: Date }) =>
+  db.insertInto('captchas').values({ id: c.id, tenant_id: c.tenantId, answer_hash: c.answerHash, expires_at: c.expiresAt }).execute();
+
+/** Takes a captcha once, whatever the answer: a wrong guess cannot be retried on the same image. */
+export const takeCaptcha = (db: Db, tenantId: number, id: string) =>
+  db
+    .updateTable('captchas')
+    .set({ used_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('answer_hash')
+    .executeTakeFirst();
+
+export const deleteExpiredCaptchas = (db: Db) =>
+  db.deleteFrom('captchas').where('expires_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+
+export const insertOtp = (db: Db, o: { tenantId: number; userId: number; codeHash: string; expiresAt: Date }) =>
+  db.insertInto('otp_codes').values({ tenant_id: o.tenantId, user_id: o.userId, code_hash: o.codeHash, expires_at: o.expiresAt }).execute();
+
+export const latestOtp = (db: Db, tenantId: number, userId: number) =>
+  db
+    .selectFrom('otp_codes')
+    .select(['id', 'code_hash', 'attempts', 'expires_at', 'used_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const countOtpAttempt = (db: Db, id: number) =>
+  db.updateTable('otp_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', id).execute();
+
+export const spendOtp = (db: Db, id: number) =>
+  db
+    .updateTable('otp_codes')
+    .set({ used_at: sql`now()` })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst()
+    .then((r) => Number(r.numUpdatedRows) === 1);
+
+export const listOutbox = (db: Db, tenantId: number, limit: number) =>
+  db
+    .selectFrom('sms_outbox')
+    .select(['id', 'to', 'body', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();

@@ -1,0 +1,518 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { type CurrentLogin, LOGIN_MESSAGES, type LoginResult, SERVER_MESSAGES } from '@sitewatch/contracts';
+import type { FastifyRequest } from 'fastify';
+import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
+import svgCaptcha from 'svg-captcha';
+import { writeAudit } from '../../platform/audit.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import type { TokenSigner } from '../../platform/auth/tokens.ts';
+import { randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
+import type { Db } from '../../platform/db.ts';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../platform/errors.ts';
+import type { SmsSender } from '../../platform/sms.ts';
+import type { Tenant } from '../../platform/tenancy.ts';
+import * as repo from './repository.ts';
+import { toUserView } from './user-view.ts';
+
+export interface AuthSettings {
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  maxFailures: number;
+  lockoutMinutes: number;
+  captchaFixedAnswer?: string;
+}
+
+export interface AuthDeps {
+  db: Db;
+  signer: TokenSigner;
+  sms: SmsSender;
+  settings: AuthSettings;
+  /** Roles for which the tenant requires a second factor. */
+  mfaRequiredRoles(tenantId: number): Promise<string[]>;
+}
+
+const CAPTCHA_TTL_MS = 5 * 60_000;
+const OTP_TTL_MS = 5 * 60_000;
+const OTP_MAX_ATTEMPTS = 5;
+const TOUCH_EVERY_MS = 60_000;
+/** svg-captcha renders a given text when called as a function; its typings omit that form. */
+const renderCaptchaText = (text: string) => (svgCaptcha as unknown as (t: string, o: object) => string)(text, { background: '#f4f6f8' });
+const USERNAME_PATTERN = /^[\w.@+-]+$/;
+
+export interface SessionStart {
+  login: CurrentLogin;
+  cookie: string;
+  maxAgeSeconds: number;
+}
+
+/**
+ * Sessions read by recent requests, kept for a moment so that a burst of API calls costs one lookup. Revocations
+ * made by this process evict at once; another node's revocation takes effect within PRINCIPAL_TTL_MS.
+ */
+const PRINCIPAL_TTL_MS = 2_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
+type Principal = NonNullable<Awaited<ReturnType<typeof repo.findPrincipal>>>;
+
+export function createAuthService(deps: AuthDeps) {
+  const { db, signer, settings } = deps;
+  const principals = new Map<string, { principal: Principal; at: number }>();
+
+  async function lookupPrincipal(tenantId: number, by: { sessionId: string } | { cookieHash: string }) {
+    const key = 'sessionId' in by ? `${tenantId}:s:${by.sessionId}` : `${tenantId}:c:${by.cookieHash}`;
+    const hit = principals.get(key);
+    if (hit && Date.now() - hit.at < PRINCIPAL_TTL_MS) return hit.principal;
+    const principal = await repo.findPrincipal(db, tenantId, by);
+    if (principals.size >= PRINCIPAL_CACHE_MAX) principals.clear();
+    if (principal) principals.set(key, { principal, at: Date.now() });
+    return principal;
+  }
+
+  /** Drops cached sessions of a session id or of a whole user after a revocation. */
+  function forgetPrincipals(match: { sessionId?: string; userId?: number }) {
+    for (const [key, { principal }] of principals) {
+      if (principal.sessionId === match.sessionId || principal.userId === match.userId) principals.delete(key);
+    }
+  }
+
+  async function issueTokens(tenantId: number, userId: number, sessionId: string, gen: number) {
+    const [access, refresh] = await Promise.all([
+      signer.signAccess({ userId, tenantId, sessionId }),
+      signer.signRefresh({ userId, tenantId, sessionId, gen }),
+    ]);
+    return { access, refresh };
+  }
+
+  async function startSession(
+    request: FastifyRequest,
+    tenant: Tenant,
+    user: NonNullable<repo.UserRow>,
+    loginRole: string,
+    method: string,
+  ): Promise<SessionStart> {
+    const sessionId = randomUUID();
+    const cookie = randomToken(32);
+    const maxAgeSeconds = settings.sessionMaxHours * 3600;
+    await repo.insertSession(db, {
+      id: sessionId,
+      tenantId: tenant.id,
+      userId: user.id,
+      cookieHash: sha256(cookie),
+      loginRole,
+      loginMethod: method,
+      userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+      ip: request.ip,
+      expiresAt: new Date(Date.now() + maxAgeSeconds * 1000),
+    });
+    await repo.resetLoginFailures(db, user.id);
+    await writeAudit(db, request, {
+      tenantId: tenant.id,
+      userId: user.id,
+      username: user.username,
+      action: `login.${method}`,
+      outcome: 'success',
+      detail: { role: loginRole },
+    });
+    const tokens = await issueTokens(tenant.id, user.id, sessionId, 0);
+    return { login: { user: await toUserView(db, user), ...tokens }, cookie, maxAgeSeconds };
+  }
+
+  async function deny(
+    request: FastifyRequest,
+    tenant: Tenant,
+    action: string,
+    outcome: 'failure' | 'denied',
+    username: string | null,
+    userId: number | null,
+    reason: string,
+    status: number,
+    message: string,
+  ): Promise<never> {
+    await writeAudit(db, request, { tenantId: tenant.id, userId, username, action, outcome, detail: { reason } });
+    throw new HttpError(status, message, reason);
+  }
+
+  /** After the first factor: either a session, or a challenge for the second factor. */
+  async function afterFirstFactor(
+    request: FastifyRequest,
+    tenant: Tenant,
+    user: NonNullable<repo.UserRow>,
+    role: string,
+    method: string,
+  ): Promise<LoginResult | SessionStart> {
+    const required = await deps.mfaRequiredRoles(tenant.id);
+    const mustUseTotp = user.totp_enabled || user.roles.some((r) => required.includes(r));
+    if (!mustUseTotp) return startSession(request, tenant, user, role, method);
+    const mfaToken = await signer.signMfa({ userId: user.id, tenantId: tenant.id, role, method });
+    return { mfaRequired: true, mfaToken, setupRequired: !user.totp_enabled };
+  }
+
+  function checkRoleAndState(request: FastifyRequest, tenant: Tenant, user: NonNullable<repo.UserRow>, role: string, action: string) {
+    if (!user.is_active)
+      return deny(request, tenant, action, 'denied', user.username, user.id, 'inactive', 401, LOGIN_MESSAGES.invalidCredentials);
+    if (role !== 'auth' && !user.roles.includes(role)) {
+      return deny(request, tenant, action, 'denied', user.username, user.id, 'role_mismatch', 403, LOGIN_MESSAGES.unauthorized);
+    }
+    return undefined;
+  }
+
+  async function mfaUser(tenant: Tenant, mfaToken: string) {
+    const claims = await signer.verifyMfa(mfaToken);
+    if (!claims || claims.tid !== tenant.id) throw unauthorized(SERVER_MESSAGES.sessionExpired);
+    const user = await repo.findUserById(db, tenant.id, Number(claims.sub));
+    if (!user?.is_active) throw unauthorized(SERVER_MESSAGES.sessionExpired);
+    return { claims, user };
+  }
+
+  const checkTotp = async (secret: string | null, code: string) =>
+    Boolean(secret) && (await verifyTotp({ secret: secret as string, token: code, epochTolerance: 30 })).valid;
+
+  return {
+    async captcha(tenant: Tenant) {
+      const made = svgCaptcha.create({ size: 5, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f4f6f8' });
+      const answer = settings.captchaFixedAnswer ?? made.text;
+      const captchaId = randomUUID();
+      await repo.insertCaptcha(db, {
+        id: captchaId,
+        tenantId: tenant.id,
+        answerHash: sha256(answer.toLowerCase()),
+        expiresAt: new Date(Date.now() + CAPTCHA_TTL_MS),
+      });
+      if (Math.random() < 0.01) await repo.deleteExpiredCaptchas(db);
+      const image = settings.captchaFixedAnswer ? renderCaptchaText(answer) : made.data;
+      return { captchaId, image };
+    },
+
+    async passwordLogin(
+      request: FastifyRequest,
+      tenant: Tenant,
+      body: { username: string; password: string; captchaId: string; captcha: string; role: string },
+    ) {
+      const action = 'login.password';
+      const stored = await repo.takeCaptcha(db, tenant.id, body.captchaId);
+      if (!stored)
+        return deny(
+          request,
+          tenant,
+          action,
+          'failure',
+          body.username,
+          null,
+          'captcha_expired',
+          400,
+          LOGIN_MESSAGES.captchaVerificationFailed,
+        );
+      if (!safeEqual(stored.answer_hash, sha256(body.captcha.toLowerCase()))) {
+        return deny(request, tenant, action, 'failure', body.username, null, 'captcha_wrong', 400, LOGIN_MESSAGES.invalidCaptcha);
+      }
+      if (!USERNAME_PATTERN.test(body.username)) {
+        return deny(request, tenant, action, 'failure', body.username, null, 'username_format', 400, LOGIN_MESSAGES.invalidUserName);
+      }
+      const user = await repo.findUserByUsername(db, tenant.id, body.username);
+      if (!user) {
+        await burnPasswordCheck(body.password);
+        return deny(request, tenant, action, 'failure', body.username, null, 'unknown_user', 401, LOGIN_MESSAGES.invalidCredentials);
+      }
+      if (user.locked_until && user.locked_until > new Date()) {
+        return deny(request, tenant, action, 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
+      }
+      if (!(await verifyPassword(user.password_hash, body.password))) {
+        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes);
+        const locked = after.locked_until !== null && after.locked_until > new Date();
+        return deny(
+          request,
+          tenant,
+          action,
+          'failure',
+          user.username,
+          user.id,
+          locked ? 'locked_now' : 'wrong_password',
+          locked ? 423 : 401,
+          locked ? LOGIN_MESSAGES.accountLocked : LOGIN_MESSAGES.invalidCredentials,
+        );
+      }
+      await checkRoleAndState(request, tenant, user, body.role, action);
+      return afterFirstFactor(request, tenant, user, body.role, 'password');
+    },
+
+    async sendOtp(request: FastifyRequest, tenant: Tenant, body: { mobile: string; role: string }) {
+      const user = await repo.findUserByMobile(db, tenant.id, body.mobile);
+      if (!user?.is_active) {
+        return deny(request, tenant, 'otp.send', 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
+      }
+      if (user.locked_until && user.locked_until > new Date()) {
+        return deny(request, tenant, 'otp.send', 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
+      }
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await repo.insertOtp(db, {
+        tenantId: tenant.id,
+        userId: user.id,
+        codeHash: sha256(code),
+        expiresAt: new Date(Date.now() + OTP_TTL_MS),
+      });
+      await deps.sms.send(tenant.id, body.mobile, `Your sign-in code is ${code}. It expires in 5 minutes.`);
+      return { message: LOGIN_MESSAGES.otpSent };
+    },
+
+    async verifyOtp(request: FastifyRequest, tenant: Tenant, body: { mobile: string; otp: string; role: string }) {
+      const action = 'login.otp';
+      const user = await repo.findUserByMobile(db, tenant.id, body.mobile);
+      if (!user?.is_active)
+        return deny(request, tenant, action, 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
+      if (user.locked_until && user.locked_until > new Date()) {
+        return deny(request, tenant, action, 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
+      }
+      const otp = await repo.latestOtp(db, tenant.id, user.id);
+      const usable = otp && !otp.used_at && otp.expires_at > new Date() && otp.attempts < OTP_MAX_ATTEMPTS;
+      if (!usable || !safeEqual(otp.code_hash, sha256(body.otp))) {
+        if (otp && usable) await repo.countOtpAttempt(db, otp.id);
+        return deny(request, tenant, action, 'failure', user.username, user.id, 'otp_wrong', 400, LOGIN_MESSAGES.otpIncorrect);
+      }
+      if (!(await repo.spendOtp(db, otp.id)))
+        return deny(request, tenant, action, 'failure', user.username, user.id, 'otp_spent', 400, LOGIN_MESSAGES.otpIncorrect);
+      await checkRoleAndState(request, tenant, user, body.role, action);
+      return afterFirstFactor(request, tenant, user, body.role, 'otp');
+    },
+
+    /** Second step of a sign-in that needs TOTP. */
+    async verifyTotpLogin(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
+      const { claims, user } = await mfaUser(tenant, body.mfaToken);
+      if (!user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) {
+        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes);
+        const locked = after.locked_until !== null && after.locked_until > new Date();
+        return deny(
+          request,
+          tenant,
+          'login.totp',
+          'failure',
+          user.username,
+          user.id,
+          'totp_wrong',
+          locked ? 423 : 400,
+          locked ? LOGIN_MESSAGES.accountLocked : SERVER_MESSAGES.mfaInvalid,
+        );
+      }
+      return startSession(request, tenant, user, claims.role, `${claims.method}+totp`);
+    },
+
+    /** Enrolment inside a sign-in whose role requires TOTP: first a secret, then a code that proves it. */
+    async enrolTotpStart(tenant: Tenant, mfaToken: string) {
+      const { user } = await mfaUser(tenant, mfaToken);
+      if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
+      const secret = generateSecret();
+      await repo.updateUser(db, tenant.id, user.id, { totp_secret: secret });
+      return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
+    },
+
+    async enrolTotpFinish(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
+      const { claims, user } = await mfaUser(tenant, body.mfaToken);
+      if (user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
+      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: true });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: user.id,
+        username: user.username,
+        action: 'totp.enable',
+        outcome: 'success',
+      });
+      return startSession(request, tenant, { ...user, totp_enabled: true }, claims.role, `${claims.method}+totp`);
+    },
+
+    async totpSetup(tenant: Tenant, auth: AuthContext) {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user) throw unauthorized();
+      if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
+      const secret = generateSecret();
+      await repo.updateUser(db, tenant.id, user.id, { totp_secret: secret });
+      return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
+    },
+
+    async totpEnable(request: FastifyRequest, tenant: Tenant, auth: AuthContext, code: string) {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user || user.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
+      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: true });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: user.id,
+        username: user.username,
+        action: 'totp.enable',
+        outcome: 'success',
+      });
+      return toUserView(db, { ...user, totp_enabled: true });
+    },
+
+    async totpDisable(request: FastifyRequest, tenant: Tenant, auth: AuthContext, code: string) {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user?.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
+      const required = await deps.mfaRequiredRoles(tenant.id);
+      if (user.roles.some((r) => required.includes(r))) throw forbidden(SERVER_MESSAGES.mfaSetupRequired);
+      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: false, totp_secret: null });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: user.id,
+        username: user.username,
+        action: 'totp.disable',
+        outcome: 'success',
+      });
+      return toUserView(db, { ...user, totp_enabled: false, totp_secret: null });
+    },
+
+    /** The signed-in user with a fresh token pair. */
+    async currentLogin(tenant: Tenant, auth: AuthContext): Promise<CurrentLogin> {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user) throw unauthorized();
+      const tokens = await issueTokens(tenant.id, user.id, auth.sessionId, auth.refreshGen);
+      return { user: await toUserView(db, user), ...tokens };
+    },
+
+    async refresh(request: FastifyRequest, tenant: Tenant, token: string) {
+      const claims = await signer.verifyRefresh(token);
+      if (!claims || claims.tid !== tenant.id) throw unauthorized(SERVER_MESSAGES.sessionExpired, 'token_not_valid');
+      const gen = await repo.advanceRefreshGeneration(db, tenant.id, claims.sid, claims.gen);
+      forgetPrincipals({ sessionId: claims.sid });
+      if (gen === 'reused') {
+        await repo.revokeSession(db, tenant.id, claims.sid);
+        await writeAudit(db, request, {
+          tenantId: tenant.id,
+          userId: Number(claims.sub),
+          action: 'token.refresh',
+          outcome: 'denied',
+          detail: { reason: 'refresh_reused', session: claims.sid },
+        });
+        throw unauthorized(SERVER_MESSAGES.refreshReused, 'token_reused');
+      }
+      const principal = gen === null ? undefined : await repo.findPrincipal(db, tenant.id, { sessionId: claims.sid });
+      if (!principal || gen === null || !isLive(principal)) throw unauthorized(SERVER_MESSAGES.sessionExpired, 'token_not_valid');
+      return issueTokens(tenant.id, principal.userId, principal.sessionId, gen);
+    },
+
+    async logout(request: FastifyRequest, tenant: Tenant | null, auth: AuthContext | null) {
+      if (tenant && auth) {
+        await repo.revokeSession(db, tenant.id, auth.sessionId);
+        forgetPrincipals({ sessionId: auth.sessionId });
+        await writeAudit(db, request, { tenantId: tenant.id, userId: auth.userId, action: 'logout', outcome: 'success' });
+      }
+      const role = auth?.loginRole ?? 'auth';
+      return { redirectURL: `/${role}/login/` };
+    },
+
+    /** Reads the caller from a bearer access token or, failing that, the session cookie. */
+    async authenticate(tenant: Tenant, bearer: string | undefined, cookie: string | undefined): Promise<AuthContext | null> {
+      let principal: Awaited<ReturnType<typeof repo.findPrincipal>>;
+      const claims = bearer ? await signer.verifyAccess(bearer) : null;
+      if (claims && claims.tid === tenant.id) principal = await lookupPrincipal(tenant.id, { sessionId: claims.sid });
+      if (!principal && cookie) principal = await lookupPrincipal(tenant.id, { cookieHash: sha256(cookie) });
+      if (!principal || !isLive(principal)) return null;
+      if (Date.now() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+        principal.lastSeenAt = new Date();
+        await repo.touchSession(db, principal.sessionId);
+      }
+      return {
+        userId: principal.userId,
+        tenantId: tenant.id,
+        sessionId: principal.sessionId,
+        loginRole: principal.loginRole,
+        refreshGen: principal.refreshGen,
+        roles: principal.roles,
+        permissions: new Set((principal.permissions ?? []).map((p) => p.codename)),
+      };
+    },
+
+    async changePassword(request: FastifyRequest, tenant: Tenant, auth: AuthContext, body: { oldPassword: string; newPassword: string }) {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user) throw unauthorized();
+      if (!(await verifyPassword(user.password_hash, body.oldPassword))) {
+        await writeAudit(db, request, {
+          tenantId: tenant.id,
+          userId: user.id,
+          username: user.username,
+          action: 'password.change',
+          outcome: 'failure',
+        });
+        throw badRequest(SERVER_MESSAGES.wrongPassword, 'wrong_password');
+      }
+      if (isCommonPassword(body.newPassword) || body.newPassword.toLowerCase() === user.username.toLowerCase()) {
+        throw badRequest(SERVER_MESSAGES.weakPassword, 'weak_password');
+      }
+      await repo.updateUser(db, tenant.id, user.id, { password_hash: await hashPassword(body.newPassword) });
+      await repo.revokeOtherSessions(db, tenant.id, user.id, auth.sessionId);
+      forgetPrincipals({ userId: user.id });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: user.id,
+        username: user.username,
+        action: 'password.change',
+        outcome: 'success',
+      });
+      return { message: 'Password changed successfully' };
+    },
+
+    async profile(tenant: Tenant, auth: AuthContext) {
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user) throw unauthorized();
+      return toUserView(db, user);
+    },
+
+    async updateProfile(
+      tenant: Tenant,
+      auth: AuthContext,
+      body: { firstname: string; lastname: string; email: string; mobile: string | null; notificationConfig: { popup: boolean } },
+    ) {
+      try {
+        await repo.updateUser(db, tenant.id, auth.userId, {
+          firstname: body.firstname,
+          lastname: body.lastname,
+          email: body.email,
+          mobile: body.mobile,
+          notification_config: JSON.stringify(body.notificationConfig),
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') throw new HttpError(409, 'This mobile number is already in use');
+        throw error;
+      }
+      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      if (!user) throw unauthorized();
+      return toUserView(db, user);
+    },
+
+    async sessions(tenant: Tenant, auth: AuthContext) {
+      const rows = await repo.listActiveSessions(db, tenant.id, auth.userId);
+      const contents = rows.map((r) => ({
+        id: r.id,
+        createdAt: r.created_at.toISOString(),
+        lastSeenAt: r.last_seen_at.toISOString(),
+        userAgent: r.user_agent,
+        ip: r.ip,
+        loginMethod: r.login_method,
+        current: r.id === auth.sessionId,
+      }));
+      return { contents, totalCount: contents.length };
+    },
+
+    async revokeSession(request: FastifyRequest, tenant: Tenant, auth: AuthContext, sessionId: string) {
+      if (!(await repo.revokeSession(db, tenant.id, sessionId, auth.userId))) throw notFound();
+      forgetPrincipals({ sessionId });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: auth.userId,
+        action: 'session.revoke',
+        outcome: 'success',
+        detail: { session: sessionId },
+      });
+    },
+
+    async outbox(tenant: Tenant) {
+      const rows = await repo.listOutbox(db, tenant.id, 50);
+      return {
+        contents: rows.map((r) => ({ id: r.id, to: r.to, body: r.body, createdAt: r.created_at.toISOString() })),
+        totalCount: rows.length,
+      };
+    },
+  };
+
+  function isLive(p: { revokedAt: Date | null; expiresAt: Date; lastSeenAt: Date; isActive: boolean }) {
+    const idleLimit = Date.now() - settings.sessionIdleMinutes * 60_000;
+    return !p.revokedAt && p.isActive && p.expiresAt.getTime() > Date.now() && p.lastSeenAt.getTime() > idleLimit;
+  }
+}
+export type AuthService = ReturnType<typeof createAuthService>;

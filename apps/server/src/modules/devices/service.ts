@@ -1,0 +1,434 @@
+import {
+  ALLOWED_PARENT_TYPES,
+  type AlarmActionInput,
+  type CompactListQuery,
+  type CustomerSettings,
+  DEVICE_EVENT_TYPES,
+  DEVICE_MESSAGES,
+  DEVICE_TYPE_LABELS,
+  type Device,
+  type DeviceAlarmActionEvent,
+  type DeviceInput,
+  type DeviceListQuery,
+  type DeviceType,
+  deviceMetadataSchema,
+  type deviceUpdateSchema,
+  NO_SPACES_LABEL,
+} from '@sitewatch/contracts';
+import type { z } from 'zod';
+import { randomToken, safeEqual } from '../../platform/crypto.ts';
+import type { Db } from '../../platform/db.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
+import type { EventBus } from '../../platform/events.ts';
+import { iso, isoOf, type Viewer } from '../sites/scope.ts';
+import { siteRoot } from '../sites/service.ts';
+import * as repo from './repository.ts';
+
+/** Creates a ticket for an alarm action when the helpdesk offers it; returns the ticket id. */
+export type TicketCreator = (input: {
+  tenantId: number;
+  userId: number;
+  deviceId: number;
+  assetId: number | null;
+  title: string;
+  description: string;
+  /** What changed: Maintenance mode, Mute Device mode or Device. */
+  subject: string;
+  telemetryKey: AlarmActionInput['telemetryKey'];
+  telemetryValue: boolean;
+  updatedDeviceIds: number[];
+}) => Promise<number | null>;
+
+const SETTING_OF: Record<AlarmActionInput['telemetryKey'], keyof CustomerSettings['deviceAlarmActions']> = {
+  maintenance: 'maintenanceMode',
+  muteDevice: 'muteMode',
+  enableDevice: 'enableDevice',
+};
+
+const SUBJECT: Record<AlarmActionInput['telemetryKey'], string> = {
+  maintenance: 'Maintenance mode',
+  muteDevice: 'Mute Device mode',
+  enableDevice: 'Device',
+};
+
+const ACTION_TITLE: Record<AlarmActionInput['telemetryKey'], (value: boolean) => string> = {
+  maintenance: (v) => `Maintenance mode ${v ? 'enabled' : 'disabled'}`,
+  muteDevice: (v) => `Device ${v ? 'muted' : 'unmuted'}`,
+  enableDevice: (v) => `Device ${v ? 'enabled' : 'disabled'}`,
+};
+
+export function toDevice(row: repo.DeviceRow, withToken: boolean): Device {
+  const metadata = deviceMetadataSchema.safeParse(row.metadata);
+  return {
+    id: row.id,
+    name: row.name,
+    label: row.label,
+    type: row.type as DeviceType,
+    status: row.status as Device['status'],
+    alarmStatus: row.alarm_status,
+    alarmUpdatedAt: iso(row.alarm_updated_at),
+    lastActivityAt: iso(row.last_activity_at),
+    assetId: row.asset_id,
+    asset: row.asset_id !== null && row.asset_name !== null ? { id: row.asset_id, name: row.asset_name } : null,
+    parentId: row.parent_id,
+    parent:
+      row.parent_id !== null && row.parent_name !== null
+        ? { id: row.parent_id, name: row.parent_name, label: row.parent_label ?? '', type: row.parent_type ?? '' }
+        : null,
+    isParent: row.is_parent,
+    childDevicesCount: row.child_count,
+    templateId: row.template_id,
+    discovered: row.discovered,
+    metadata: metadata.success ? metadata.data : { muteDevice: false, maintenance: false, enableDevice: true },
+    state: row.state as Device['state'],
+    stateUpdatedAt: iso(row.state_updated_at),
+    createdAt: isoOf(row.created_at),
+    updatedAt: isoOf(row.updated_at),
+    ...(withToken ? { accessToken: row.access_token } : {}),
+  };
+}
+
+const toCompact = (row: repo.CompactRow, q: Pick<CompactListQuery, 'includeSite' | 'checkChildExist' | 'groupBy'>) => ({
+  id: row.id,
+  name: row.name,
+  label: row.label,
+  type: row.type as DeviceType,
+  status: row.status as Device['status'],
+  alarmStatus: row.alarm_status,
+  alarmUpdatedAt: iso(row.alarm_updated_at),
+  assetId: row.asset_id,
+  parentId: row.parent_id,
+  isParent: row.is_parent,
+  ...(q.includeSite || q.groupBy === 'site'
+    ? { site: row.asset_id !== null && row.site_name ? { id: row.asset_id, name: row.site_name } : null }
+    : {}),
+  ...(q.checkChildExist ? { hasChildren: Boolean(row.has_children) } : {}),
+});
+
+type DevicePatch = z.output<typeof deviceUpdateSchema>;
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+export function createDeviceService(deps: {
+  db: Db;
+  events: EventBus;
+  settings: (tenantId: number) => Promise<CustomerSettings>;
+  createTicket?: () => TicketCreator | undefined;
+  /** The customer whose device-provisioning key this is (the sites module owns customers). */
+  provisionCustomer: (tenantId: number, key: string) => Promise<{ id: number; provision_secret: string } | undefined>;
+}) {
+  const { db, events } = deps;
+
+  async function get(viewer: Viewer, id: number) {
+    const row = await repo.findDevice(db, viewer, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function checkLabel(tenantId: number, label: string) {
+    if ((await deps.settings(tenantId)).deviceLabelRule === 'noSpaces' && !NO_SPACES_LABEL.test(label)) {
+      throw badRequest(DEVICE_MESSAGES.labelNoSpaces, 'label_rule');
+    }
+  }
+
+  /** Where a device goes: its parent decides the site; without one, the site given (or the inventory). */
+  async function placement(viewer: Viewer, type: string, parentId: number | null, assetId: number | null, selfId?: number) {
+    if (parentId !== null) {
+      const parent = await repo.findDevice(db, viewer, parentId);
+      if (!parent) throw badRequest('parentId: Unknown parent device');
+      const allowed = ALLOWED_PARENT_TYPES[type as DeviceType] ?? [];
+      if (!allowed.includes(parent.type as DeviceType)) {
+        const names = allowed.map((t) => DEVICE_TYPE_LABELS[t]).join(' or ');
+        throw badRequest(
+          allowed.length
+            ? `parentId: A ${DEVICE_TYPE_LABELS[type as DeviceType]} can only be placed under a ${names}`
+            : `parentId: A ${DEVICE_TYPE_LABELS[type as DeviceType]} is a site's parent device and has no parent`,
+        );
+      }
+      if (selfId !== undefined && (await repo.subtreeIds(db, viewer.tenantId, selfId)).includes(parentId)) {
+        throw badRequest('parentId: A device cannot be placed under itself or its own children');
+      }
+      if (assetId !== null && parent.asset_id !== assetId) throw badRequest('assetId: The parent device belongs to another site');
+      return { parentId, assetId: parent.asset_id, root: parent.name };
+    }
+    if (assetId !== null) {
+      const asset = await repo.visibleAsset(db, viewer, assetId);
+      if (!asset) throw badRequest('assetId: Unknown site');
+      return { parentId: null, assetId, root: siteRoot(asset) };
+    }
+    return { parentId: null, assetId: null, root: null };
+  }
+
+  async function checkTemplate(tenantId: number, templateId: number | null) {
+    if (templateId !== null && !(await repo.templateExists(db, tenantId, templateId))) throw badRequest('templateId: Unknown template');
+  }
+
+  const nameOf = (root: string | null, label: string) => (root ? `${root}:${label}` : label);
+
+  async function guardUnique<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(DEVICE_MESSAGES.alreadyExists, 'device_exists');
+      throw error;
+    }
+  }
+
+  const changed = (viewer: Viewer, ids: number[]) =>
+    events.emit({ type: DEVICE_EVENT_TYPES.changed, tenantId: viewer.tenantId, payload: { deviceIds: ids } });
+
+  async function update(viewer: Viewer, id: number, patch: DevicePatch & { discovered?: boolean }) {
+    const current = await get(viewer, id);
+    const type = patch.type ?? current.type;
+    const label = patch.label ?? current.label;
+    if (patch.label !== undefined && patch.label !== current.label) await checkLabel(viewer.tenantId, label);
+    let parentId: number | null;
+    let assetId: number | null;
+    if (patch.parentId !== undefined && patch.parentId !== null) {
+      parentId = patch.parentId;
+      assetId = patch.assetId ?? null;
+    } else if (patch.parentId === null) {
+      parentId = null;
+      assetId = patch.assetId !== undefined ? patch.assetId : current.asset_id;
+    } else if (patch.assetId !== undefined && patch.assetId !== current.asset_id) {
+      // Moving a device to another site without naming a parent takes it off its old parent.
+      parentId = null;
+      assetId = patch.assetId;
+    } else {
+      parentId = current.parent_id;
+      assetId = parentId !== null ? null : current.asset_id;
+    }
+    const place = await placement(viewer, type, parentId, assetId, id);
+    if (type !== current.type) {
+      for (const child of await repo.childIds(db, viewer.tenantId, id)) {
+        if (!(ALLOWED_PARENT_TYPES[child.type as DeviceType] ?? []).includes(type as DeviceType)) {
+          throw badRequest(`type: ${child.label} cannot stay under a ${DEVICE_TYPE_LABELS[type as DeviceType]}`);
+        }
+      }
+    }
+    const templateId = patch.templateId !== undefined ? patch.templateId : current.template_id;
+    await checkTemplate(viewer.tenantId, templateId);
+    const merged = deviceMetadataSchema.safeParse({ ...current.metadata, ...(patch.metadata ?? {}) });
+    if (!merged.success) throw badRequest(`metadata: ${merged.error.issues[0]?.message ?? 'invalid'}`);
+    const metadata = merged.data;
+    await guardUnique(() =>
+      db.transaction().execute(async (trx) => {
+        await repo.updateDeviceRow(trx, viewer.tenantId, id, {
+          label,
+          type,
+          assetId: place.assetId,
+          parentId: place.parentId,
+          templateId,
+          metadata,
+          discovered: patch.discovered ?? current.discovered,
+        });
+        await repo.renameSubtree(trx, viewer.tenantId, id, nameOf(place.root, label), place.assetId);
+        const touched = [id, current.parent_id, place.parentId].filter((x): x is number => x !== null);
+        await repo.refreshIsParent(trx, viewer.tenantId, touched);
+      }),
+    );
+    changed(viewer, [id]);
+    return get(viewer, id);
+  }
+
+  return {
+    toDevice,
+
+    async list(viewer: Viewer, q: DeviceListQuery, withToken: boolean) {
+      const { rows, total } = await repo.listDevices(db, viewer, q);
+      return { contents: rows.map((r) => toDevice(r, withToken)), totalCount: total };
+    },
+
+    async typeList(viewer: Viewer, q: DeviceListQuery) {
+      const rows = await repo.typeCounts(db, viewer, q);
+      return {
+        contents: rows.map((r) => ({
+          type: r.type as DeviceType,
+          label: DEVICE_TYPE_LABELS[r.type as DeviceType] ?? r.type,
+          count: r.count,
+        })),
+        totalCount: rows.length,
+      };
+    },
+
+    detail: async (viewer: Viewer, id: number, withToken: boolean) => toDevice(await get(viewer, id), withToken),
+
+    async compact(viewer: Viewer, q: CompactListQuery) {
+      const { rows, total } = await repo.compactList(db, viewer, q);
+      const items = rows.map((r) => toCompact(r, q));
+      if (q.groupBy !== 'site') return { contents: items, totalCount: total };
+      const groups = new Map<number | null, { site: { id: number; name: string } | null; devices: typeof items }>();
+      for (const item of items) {
+        const key = item.assetId;
+        if (!groups.has(key)) groups.set(key, { site: item.site ?? null, devices: [] });
+        groups.get(key)?.devices.push(item);
+      }
+      return { contents: [...groups.values()], totalCount: total };
+    },
+
+    async create(viewer: Viewer, input: DeviceInput, opts: { discovered?: boolean } = {}) {
+      await checkLabel(viewer.tenantId, input.label);
+      const place = await placement(viewer, input.type, input.parentId, input.assetId);
+      await checkTemplate(viewer.tenantId, input.templateId);
+      const { id } = await guardUnique(() =>
+        db.transaction().execute(async (trx) => {
+          const created = await repo.insertDevice(trx, viewer.tenantId, {
+            name: nameOf(place.root, input.label),
+            label: input.label,
+            type: input.type,
+            assetId: place.assetId,
+            parentId: place.parentId,
+            templateId: input.templateId,
+            accessToken: randomToken(15),
+            discovered: opts.discovered,
+            metadata: input.metadata,
+          });
+          if (place.parentId !== null) await repo.refreshIsParent(trx, viewer.tenantId, [place.parentId]);
+          return created;
+        }),
+      );
+      changed(viewer, [id]);
+      return toDevice(await get(viewer, id), true);
+    },
+
+    update: async (viewer: Viewer, id: number, patch: DevicePatch) => toDevice(await update(viewer, id, patch), true),
+
+    /** Deleting a device keeps its children: they stay at the site without a parent. */
+    async remove(viewer: Viewer, id: number) {
+      const current = await get(viewer, id);
+      await guardUnique(() =>
+        db.transaction().execute(async (trx) => {
+          const children = await repo.childIds(trx, viewer.tenantId, id);
+          await repo.deleteDeviceRow(trx, viewer.tenantId, id);
+          const asset = current.asset_id !== null ? await repo.assetForDevice(trx, viewer.tenantId, current.asset_id) : undefined;
+          const root = asset ? siteRoot(asset) : null;
+          for (const child of children)
+            await repo.renameSubtree(trx, viewer.tenantId, child.id, nameOf(root, child.label), current.asset_id);
+          if (current.parent_id !== null) await repo.refreshIsParent(trx, viewer.tenantId, [current.parent_id]);
+        }),
+      );
+      changed(viewer, [id]);
+    },
+
+    /** Assigns inventory devices to a site (and a parent there), or sends them back to the inventory. */
+    async assign(viewer: Viewer, input: { deviceIds: number[]; assetId: number | null; parentId: number | null }) {
+      const updated: number[] = [];
+      for (const id of input.deviceIds) {
+        await update(viewer, id, { assetId: input.assetId, parentId: input.parentId });
+        updated.push(id);
+      }
+      return { updated: updated.length };
+    },
+
+    /** A discovered device becomes part of the inventory. */
+    async addToInventory(viewer: Viewer, id: number, patch: DevicePatch) {
+      const current = await get(viewer, id);
+      if (!current.discovered) throw new HttpError(409, DEVICE_MESSAGES.inventoryFailed, 'not_discovered');
+      return toDevice(await update(viewer, id, { ...patch, discovered: false }), true);
+    },
+
+    /** SPEC 2.14: maintenance, mute or enable one device or its whole subtree, logged, with an optional ticket. */
+    async alarmAction(viewer: Viewer, id: number, input: AlarmActionInput) {
+      const device = await get(viewer, id);
+      const setting = (await deps.settings(viewer.tenantId)).deviceAlarmActions[SETTING_OF[input.telemetryKey]];
+      if (!setting.show) throw forbidden('This action is not enabled for your organisation');
+      if (input.createTicket && !setting.createTicket) throw badRequest('createTicket: Tickets are not enabled for this action');
+      const ids = input.updateChildDevice ? await repo.subtreeIds(db, viewer.tenantId, id) : [id];
+      await db.transaction().execute(async (trx) => {
+        await repo.setToggle(trx, viewer.tenantId, ids, input.telemetryKey, input.telemetryValue);
+        await repo.insertAlarmAction(trx, {
+          tenantId: viewer.tenantId,
+          deviceId: id,
+          key: input.telemetryKey,
+          value: input.telemetryValue,
+          updateChild: input.updateChildDevice,
+          updated: ids.length,
+          createTicket: input.createTicket,
+          description: input.description,
+          userId: viewer.userId,
+        });
+      });
+      let ticketId: number | null = null;
+      const creator = input.createTicket ? deps.createTicket?.() : undefined;
+      if (creator) {
+        ticketId = await creator({
+          tenantId: viewer.tenantId,
+          userId: viewer.userId,
+          deviceId: id,
+          assetId: device.asset_id,
+          title: `${ACTION_TITLE[input.telemetryKey](input.telemetryValue)}: ${device.label}`,
+          description: input.description || ACTION_TITLE[input.telemetryKey](input.telemetryValue),
+          subject: SUBJECT[input.telemetryKey],
+          telemetryKey: input.telemetryKey,
+          telemetryValue: input.telemetryValue,
+          updatedDeviceIds: ids,
+        });
+      }
+      const payload: DeviceAlarmActionEvent = {
+        deviceId: id,
+        telemetryKey: input.telemetryKey,
+        telemetryValue: input.telemetryValue,
+        createTicket: input.createTicket,
+        description: input.description,
+        userId: viewer.userId,
+        updatedDeviceIds: ids,
+        assetId: device.asset_id,
+        deviceLabel: device.label,
+        ticketId,
+      };
+      events.emit({ type: DEVICE_EVENT_TYPES.alarmAction, tenantId: viewer.tenantId, payload });
+      return { success: true, updatedDevices: ids.length, ticketId };
+    },
+
+    async alarmActionLog(viewer: Viewer, id: number, page: number, limit: number) {
+      await get(viewer, id);
+      const { rows, total } = await repo.listAlarmActions(db, viewer.tenantId, id, page, limit);
+      return {
+        contents: rows.map((r) => ({
+          id: r.id,
+          telemetryKey: r.telemetry_key,
+          telemetryValue: r.telemetry_value,
+          updateChildDevice: r.update_child_device,
+          updatedDevices: r.updated_devices,
+          createTicket: r.create_ticket,
+          description: r.description,
+          user: r.user_id ? { id: r.user_id, name: `${r.firstname ?? ''} ${r.lastname ?? ''}`.trim() || (r.username ?? '') } : null,
+          createdAt: isoOf(r.created_at),
+        })),
+        totalCount: total,
+      };
+    },
+
+    deviceById: (tenantId: number, id: number) => repo.deviceById(db, tenantId, id),
+
+    /** ThingsBoard's provision API: a device with its customer's key and secret registers itself as discovered. */
+    async provision(
+      tenantId: number,
+      body: { deviceName: string; deviceType: DeviceType; provisionDeviceKey: string; provisionDeviceSecret: string },
+    ) {
+      const customer = await deps.provisionCustomer(tenantId, body.provisionDeviceKey);
+      if (!customer || !safeEqual(customer.provision_secret, body.provisionDeviceSecret)) {
+        return { status: 'NOT_FOUND' as const, errorMsg: 'Provision data was not found!' };
+      }
+      const accessToken = randomToken(15);
+      try {
+        await repo.insertDevice(db, tenantId, {
+          name: body.deviceName,
+          label: body.deviceName,
+          type: body.deviceType,
+          assetId: null,
+          parentId: null,
+          templateId: null,
+          accessToken,
+          discovered: true,
+          metadata: { muteDevice: false, maintenance: false, enableDevice: true, customerId: customer.id },
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return { status: 'FAILURE' as const, errorMsg: 'Device with this name already exists' };
+        throw error;
+      }
+      return { status: 'SUCCESS' as const, credentialsType: 'ACCESS_TOKEN' as const, credentialsValue: accessToken };
+    },
+  };
+}
+export type DeviceService = ReturnType<typeof createDeviceService>;

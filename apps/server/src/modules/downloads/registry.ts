@@ -1,0 +1,85 @@
+import type { DownloadJob } from '@sitewatch/contracts';
+import type { z } from 'zod';
+import type { AppContext } from '../../app.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+
+/** Who asked for an export: the export reads with exactly these rights, also when it runs later on a worker. */
+export interface ExportScope {
+  tenantId: number;
+  userId: number;
+  roles: string[];
+  permissions: string[];
+}
+
+export interface ExportColumn {
+  key: string;
+  header: string;
+}
+
+export interface ExportPage {
+  rows: Array<Record<string, unknown>>;
+  /** Keyset cursor of the next page; null after the last one. */
+  nextCursor: string | null;
+}
+
+/**
+ * Something a user can export as CSV in the background. A domain registers one with `exportsOf(context)` and
+ * keeps its SQL in its own repository: the framework only asks for pages.
+ */
+export interface ExportSource<P = Record<string, unknown>> {
+  kind: string;
+  label: string;
+  columns: readonly ExportColumn[];
+  /** Filters the caller may pass (validated before the job is created; a bad value is a 400). */
+  params?: z.ZodType<P>;
+  allowed(scope: ExportScope): boolean;
+  /** Rows the export will have, for progress; optional. */
+  count?(scope: ExportScope, params: P): Promise<number>;
+  fetchPage(scope: ExportScope, params: P, cursor: string | null, limit: number): Promise<ExportPage>;
+  /** Rows per page (default 1000). */
+  pageSize?: number;
+  /** Stops after this many rows (the spec's export limits). */
+  maxRows?: number;
+  /** A pause between pages, to spare the database (SPEC 9: the ticket export waits 500 ms). */
+  pageDelayMs?: number;
+}
+
+/**
+ * Another kind of download job shown in the same list (camera clips): the domain keeps its own jobs and files
+ * and answers the list, mark-downloaded and delete calls for its kind.
+ */
+export interface DownloadProvider {
+  kind: string;
+  list(auth: AuthContext, limit: number): Promise<DownloadJob[]>;
+  markDownloaded(auth: AuthContext, jobId: number, tid: string): Promise<DownloadJob>;
+  remove(auth: AuthContext, jobId: number): Promise<unknown>;
+}
+
+export function createExportRegistry() {
+  const sources = new Map<string, ExportSource>();
+  const providers = new Map<string, DownloadProvider>();
+  return {
+    registerSource<P>(source: ExportSource<P>) {
+      if (sources.has(source.kind) || providers.has(source.kind)) throw new Error(`export kind ${source.kind} registered twice`);
+      sources.set(source.kind, source as unknown as ExportSource);
+    },
+    registerProvider(provider: DownloadProvider) {
+      if (sources.has(provider.kind) || providers.has(provider.kind)) throw new Error(`download kind ${provider.kind} registered twice`);
+      providers.set(provider.kind, provider);
+    },
+    source: (kind: string) => sources.get(kind),
+    provider: (kind: string) => providers.get(kind),
+    sources: () => [...sources.values()],
+    providers: () => [...providers.values()],
+  };
+}
+export type ExportRegistry = ReturnType<typeof createExportRegistry>;
+
+/**
+ * The export registry of an app, whichever module asks first: modules register sources and providers in any
+ * order, and the downloads module runs them.
+ */
+export function exportsOf(context: AppContext): ExportRegistry {
+  context.exports ??= createExportRegistry();
+  return context.exports;
+}

@@ -1,0 +1,126 @@
+import type {
+  Attachment,
+  Comment,
+  HistoryEntry,
+  TicketEventPayload,
+  TicketStatus,
+  TicketSummary,
+  TicketType,
+  UserRef,
+} from '@sitewatch/contracts';
+import type { AttachmentRow, CommentRow, HistoryRow } from './activity-repository.ts';
+import type { TicketRow } from './ticket-repository.ts';
+
+/** Database rows to API shapes, explicitly: table types never leak out. */
+
+export const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+export const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
+
+export const displayName = (u: { firstname?: string | null; lastname?: string | null; email?: string | null }) =>
+  `${u.firstname ?? ''} ${u.lastname ?? ''}`.trim() || (u.email ?? '');
+
+export function userRef(id: number | null, u: { firstname: string | null; lastname: string | null; email: string | null }): UserRef | null {
+  if (id === null || u.email === null) return null;
+  return { id, name: displayName(u), email: u.email };
+}
+
+export const attachmentPath = (ticketId: number, attachmentId: number) => `/helpdesk/tickets/${ticketId}/attachments/${attachmentId}/`;
+
+export function toSummary(r: TicketRow): TicketSummary {
+  return {
+    id: r.id,
+    ticketId: r.ticket_no,
+    type: r.type as TicketType,
+    status: r.status as TicketStatus,
+    priority: r.priority,
+    event: r.event,
+    subEvent: r.sub_event,
+    title: r.title,
+    description: r.description,
+    assignedTo: r.assigned_to,
+    assignee: userRef(r.assigned_to, { firstname: r.assignee_firstname, lastname: r.assignee_lastname, email: r.assignee_email }),
+    createdBy:
+      r.created_by === null
+        ? null
+        : (userRef(r.created_by, { firstname: r.creator_firstname, lastname: r.creator_lastname, email: r.creator_email }) ?? {
+            id: r.created_by,
+            name: r.created_by_email ?? '',
+            email: r.created_by_email ?? '',
+          }),
+    onHold: r.on_hold,
+    acknowledged: r.acknowledged,
+    locationId: r.location_id,
+    entityId: r.entity_id,
+    entityProfileType: r.entity_profile_type,
+    eventDate: iso(r.event_date),
+    dueDate: isoOrNull(r.due_date),
+    resolvedDate: isoOrNull(r.resolved_date),
+    assignedDate: isoOrNull(r.assigned_date),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    city: r.city,
+    assetType: r.asset_type,
+    deviceName: r.device_name,
+    additionalInformation: r.additional_information ?? {},
+    overdue: r.sla_breached,
+    escalationLevel: r.escalation_level,
+    attachmentCount: r.attachment_count,
+    thumbnail: r.thumbnail_id ? attachmentPath(r.id, r.thumbnail_id) : null,
+    rating: r.rating,
+    version: r.version,
+  };
+}
+
+export function toAttachment(r: AttachmentRow): Attachment {
+  return {
+    id: r.id,
+    name: r.name,
+    src: attachmentPath(r.ticket_id, r.id),
+    size: r.size,
+    type: r.content_type,
+    updatedBy: r.uploader_email,
+    updatedAt: iso(r.updated_at),
+    createdAt: iso(r.created_at),
+  };
+}
+
+export function toHistory(r: HistoryRow): HistoryEntry {
+  return {
+    history_id: r.id,
+    ticket: r.ticket_id,
+    action: r.action,
+    changes: r.changes ?? [],
+    note: r.note,
+    actor: userRef(r.actor_id, r),
+    updatedAt: iso(r.created_at),
+  };
+}
+
+export function toComment(r: CommentRow): Comment {
+  return { id: r.id, text: r.text, author: userRef(r.author_id, r), createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) };
+}
+
+export function eventPayload(
+  r: TicketRow,
+  extra: { changes?: string[]; historyId?: number | null; actorId?: number | null },
+): TicketEventPayload {
+  const info = (r.additional_information ?? {}) as { assetLabel?: string | null; deviceLabel?: string | null };
+  return {
+    id: r.id,
+    ticketId: r.ticket_no,
+    title: r.title,
+    type: r.type,
+    status: r.status,
+    priority: r.priority,
+    locationId: r.location_id,
+    entityId: r.entity_id,
+    assetLabel: info.assetLabel ?? null,
+    deviceLabel: info.deviceLabel ?? null,
+    ownerId: r.created_by,
+    assignedTo: r.assigned_to,
+    watcherIds: r.watchers ?? [],
+    changes: extra.changes ?? [],
+    historyId: extra.historyId ?? null,
+    actorId: extra.actorId ?? null,
+  };
+}

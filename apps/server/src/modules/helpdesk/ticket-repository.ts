@@ -1,0 +1,327 @@
+import { TERMINAL_STATUSES, TICKET_LIMITS, TICKET_STATUSES } from '@sitewatch/contracts';
+import { type InsertObject, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import type { Database } from '../../db/types.ts';
+import type { Db } from '../../platform/db.ts';
+import type { StoredChange, TicketsTable } from './tables.ts';
+
+/** The only SQL of tickets themselves. Every function takes the tenant; callers pass `db` or a transaction. */
+
+const ticketSelect = (db: Db) =>
+  db
+    .selectFrom('tickets as t')
+    .leftJoin('users as a', (j) => j.onRef('a.id', '=', 't.assigned_to').onRef('a.tenant_id', '=', 't.tenant_id'))
+    .leftJoin('users as c', (j) => j.onRef('c.id', '=', 't.created_by').onRef('c.tenant_id', '=', 't.tenant_id'))
+    .select([
+      't.id',
+      't.tenant_id',
+      't.ticket_no',
+      't.type',
+      't.status',
+      't.priority',
+      't.event',
+      't.sub_event',
+      't.title',
+      't.description',
+      't.assigned_to',
+      't.created_by',
+      't.created_by_email',
+      't.location_id',
+      't.entity_id',
+      't.entity_profile_type',
+      't.on_hold',
+      't.acknowledged',
+      't.event_date',
+      't.due_date',
+      't.resolved_date',
+      't.assigned_date',
+      't.city',
+      't.asset_type',
+      't.device_name',
+      't.metadata',
+      't.additional_information',
+      't.status_ageing',
+      't.watchers',
+      't.checklist',
+      't.cost_incurred',
+      't.rating',
+      't.rating_comment',
+      't.rated_by',
+      't.rated_at',
+      't.rating_ticket_id',
+      't.parent_id',
+      't.sla_breached',
+      't.escalation_policy_id',
+      't.escalation_level',
+      't.escalation_cycle',
+      't.escalation_due_at',
+      't.attachment_count',
+      't.thumbnail_id',
+      't.version',
+      't.created_at',
+      't.updated_at',
+      'a.firstname as assignee_firstname',
+      'a.lastname as assignee_lastname',
+      'a.email as assignee_email',
+      'c.firstname as creator_firstname',
+      'c.lastname as creator_lastname',
+      'c.email as creator_email',
+    ]);
+
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['executeTakeFirstOrThrow']>>;
+
+export const findTicket = (db: Db, tenantId: number, id: number) =>
+  ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', '=', id).executeTakeFirst();
+
+/** Locks the ticket row for the rest of the transaction (a change is read, checked and written under the lock). */
+export async function lockTicket(trx: Db, tenantId: number, id: number) {
+  const locked = await trx
+    .selectFrom('tickets')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  return locked ? findTicket(trx, tenantId, id) : undefined;
+}
+
+export async function nextTicketNumbers(trx: Db, tenantId: number, count: number): Promise<number> {
+  const row = await trx
+    .insertInto('ticket_counters')
+    .values({ tenant_id: tenantId, value: count })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ value: sql`ticket_counters.value + ${count}` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value) - count + 1;
+}
+
+export const insertTicket = (trx: Db, values: InsertObject<Database, 'tickets'>) =>
+  trx.insertInto('tickets').values(values).returning(['id', 'ticket_no', 'created_at']).executeTakeFirstOrThrow();
+
+/**
+ * Writes a change under the version the caller read: returns false when someone else changed the ticket since.
+ * The status ageing is updated by the database function from the status the row had.
+ */
+export async function updateTicket(
+  trx: Db,
+  tenantId: number,
+  id: number,
+  version: number,
+  set: Updateable<TicketsTable>,
+  newStatus: string | null,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('tickets')
+    .set({
+      ...set,
+      ...(newStatus ? { status_ageing: sql`helpdesk_ageing(status_ageing, status, ${newStatus}, now())` } : {}),
+      version: sql`version + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export const insertHistory = (
+  trx: Db,
+  entry: { tenantId: number; ticketId: number; actorId: number | null; action: string; changes: StoredChange[]; note?: string | null },
+) =>
+  trx
+    .insertInto('ticket_history')
+    .values({
+      tenant_id: entry.tenantId,
+      ticket_id: entry.ticketId,
+      actor_id: entry.actorId,
+      action: entry.action,
+      changes: JSON.stringify(entry.changes),
+      note: entry.note ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
+
+/** Who may be shown which tickets: all of the tenant, or those at some sites plus the ones the user takes part in. */
+export interface TicketScope {
+  userId: number;
+  allSites: boolean;
+  assetIds: number[];
+  /** Only tickets raised by this user (the createdBy setting). */
+  ownOnly: boolean;
+}
+
+export interface ResolvedFilter {
+  type: string;
+  status?: string[];
+  priority?: string[];
+  event?: string;
+  subEvent?: string;
+  assignedTo?: number | 'none';
+  createdBy?: number;
+  mineOf?: number;
+  locationId?: number;
+  entityId?: number;
+  onHold?: boolean;
+  acknowledged?: boolean;
+  overdue?: boolean;
+  search?: string;
+  from?: string;
+  to?: string;
+  dateField: 'createdAt' | 'updatedAt';
+}
+
+/** The tsquery of a search text: every word as a prefix, all required. */
+const prefixQuery = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8)
+    .map((w) => `${w}:*`)
+    .join(' & ');
+
+/** The query with every filter and the visibility scope applied; it must select from `tickets as t`. */
+// biome-ignore lint/suspicious/noExplicitAny: the filters only touch columns of `t`, whatever else is joined
+export function applyFilter<Q extends SelectQueryBuilder<any, any, any>>(
+  query: Q,
+  tenantId: number,
+  f: ResolvedFilter,
+  scope: TicketScope,
+): Q {
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  let q = query as unknown as SelectQueryBuilder<{ t: TicketsTable }, 't', any>;
+  q = q.where('t.tenant_id', '=', tenantId);
+  if (f.type !== 'all') q = q.where('t.type', '=', f.type);
+  if (f.status?.length) q = f.status.length === 1 ? q.where('t.status', '=', f.status[0] as string) : q.where('t.status', 'in', f.status);
+  if (f.priority?.length) q = q.where('t.priority', 'in', f.priority);
+  if (f.event) q = q.where(sql<boolean>`lower(t.event) = lower(${f.event})`);
+  if (f.subEvent) q = q.where(sql<boolean>`lower(t.sub_event) = lower(${f.subEvent})`);
+  if (f.assignedTo === 'none') q = q.where('t.assigned_to', 'is', null);
+  else if (f.assignedTo !== undefined) q = q.where('t.assigned_to', '=', f.assignedTo);
+  if (f.createdBy !== undefined) q = q.where('t.created_by', '=', f.createdBy);
+  if (f.mineOf !== undefined) {
+    const me = f.mineOf;
+    q = q.where((eb) =>
+      eb.or([eb('t.assigned_to', '=', me), eb('t.created_by', '=', me), sql<boolean>`t.watchers @> array[${me}]::int[]`]),
+    );
+  }
+  if (f.locationId !== undefined) q = q.where('t.location_id', '=', f.locationId);
+  if (f.entityId !== undefined) q = q.where('t.entity_id', '=', f.entityId);
+  if (f.onHold !== undefined) q = q.where('t.on_hold', '=', f.onHold);
+  if (f.acknowledged !== undefined) q = q.where('t.acknowledged', '=', f.acknowledged);
+  if (f.overdue !== undefined) q = q.where('t.sla_breached', '=', f.overdue);
+  if (f.search) {
+    const text = f.search;
+    const tsq = prefixQuery(text);
+    q = q.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(t.ticket_no) = ${text.toLowerCase()}`,
+        ...(tsq ? [sql<boolean>`t.search @@ to_tsquery('simple', ${tsq})`] : []),
+      ]),
+    );
+  }
+  const dateColumn = f.dateField === 'updatedAt' ? 't.updated_at' : 't.created_at';
+  if (f.from) q = q.where(dateColumn, '>=', new Date(f.from));
+  if (f.to) q = q.where(dateColumn, '<=', new Date(f.to));
+  if (!scope.allSites) {
+    const me = scope.userId;
+    const sites = scope.assetIds;
+    q = q.where((eb) =>
+      eb.or([
+        ...(sites.length ? [eb('t.location_id', 'in', sites)] : []),
+        eb('t.assigned_to', '=', me),
+        eb('t.created_by', '=', me),
+        sql<boolean>`t.watchers @> array[${me}]::int[]`,
+      ]),
+    );
+  }
+  if (scope.ownOnly) q = q.where('t.created_by', '=', scope.userId);
+  return q as unknown as Q;
+}
+
+const SORT_COLUMNS = {
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+  dueDate: 't.due_date',
+  eventDate: 't.event_date',
+  ticketId: 't.id',
+} as const;
+
+export async function listTickets(
+  db: Db,
+  tenantId: number,
+  f: ResolvedFilter,
+  scope: TicketScope,
+  page: { offset: number; limit: number; orderBy: string; priorities: string[] },
+) {
+  const desc = page.orderBy.startsWith('-');
+  const field = page.orderBy.replace(/^-/, '');
+  const direction = desc ? 'desc' : 'asc';
+  let q = applyFilter(ticketSelect(db), tenantId, f, scope);
+  if (field === 'priority') {
+    q = q.orderBy(sql`array_position(${sql.val(page.priorities)}::text[], t.priority)`, (ob) => (desc ? ob.desc() : ob.asc()).nullsLast());
+  } else if (field === 'status') {
+    q = q.orderBy(sql`array_position(${sql.val([...TICKET_STATUSES])}::text[], t.status)`, direction);
+  } else if (field !== 'ticketId') {
+    const column = SORT_COLUMNS[field as keyof typeof SORT_COLUMNS] ?? 't.created_at';
+    q = field === 'dueDate' ? q.orderBy(column, (ob) => (desc ? ob.desc() : ob.asc()).nullsLast()) : q.orderBy(column, direction);
+  }
+  return q.orderBy('t.id', direction).offset(page.offset).limit(page.limit).execute();
+}
+
+/** Exact count up to the cap, a planner estimate above it (a million-row count is not worth its time). */
+export async function countTickets(
+  db: Db,
+  tenantId: number,
+  f: ResolvedFilter,
+  scope: TicketScope,
+): Promise<{ count: number; exact: boolean }> {
+  const cap = TICKET_LIMITS.listCountCap;
+  const base = applyFilter(db.selectFrom('tickets as t').select(sql<number>`1`.as('one')), tenantId, f, scope);
+  const capped = await db
+    .selectFrom(base.limit(cap + 1).as('s'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(capped.n);
+  if (n <= cap) return { count: n, exact: true };
+  const plan = (await base.explain('json')) as unknown as Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>;
+  const estimate = Number(plan[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  return { count: Math.max(cap + 1, Math.round(estimate)), exact: false };
+}
+
+export const countByStatus = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) =>
+  applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
+    .select(['t.status', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('t.status')
+    .execute();
+
+/** A ticket's children of a kind (work orders raised from it) and its parent. */
+export const findLinked = (db: Db, tenantId: number, ids: { parentId: number | null; childrenOf: number }) =>
+  db
+    .selectFrom('tickets')
+    .select(['id', 'ticket_no', 'type', 'status', 'title', 'parent_id'])
+    .where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('parent_id', '=', ids.childrenOf), ...(ids.parentId ? [eb('id', '=', ids.parentId)] : [])]))
+    .orderBy('id')
+    .limit(50)
+    .execute();
+
+/** An open ticket of the same kind for the same device and event (alarm tickets are not raised twice). */
+export const findOpenDuplicate = (db: Db, tenantId: number, type: string, entityId: number, event: string) =>
+  db
+    .selectFrom('tickets')
+    .select(['id', 'ticket_no'])
+    .where('tenant_id', '=', tenantId)
+    .where('type', '=', type)
+    .where('entity_id', '=', entityId)
+    .where('event', '=', event)
+    .where('status', 'not in', TERMINAL_STATUSES as string[])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const ticketsByIds = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([] as TicketRow[])
+    : ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', 'in', ids).execute();

@@ -1,0 +1,183 @@
+import { type AlarmEventPayload, EVENT_TYPES, type NotificationMetadata, type TicketEventPayload } from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SiteDirectory } from '../../app.ts';
+import type { DomainEvent, EventBus } from '../../platform/events.ts';
+import type { Notice, NotificationService } from './service.ts';
+
+/** Where a ticket notification leads: the ticket view link form of SPEC 2.2. */
+export const TICKET_URL_MASK = '/tickets/all/view/?ticketId={id}';
+export const ALARM_URL_MASK = '/devices/{id}/view';
+
+const fill = (mask: string, id: number) => mask.replace('{id}', String(id));
+
+export function ticketMetadata(p: TicketEventPayload): NotificationMetadata {
+  return {
+    url: fill(TICKET_URL_MASK, p.id) + (p.historyId ? `&historyId=${p.historyId}` : ''),
+    urlMask: TICKET_URL_MASK,
+    data: {
+      id: p.id,
+      priority: p.priority,
+      event: null,
+      status: p.status,
+      type: p.type,
+      additionalInformation: { assetLabel: p.assetLabel },
+      entityId: p.entityId,
+      locationId: p.locationId,
+    },
+  };
+}
+
+export function alarmMetadata(p: AlarmEventPayload): NotificationMetadata {
+  return {
+    url: fill(ALARM_URL_MASK, p.deviceId),
+    urlMask: ALARM_URL_MASK,
+    data: {
+      id: p.deviceId,
+      priority: p.severity,
+      event: p.message,
+      status: p.alarmStatus,
+      type: 'ALARM',
+      additionalInformation: { assetLabel: p.assetLabel },
+      entityId: p.deviceId,
+      locationId: p.assetId,
+    },
+  };
+}
+
+type Targets = Array<{ userIds: Iterable<number>; notice: Notice }>;
+
+const present = (...ids: Array<number | null | undefined>) => ids.filter((id): id is number => typeof id === 'number');
+const without = (ids: Iterable<number>, actor: number | null) => [...new Set(ids)].filter((id) => id !== actor);
+const dedupe = (verb: string, p: TicketEventPayload, extra: string | number = '') =>
+  p.historyId ? `${verb}:${p.id}:${p.historyId}:${extra}` : null;
+
+/**
+ * Who hears about a ticket event, and what they read. When the emitter names the users (the helpdesk names those
+ * concerned who did not turn that kind of notice off), only they are considered; otherwise the owner, the
+ * assignee and the watchers of the payload are. The one who made the change never hears about it.
+ */
+export function ticketTargets(event: DomainEvent<TicketEventPayload>): Targets {
+  const p = event.payload;
+  const actor = p.actorId;
+  const metadata = ticketMetadata(p);
+  const named = event.userIds;
+  const pool = (fallback: number[]) => without(named ?? fallback, actor);
+  const assignee = p.assignedTo !== null && pool(present(p.assignedTo)).includes(p.assignedTo) ? [p.assignedTo] : [];
+  const assigned: Notice = {
+    verb: EVENT_TYPES.ticketAssigned,
+    message: `Ticket ${p.ticketId} has been assigned to you: ${p.title}`,
+    actorId: actor,
+    metadata,
+    dedupeKey: dedupe(EVENT_TYPES.ticketAssigned, p, p.assignedTo ?? ''),
+  };
+  switch (event.type) {
+    case EVENT_TYPES.ticketCreated:
+      return [
+        { userIds: assignee, notice: assigned },
+        {
+          userIds: pool(p.watcherIds).filter((id) => id !== p.assignedTo),
+          notice: {
+            verb: EVENT_TYPES.ticketCreated,
+            message: `Ticket ${p.ticketId} was raised: ${p.title}`,
+            actorId: actor,
+            metadata,
+            dedupeKey: dedupe(EVENT_TYPES.ticketCreated, p),
+          },
+        },
+      ];
+    case EVENT_TYPES.ticketAssigned:
+      return [{ userIds: assignee, notice: assigned }];
+    case EVENT_TYPES.ticketUpdated:
+      if (!p.changes.includes('status')) return [];
+      return [
+        {
+          userIds: pool([...present(p.ownerId, p.assignedTo), ...p.watcherIds]),
+          notice: {
+            verb: EVENT_TYPES.ticketUpdated,
+            message: `Ticket ${p.ticketId} status changed to ${p.status}: ${p.title}`,
+            actorId: actor,
+            metadata,
+            dedupeKey: dedupe(`${EVENT_TYPES.ticketUpdated}:status`, p, p.status),
+          },
+        },
+      ];
+    case EVENT_TYPES.ticketEscalated:
+      return [
+        {
+          userIds: pool(present(p.assignedTo, p.ownerId)),
+          notice: {
+            verb: EVENT_TYPES.ticketEscalated,
+            message: `Ticket ${p.ticketId} has been escalated: ${p.title}`,
+            actorId: actor,
+            metadata,
+            dedupeKey: dedupe(EVENT_TYPES.ticketEscalated, p, (named ?? []).join(',')),
+          },
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+export async function alarmTargets(event: DomainEvent<AlarmEventPayload>, directory: SiteDirectory | undefined): Promise<Targets> {
+  const p = event.payload;
+  const users = new Set(event.userIds ?? []);
+  if (p.assetId !== null && directory) for (const id of await directory.usersForAsset(event.tenantId, p.assetId)) users.add(id);
+  const where = p.assetLabel ? ` at ${p.assetLabel}` : '';
+  return [
+    {
+      userIds: users,
+      notice: {
+        verb: EVENT_TYPES.alarmRaised,
+        message: `${p.severity} alarm on ${p.deviceLabel}${where}: ${p.message}`,
+        metadata: alarmMetadata(p),
+      },
+    },
+  ];
+}
+
+const TICKET_EVENTS = new Set<string>([
+  EVENT_TYPES.ticketCreated,
+  EVENT_TYPES.ticketAssigned,
+  EVENT_TYPES.ticketUpdated,
+  EVENT_TYPES.ticketEscalated,
+]);
+
+/**
+ * Turns domain events into inbox items for the users they concern. Work is chained per tenant so that a burst
+ * of events keeps its order, and a failure is logged without touching the service that emitted the event.
+ */
+export function subscribeNotifications(deps: {
+  events: EventBus;
+  notifications: NotificationService;
+  directory: () => SiteDirectory | undefined;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}) {
+  const queues = new Map<number, Promise<void>>();
+
+  async function handle(event: DomainEvent) {
+    let targets: Targets = [];
+    if (TICKET_EVENTS.has(event.type)) targets = ticketTargets(event as DomainEvent<TicketEventPayload>);
+    else if (event.type === EVENT_TYPES.alarmRaised)
+      targets = await alarmTargets(event as DomainEvent<AlarmEventPayload>, deps.directory());
+    for (const { userIds, notice } of targets) await deps.notifications.notify(event.tenantId, userIds, notice);
+  }
+
+  const unsubscribe = deps.events.subscribe((event) => {
+    if (!TICKET_EVENTS.has(event.type) && event.type !== EVENT_TYPES.alarmRaised) return;
+    const previous = queues.get(event.tenantId) ?? Promise.resolve();
+    const next = previous
+      .then(() => handle(event))
+      .catch((err) => deps.log.error({ err, type: event.type }, 'notification for event failed'))
+      .finally(() => {
+        if (queues.get(event.tenantId) === next) queues.delete(event.tenantId);
+      });
+    queues.set(event.tenantId, next);
+  });
+
+  return {
+    unsubscribe,
+    /** Resolves once every event received so far is handled (tests, shutdown). */
+    settled: () => (queues.size === 0 ? Promise.resolve() : Promise.all([...queues.values()]).then(() => undefined)),
+  };
+}

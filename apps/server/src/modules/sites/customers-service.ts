@@ -1,0 +1,88 @@
+import { ASSET_MESSAGES, type SiteCustomer } from '@sitewatch/contracts';
+import type { Config } from '../../config.ts';
+import { randomToken } from '../../platform/crypto.ts';
+import type { Db } from '../../platform/db.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import * as repo from './customers-repository.ts';
+import { isoOf } from './scope.ts';
+
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>>;
+
+const toCustomer = (row: Row): SiteCustomer => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  address: row.address,
+  city: row.city,
+  country: row.country,
+  siteCount: row.site_count,
+  createdAt: isoOf(row.created_at),
+  updatedAt: isoOf(row.updated_at),
+});
+
+/** Customers are the organisations that own sites; each has the credentials its devices provision themselves with. */
+export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUrl' | 'port' | 'mqtt'>) {
+  async function get(tenantId: number, id: number) {
+    const row = await repo.findCustomer(db, tenantId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+  return {
+    async list(tenantId: number, q: Parameters<typeof repo.listCustomers>[2]) {
+      const { rows, total } = await repo.listCustomers(db, tenantId, q);
+      return { contents: rows.map(toCustomer), totalCount: total };
+    },
+    detail: async (tenantId: number, id: number) => toCustomer(await get(tenantId, id)),
+    async create(tenantId: number, input: Partial<repo.CustomerValues> & { name: string }) {
+      const values: repo.CustomerValues = {
+        name: input.name,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        address: input.address ?? null,
+        city: input.city ?? null,
+        country: input.country ?? null,
+      };
+      if (await repo.customerNameTaken(db, tenantId, values.name)) throw conflict(ASSET_MESSAGES.customerExists, 'customer_exists');
+      const { id } = await repo.insertCustomer(db, tenantId, values, { key: randomToken(15), secret: randomToken(24) });
+      return toCustomer(await get(tenantId, id));
+    },
+    async update(tenantId: number, id: number, patch: Partial<repo.CustomerValues>) {
+      const current = await get(tenantId, id);
+      const next: repo.CustomerValues = {
+        name: patch.name ?? current.name,
+        email: patch.email !== undefined ? patch.email : current.email,
+        phone: patch.phone !== undefined ? patch.phone : current.phone,
+        address: patch.address !== undefined ? patch.address : current.address,
+        city: patch.city !== undefined ? patch.city : current.city,
+        country: patch.country !== undefined ? patch.country : current.country,
+      };
+      if (await repo.customerNameTaken(db, tenantId, next.name, id)) throw conflict(ASSET_MESSAGES.customerExists, 'customer_exists');
+      await repo.updateCustomer(db, tenantId, id, next);
+      return toCustomer(await get(tenantId, id));
+    },
+    async remove(tenantId: number, id: number) {
+      if (!(await repo.deleteCustomer(db, tenantId, id))) throw notFound();
+    },
+    /** Where the customer's devices connect (host as the caller reached us) and the provisioning pair. */
+    async credentials(tenantId: number, id: number, requestHost: string, secure: boolean) {
+      const row = await repo.customerCredentials(db, tenantId, id);
+      if (!row) throw notFound();
+      const base = config.publicUrl ?? `${secure ? 'https' : 'http'}://${requestHost}`;
+      const hostname = new URL(base).hostname;
+      return {
+        customerId: row.id,
+        mqttUrl: config.mqtt.url ?? `mqtt://${hostname}:${config.mqtt.port}`,
+        httpUrl: `${base}/api/v1/{accessToken}/telemetry`,
+        provisionDeviceKey: row.provision_key,
+        provisionDeviceSecret: row.provision_secret,
+        secretRotatedAt: isoOf(row.secret_rotated_at),
+      };
+    },
+    async rotate(tenantId: number, id: number) {
+      if (!(await repo.rotateSecret(db, tenantId, id, randomToken(24)))) throw notFound();
+    },
+    byProvisionKey: (tenantId: number, key: string) => repo.customerByProvisionKey(db, tenantId, key),
+  };
+}
+export type SiteCustomerService = ReturnType<typeof createSiteCustomerService>;

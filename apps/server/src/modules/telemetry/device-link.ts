@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+
+/**
+ * What ingest and alarms need from the devices domain, in one place: look a device up by its access token, record
+ * activity and the latest state in batches, and flip status / alarm status. It works on the devices domain's
+ * `devices` table (issue 3); when that domain grows a repository with these calls this file delegates to it.
+ */
+
+export interface IngestDevice {
+  id: number;
+  tenantId: number;
+  label: string;
+  type: string;
+  templateId: number | null;
+  assetId: number | null;
+  status: string;
+  token: string;
+  /** Value type per key from the device's template. */
+  keyTypes: Map<string, 'number' | 'boolean' | 'string'> | undefined;
+}
+
+export interface DeviceFlags {
+  id: number;
+  tenantId: number;
+  label: string;
+  type: string;
+  templateId: number | null;
+  assetId: number | null;
+  assetLabel: string | null;
+  status: string;
+  alarmStatus: string | null;
+  lastActivityAt: Date | null;
+  muteDevice: boolean;
+  maintenance: boolean;
+  enableDevice: boolean;
+}
+
+export interface ActivityUpdate {
+  deviceId: number;
+  lastTs: number;
+  /** Latest value per key in this batch (merged into the device's stored state). */
+  state: Record<string, unknown>;
+}
+
+export interface StatusChange {
+  id: number;
+  tenantId: number;
+  label: string;
+  assetId: number | null;
+  status: string;
+}
+
+const toFlags = (r: Record<string, unknown>): DeviceFlags => {
+  const metadata = (r.metadata ?? {}) as Record<string, unknown>;
+  return {
+    id: r.id as number,
+    tenantId: r.tenant_id as number,
+    label: r.label as string,
+    type: r.type as string,
+    templateId: (r.template_id as number | null) ?? null,
+    assetId: (r.asset_id as number | null) ?? null,
+    assetLabel: (r.asset_label as string | null) ?? null,
+    status: r.status as string,
+    alarmStatus: (r.alarm_status as string | null) ?? null,
+    lastActivityAt: r.last_activity_at ? new Date(r.last_activity_at as string) : null,
+    muteDevice: metadata.muteDevice === true,
+    maintenance: metadata.maintenance === true,
+    enableDevice: metadata.enableDevice !== false,
+  };
+};
+
+export function createDeviceLink(db: Db) {
+  return {
+    async byToken(token: string): Promise<IngestDevice | null> {
+      const row = await db
+        .selectFrom('devices as d')
+        .leftJoin('device_templates as t', 't.id', 'd.template_id')
+        .select(['d.id', 'd.tenant_id', 'd.label', 'd.type', 'd.template_id', 'd.asset_id', 'd.status', 'd.access_token', 't.telemetry'])
+        .where('d.access_token', '=', token)
+        .executeTakeFirst();
+      if (!row) return null;
+      const keyTypes =
+        Array.isArray(row.telemetry) && row.telemetry.length ? new Map(row.telemetry.map((k) => [k.key, k.valueType] as const)) : undefined;
+      return {
+        id: row.id,
+        tenantId: row.tenant_id,
+        label: row.label,
+        type: row.type,
+        templateId: row.template_id,
+        assetId: row.asset_id,
+        status: row.status,
+        token: row.access_token,
+        keyTypes,
+      };
+    },
+
+    /** Which of these tokens still belong to a device (revocation check of connected clients). */
+    async liveTokens(tokens: string[]): Promise<Set<string>> {
+      if (tokens.length === 0) return new Set();
+      const rows = await db.selectFrom('devices').select('access_token').where('access_token', 'in', tokens).execute();
+      return new Set(rows.map((r) => r.access_token));
+    },
+
+    /**
+     * Per batch: last activity and merged state of the devices that are due (one statement), then the devices that
+     * may not be Online yet become Online (returned, for device.status events).
+     */
+    async recordActivity(trx: Db, updates: ActivityUpdate[], maybeNotOnline: number[]): Promise<StatusChange[]> {
+      if (updates.length > 0) await this.writeActivity(trx, updates);
+      if (maybeNotOnline.length === 0) return [];
+      const { rows } = await sql<{ id: number; tenant_id: number; label: string; asset_id: number | null }>`
+        update devices set status = 'Online', updated_at = now()
+        where id = any(${maybeNotOnline}::int[]) and status <> 'Online'
+        returning id, tenant_id, label, asset_id`.execute(trx);
+      return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, label: r.label, assetId: r.asset_id, status: 'Online' }));
+    },
+
+    async writeActivity(trx: Db, updates: ActivityUpdate[]) {
+      const ids = updates.map((u) => u.deviceId);
+      const times = updates.map((u) => new Date(u.lastTs).toISOString());
+      const states = updates.map((u) => JSON.stringify(u.state));
+      await sql`
+        update devices d set
+          last_activity_at = greatest(d.last_activity_at, v.ts),
+          state = d.state || v.state,
+          state_updated_at = greatest(d.state_updated_at, v.ts)
+        from (select unnest(${ids}::int[]) as id, unnest(${times}::timestamptz[]) as ts, unnest(${states}::jsonb[]) as state) v
+        where d.id = v.id`.execute(trx);
+    },
+
+    /** Marks Offline every Online device silent for longer than the timeout; returns them. */
+    async markInactiveOffline(timeoutSeconds: number): Promise<StatusChange[]> {
+      const { rows } = await sql<{ id: number; tenant_id: number; label: string; asset_id: number | null }>`
+        update devices set status = 'Offline', updated_at = now()
+        where status = 'Online' and (last_activity_at is null or last_activity_at < now() - make_interval(secs => ${timeoutSeconds}))
+        returning id, tenant_id, label, asset_id`.execute(db);
+      return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, label: r.label, assetId: r.asset_id, status: 'Offline' }));
+    },
+
+    async flags(tenantId: number, deviceIds: number[]): Promise<DeviceFlags[]> {
+      if (deviceIds.length === 0) return [];
+      const { rows } = await sql<Record<string, unknown>>`
+        select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
+               d.last_activity_at, d.metadata
+        from devices d left join assets a on a.id = d.asset_id
+        where d.tenant_id = ${tenantId} and d.id = any(${deviceIds}::int[])`.execute(db);
+      return rows.map(toFlags);
+    },
+
+    /** Devices that inactivity rules watch: of the given types/templates, silent since before `silentSince`. */
+    async silentDevices(tenantId: number, types: string[], templateIds: number[], silentSince: Date): Promise<DeviceFlags[]> {
+      const { rows } = await sql<Record<string, unknown>>`
+        select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
+               d.last_activity_at, d.metadata
+        from devices d left join assets a on a.id = d.asset_id
+        where d.tenant_id = ${tenantId}
+          and (d.type = any(${types}::text[]) or d.template_id = any(${templateIds}::int[]))
+          and d.last_activity_at is not null and d.last_activity_at < ${silentSince.toISOString()}::timestamptz`.execute(db);
+      return rows.map(toFlags);
+    },
+
+    async setAlarmStatus(tenantId: number, deviceId: number, alarmStatus: string): Promise<void> {
+      await db
+        .updateTable('devices')
+        .set({ alarm_status: alarmStatus, alarm_updated_at: new Date() })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', deviceId)
+        .execute();
+    },
+
+    async get(tenantId: number, deviceId: number) {
+      return db
+        .selectFrom('devices')
+        .select(['id', 'tenant_id', 'label', 'type', 'status', 'last_activity_at', 'access_token', 'asset_id'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', deviceId)
+        .executeTakeFirst();
+    },
+  };
+}
+export type DeviceLink = ReturnType<typeof createDeviceLink>;

@@ -1,0 +1,177 @@
+import { DEVICE_TOPICS } from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../../platform/mqtt/broker.ts';
+import { type ExternalConsumer, startExternalConsumer } from '../../platform/mqtt/external.ts';
+import type { IngestDevice } from './device-link.ts';
+import type { Ingest } from './ingest.ts';
+import type { TelemetryRepository } from './repository.ts';
+
+export interface RuntimeSettings {
+  host: string;
+  mqttPort: number;
+  mqttUrl?: string;
+  shareGroup: string;
+  clientId?: string;
+  retentionDays: number;
+  tokenRecheckSeconds: number;
+  inactivityTimeoutSeconds: number;
+  statusSweepSeconds: number;
+}
+
+/** `v1/devices/{me|token}/{telemetry|attributes}` → its parts, or null for any other topic. */
+export function parseDeviceTopic(topic: string): { who: string; kind: 'telemetry' | 'attributes' } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== 'v1' || parts[1] !== 'devices' || !parts[2]) return null;
+  const kind = parts[3];
+  if (kind !== 'telemetry' && kind !== 'attributes') return null;
+  return { who: parts[2], kind };
+}
+
+/**
+ * The device-facing side of telemetry: the embedded broker (or the consumer of an external broker), and the
+ * background duties — Offline after the inactivity timeout, disconnecting revoked tokens, partition upkeep.
+ */
+export function createTelemetryRuntime(deps: {
+  ingest: Ingest;
+  repo: TelemetryRepository;
+  settings: RuntimeSettings;
+  log: FastifyBaseLogger;
+  checkTokens(tokens: string[]): Promise<Set<string>>;
+  afterSweep?: () => Promise<void>;
+}) {
+  const { ingest, repo, settings, log } = deps;
+  let broker: EmbeddedBroker<IngestDevice> | null = null;
+  let external: ExternalConsumer | null = null;
+  const timers: NodeJS.Timeout[] = [];
+  let sweeping = false;
+
+  async function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number) {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || (parsed.who !== 'me' && parsed.who !== device.token)) {
+      ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
+      throw new Error('publish allowed only to v1/devices/me/telemetry and v1/devices/me/attributes');
+    }
+    await submit(device, parsed.kind, payload, qos);
+  }
+
+  const done = { stored: Promise.resolve() };
+
+  /** Accepts the message into the buffer (waiting for room); `stored` settles when it is written. */
+  async function accept(device: IngestDevice, kind: 'telemetry' | 'attributes', payload: Buffer) {
+    const result = await ingest.submit(device, kind, payload, true);
+    // refused input is counted and acknowledged, so that the device does not resend it forever
+    return result.ok ? { stored: result.stored } : done;
+  }
+
+  async function submit(device: IngestDevice, kind: 'telemetry' | 'attributes', payload: Buffer, qos: number) {
+    const { stored } = await accept(device, kind, payload);
+    if (qos > 0) await stored;
+    else stored.catch(() => undefined);
+  }
+
+  async function handleExternal(topic: string, payload: Buffer, _qos: number) {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed) {
+      ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
+      return done;
+    }
+    const device = parsed.who === 'me' ? null : await ingest.deviceForToken(parsed.who);
+    if (!device) {
+      ingest.refuse('unknown_token', 'unknown or revoked token in topic');
+      return done;
+    }
+    return accept(device, parsed.kind, payload);
+  }
+
+  async function recheckTokens() {
+    if (!broker) return;
+    const tokens = [...new Set(broker.clients().map((c) => c.principal.token))];
+    if (tokens.length === 0) return;
+    const live = await deps.checkTokens(tokens);
+    const dead = new Set(tokens.filter((t) => !live.has(t)));
+    if (dead.size === 0) return;
+    for (const t of dead) ingest.forgetToken(t);
+    const n = broker.disconnect((device) => dead.has(device.token));
+    log.info({ clients: n }, 'disconnected MQTT clients whose token was revoked');
+  }
+
+  async function sweep() {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await ingest.sweepOffline(settings.inactivityTimeoutSeconds);
+      await deps.afterSweep?.();
+    } catch (error) {
+      log.error({ err: error }, 'status sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  }
+
+  return {
+    get broker() {
+      return broker;
+    },
+    get mqttPort(): number | null {
+      return broker?.port ?? null;
+    },
+    /** Starts the embedded broker, or the consumer of MQTT_URL. */
+    async startMqtt(overrides: { port?: number; url?: string } = {}) {
+      const url = overrides.url ?? settings.mqttUrl;
+      if (url) {
+        external = await startExternalConsumer({
+          url,
+          group: settings.shareGroup,
+          clientId: settings.clientId,
+          topics: ['v1/devices/+/telemetry', 'v1/devices/+/attributes'],
+          onMessage: handleExternal,
+          log,
+        });
+        return;
+      }
+      broker = await startEmbeddedBroker<IngestDevice>({
+        host: settings.host,
+        port: overrides.port ?? settings.mqttPort,
+        log,
+        authenticate: async (username) => (username ? ingest.deviceForToken(username) : null),
+        onPublish: handleEmbedded,
+      });
+    },
+    /** Offline sweep, token re-check and partition upkeep on timers. */
+    async startBackground() {
+      await repo
+        .maintainPartitions(settings.retentionDays)
+        .catch((error) => log.error({ err: error }, 'telemetry partition upkeep failed'));
+      timers.push(setInterval(() => void sweep(), settings.statusSweepSeconds * 1000));
+      timers.push(
+        setInterval(
+          () => void recheckTokens().catch((error) => log.error({ err: error }, 'token re-check failed')),
+          settings.tokenRecheckSeconds * 1000,
+        ),
+      );
+      timers.push(
+        setInterval(
+          () =>
+            void repo
+              .maintainPartitions(settings.retentionDays)
+              .catch((error) => log.error({ err: error }, 'telemetry partition upkeep failed')),
+          3600_000,
+        ),
+      );
+      for (const t of timers) t.unref();
+    },
+    sweep,
+    recheckTokens,
+    topics: DEVICE_TOPICS,
+    async stop() {
+      for (const t of timers.splice(0)) clearInterval(t);
+      await ingest.buffer.drain();
+      if (broker) await broker.close();
+      if (external) await external.close();
+      broker = null;
+      external = null;
+      await ingest.close();
+    },
+  };
+}
+export type TelemetryRuntime = ReturnType<typeof createTelemetryRuntime>;

@@ -1,0 +1,139 @@
+import {
+  type ChartQuery,
+  type ChartResponse,
+  DEVICE_TOPICS,
+  type DeviceConnection,
+  type LatestResponse,
+  ROLES_SEEING_ALL_SITES,
+} from '@sitewatch/contracts';
+import type { AppContext } from '../../app.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
+import type { DeviceLink } from './device-link.ts';
+import type { TelemetryRepository } from './repository.ts';
+
+const NICE_INTERVALS = [1, 5, 10, 30, 60, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 604800];
+/** Bucket width giving at most ~500 buckets over the range. */
+export function autoInterval(rangeMs: number): number {
+  const wanted = Math.ceil(rangeMs / 1000 / 500);
+  return NICE_INTERVALS.find((n) => n >= wanted) ?? Math.ceil(wanted / 86400) * 86400;
+}
+
+const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_SITES as readonly string[]).includes(r));
+/** Who may see a device's credential: the roles that administer devices. */
+export const mayManageDevices = (auth: AuthContext) => seesAll(auth);
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function createTelemetryService(deps: {
+  repo: TelemetryRepository;
+  link: DeviceLink;
+  context: Pick<AppContext, 'directory' | 'config'>;
+}) {
+  const { repo, link, context } = deps;
+
+  /** The device, if the caller's tenant owns it and the caller may see its site. */
+  async function visibleDevice(auth: AuthContext, deviceId: number) {
+    const device = await link.get(auth.tenantId, deviceId);
+    if (!device) throw notFound('Device not found.');
+    if (!seesAll(auth) && context.directory) {
+      const visible = await context.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+      if (visible !== 'all' && (device.asset_id === null || !visible.includes(device.asset_id))) throw notFound('Device not found.');
+    }
+    return device;
+  }
+
+  return {
+    visibleDevice,
+
+    async latest(auth: AuthContext, deviceId: number): Promise<LatestResponse> {
+      const device = await visibleDevice(auth, deviceId);
+      const { telemetry, attributes } = await repo.latest(auth.tenantId, deviceId);
+      const shape = (r: { key: string; ts: Date; value: unknown }) => ({
+        key: r.key,
+        ts: new Date(r.ts).getTime(),
+        value: r.value as number | string | boolean | null,
+      });
+      return {
+        deviceId,
+        status: device.status,
+        lastActivityAt: device.last_activity_at ? new Date(device.last_activity_at).toISOString() : null,
+        telemetry: telemetry.map(shape),
+        attributes: attributes.map(shape),
+      };
+    },
+
+    async latestOf(auth: AuthContext, ids: number[], keys: string[] | undefined) {
+      let allowed = ids;
+      if (!seesAll(auth) && context.directory) {
+        const visible = await context.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+        if (visible !== 'all') {
+          const checks = await Promise.all(ids.map((id) => link.get(auth.tenantId, id)));
+          allowed = checks.filter((d) => d && d.asset_id !== null && visible.includes(d.asset_id)).map((d) => d?.id as number);
+        }
+      }
+      const rows = allowed.length ? await repo.latestOf(auth.tenantId, allowed, keys) : [];
+      const byDevice = new Map<number, { deviceId: number; values: Record<string, number | string | boolean | null>; ts: number | null }>();
+      for (const r of rows) {
+        let entry = byDevice.get(r.device_id);
+        if (!entry) {
+          entry = { deviceId: r.device_id, values: {}, ts: null };
+          byDevice.set(r.device_id, entry);
+        }
+        entry.values[r.key] = r.value as number | string | boolean | null;
+        const ts = new Date(r.ts).getTime();
+        entry.ts = Math.max(entry.ts ?? 0, ts);
+      }
+      return { contents: [...byDevice.values()] };
+    },
+
+    async chart(auth: AuthContext, deviceId: number, q: ChartQuery): Promise<ChartResponse> {
+      await visibleDevice(auth, deviceId);
+      const start = new Date(q.startTs);
+      const end = new Date(q.endTs);
+      if (q.agg === 'none') {
+        const rows = await repo.raw(auth.tenantId, deviceId, q.key, start, end, q.limit + 1);
+        const truncated = rows.length > q.limit;
+        return {
+          key: q.key,
+          agg: 'none',
+          interval: null,
+          truncated,
+          points: rows.slice(0, q.limit).map((r) => ({ ts: new Date(r.ts).getTime(), value: r.num ?? r.txt })),
+        };
+      }
+      const interval = q.interval ?? autoInterval(q.endTs - q.startTs);
+      const rows = await repo.aggregated(auth.tenantId, deviceId, q.key, start, end, q.agg, interval, q.limit + 1);
+      return {
+        key: q.key,
+        agg: q.agg,
+        interval,
+        truncated: rows.length > q.limit,
+        points: rows.slice(0, q.limit).map((r) => ({ ts: Math.round(r.bucket * 1000), value: r.value })),
+      };
+    },
+
+    async connection(auth: AuthContext, deviceId: number, origin: { protocol: string; host: string }): Promise<DeviceConnection> {
+      if (!mayManageDevices(auth)) throw forbidden();
+      const device = await visibleDevice(auth, deviceId);
+      const token = device.access_token;
+      const external = Boolean(context.config.mqtt.url);
+      const hostName = context.config.mqtt.publicHost ?? origin.host.replace(/:\d+$/, '');
+      const port = external ? Number(new URL(context.config.mqtt.url as string).port || 1883) : context.config.mqtt.port;
+      const topic = external ? DEVICE_TOPICS.tokenTelemetry(token) : DEVICE_TOPICS.telemetry;
+      const attributesTopic = external ? DEVICE_TOPICS.tokenAttributes(token) : DEVICE_TOPICS.attributes;
+      const httpUrl = `${origin.protocol}://${origin.host}/api/v1/${token}/telemetry`;
+      const sample = '{"temperature":25.5}';
+      const user = external ? '' : ` -u ${shellQuote(token)}`;
+      return {
+        deviceId,
+        accessToken: token,
+        mqtt: { host: hostName, port, topic, attributesTopic, external },
+        http: { url: httpUrl },
+        mosquittoPub: `mosquitto_pub -d -q 1 -h ${shellQuote(hostName)} -p ${port} -t ${shellQuote(topic)}${user} -m ${shellQuote(sample)}`,
+        curl: `curl -v -X POST ${shellQuote(httpUrl)} -H 'Content-Type: application/json' --data ${shellQuote(sample)}`,
+      };
+    },
+  };
+}
+export type TelemetryService = ReturnType<typeof createTelemetryService>;

@@ -1,0 +1,68 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import type { VideoSettings } from './settings.ts';
+
+const never = new BlockList();
+// loopback, unspecified, link-local (cloud metadata lives at 169.254.169.254 / fd00:ec2::254), multicast, reserved
+never.addSubnet('127.0.0.0', 8, 'ipv4');
+never.addSubnet('0.0.0.0', 8, 'ipv4');
+never.addSubnet('169.254.0.0', 16, 'ipv4');
+never.addSubnet('100.100.100.200', 32, 'ipv4'); // Alibaba metadata
+never.addSubnet('224.0.0.0', 4, 'ipv4');
+never.addSubnet('240.0.0.0', 4, 'ipv4');
+never.addAddress('::1', 'ipv6');
+never.addAddress('::', 'ipv6');
+never.addSubnet('fe80::', 10, 'ipv6');
+never.addSubnet('fd00:ec2::', 32, 'ipv6');
+never.addSubnet('ff00::', 8, 'ipv6');
+never.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+never.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
+
+const privateRanges = new BlockList();
+privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
+privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
+privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
+privateRanges.addSubnet('100.64.0.0', 10, 'ipv4');
+privateRanges.addSubnet('fc00::', 7, 'ipv6');
+
+export function addressAllowed(address: string, networks: VideoSettings['VIDEO_STREAM_NETWORKS']): boolean {
+  if (networks === 'any') return true;
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  if (never.check(address, family)) return false;
+  if (networks === 'public' && privateRanges.check(address, family)) return false;
+  return true;
+}
+
+/**
+ * Resolves the camera URL's host and checks every address (SSRF guard). Returns the URL with the host replaced by
+ * the checked address, so that ffmpeg connects where we checked (no DNS rebinding between check and connect).
+ */
+export async function checkStreamUrl(
+  url: string,
+  networks: VideoSettings['VIDEO_STREAM_NETWORKS'],
+): Promise<{ ok: true; pinned: string } | { ok: false; reason: string }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: 'streamUrl is not a valid URL' };
+  }
+  if (parsed.protocol !== 'rtsp:' && parsed.protocol !== 'rtsps:')
+    return { ok: false, reason: 'streamUrl must be an rtsp:// or rtsps:// URL' };
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    return { ok: false, reason: 'streamUrl host does not resolve' };
+  }
+  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a, networks))) {
+    return { ok: false, reason: 'streamUrl points to an address cameras may not use (loopback, link-local or metadata)' };
+  }
+  // rtsps needs the name for TLS verification: keep it; plain rtsp is pinned to the checked address.
+  if (parsed.protocol === 'rtsp:' && !isIP(host)) {
+    const first = addresses[0] as string;
+    parsed.hostname = isIP(first) === 6 ? `[${first}]` : first;
+  }
+  return { ok: true, pinned: parsed.toString() };
+}

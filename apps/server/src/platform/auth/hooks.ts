@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { unauthorized } from '../errors.ts';
+import type { Tenant } from '../tenancy.ts';
+import { hostnameOf } from '../tenancy.ts';
+import type { AuthContext } from './context.ts';
+import type { Csrf } from './csrf.ts';
+
+export const SESSION_COOKIE = 'sw_session';
+
+export interface AccessHookDeps {
+  resolveTenant(host: string): Promise<Tenant>;
+  authenticate(tenant: Tenant, bearer: string | undefined, cookie: string | undefined): Promise<AuthContext | null>;
+  csrf: Csrf;
+}
+
+/**
+ * Every route is tenant-scoped, signed-in only and CSRF-checked unless its `config.access` says otherwise,
+ * so a new route is safe by default. Order: tenant (421), session (401), CSRF (403), then validation.
+ */
+export function registerAccessHooks(app: FastifyInstance, deps: AccessHookDeps) {
+  app.decorateRequest('tenant', null);
+  app.decorateRequest('auth', null);
+  app.decorateRequest('csrfToken', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url) return; // not-found handler: static files and the web app
+    const access = request.routeOptions.config.access ?? {};
+    if (access.tenantless) return;
+    request.tenant = await deps.resolveTenant(hostnameOf(request));
+    request.csrfToken = deps.csrf.ensureCookie(request, reply);
+    const header = request.headers.authorization;
+    const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    request.auth = await deps.authenticate(request.tenant, bearer, request.cookies[SESSION_COOKIE]);
+    if (!request.auth && !access.public) throw unauthorized();
+    if (access.csrf !== false) deps.csrf.check(request);
+  });
+}

@@ -1,0 +1,61 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export interface AccessClaims {
+  sub: string;
+  tid: number;
+  sid: string;
+}
+
+export interface RefreshClaims {
+  sub: string;
+  tid: number;
+  sid: string;
+  gen: number;
+}
+
+export interface MfaClaims {
+  sub: string;
+  tid: number;
+  role: string;
+  method: string;
+  purpose: 'mfa';
+}
+
+const ISSUER = 'sitewatch';
+
+/** Signs and checks the short-lived JWTs: the access token and the second-factor challenge. */
+export function createTokenSigner(secret: Uint8Array, accessMinutes: number, refreshHours = 12) {
+  const sign = (claims: Record<string, unknown>, subject: string, ttlSeconds: number) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER)
+      .setSubject(subject)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+      .sign(secret);
+
+  async function verify<T>(token: string, audience: string): Promise<T | null> {
+    try {
+      const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience, algorithms: ['HS256'] });
+      return payload as T;
+    } catch (error) {
+      if (error instanceof errors.JOSEError) return null;
+      throw error;
+    }
+  }
+
+  return {
+    accessTtlSeconds: accessMinutes * 60,
+    signAccess: (c: { userId: number; tenantId: number; sessionId: string }) =>
+      sign({ tid: c.tenantId, sid: c.sessionId, aud: 'access' }, String(c.userId), accessMinutes * 60),
+    verifyAccess: (token: string) => verify<AccessClaims>(token, 'access'),
+    /** The refresh token names its session and generation; rotation moves the session to the next generation. */
+    signRefresh: (c: { userId: number; tenantId: number; sessionId: string; gen: number }) =>
+      sign({ tid: c.tenantId, sid: c.sessionId, gen: c.gen, aud: 'refresh' }, String(c.userId), refreshHours * 3600),
+    verifyRefresh: (token: string) => verify<RefreshClaims>(token, 'refresh'),
+    signMfa: (c: { userId: number; tenantId: number; role: string; method: string }) =>
+      sign({ tid: c.tenantId, role: c.role, method: c.method, purpose: 'mfa', aud: 'mfa' }, String(c.userId), 300),
+    verifyMfa: (token: string) => verify<MfaClaims>(token, 'mfa'),
+  };
+}
+export type TokenSigner = ReturnType<typeof createTokenSigner>;

@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../db/types.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pg' | 'pglite';
+  /** The PGlite instance in embedded mode (LISTEN/NOTIFY and raw access). */
+  pglite?: PGlite;
+  /** Connection string in PostgreSQL mode. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** ids and counts fit in a double; numbers beat strings for every caller. */
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+
+export function openPostgres(url: string, max = 10): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {
+    /* an idle client lost its connection; the pool replaces it */
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'pg', url, close: () => db.destroy() };
+}
+
+/**
+ * PGlite runs one session, so a "connection" is the whole database: connect() holds a lock until release()
+ * so that a transaction never interleaves with another request's statements.
+ */
+class PGlitePool {
+  #tail: Promise<void> = Promise.resolve();
+  constructor(private readonly pglite: PGlite) {}
+
+  async connect() {
+    let release!: () => void;
+    const acquired = this.#tail;
+    this.#tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await acquired;
+    const pglite = this.pglite;
+    return {
+      async query(sql: string, params: readonly unknown[]) {
+        // The simple protocol allows several statements (migrations); the extended one binds parameters.
+        const result =
+          params.length === 0
+            ? ((await pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 })
+            : await pglite.query(sql, params as unknown[]);
+        const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase();
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command };
+      },
+      release,
+    };
+  }
+
+  async end() {}
+}
+
+export async function openPglite(dataDir: string | null): Promise<DbHandle> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir ? join(dataDir, 'db') : undefined, {
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as any }) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<DbHandle> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}

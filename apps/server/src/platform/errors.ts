@@ -1,0 +1,51 @@
+import { SERVER_MESSAGES } from '@sitewatch/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** An error whose message is safe to show to the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code?: string) => new HttpError(400, message, code);
+export const unauthorized = (message = 'Authentication credentials were not provided.', code?: string) => new HttpError(401, message, code);
+export const forbidden = (message: string = SERVER_MESSAGES.forbidden) => new HttpError(403, message);
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: [error.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      const first = errors[0];
+      return reply.status(400).send({
+        detail: first ? `${first.path}: ${first.message}` : SERVER_MESSAGES.validationFailed,
+        code: 'validation_error',
+        errors,
+      });
+    }
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ detail: error.message, code: error.code });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response does not match its schema');
+      return reply.status(500).send({ detail: 'Internal Server Error' });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ detail: 'Internal Server Error' });
+    }
+    if (status === 429) return reply.status(429).send({ detail: SERVER_MESSAGES.tooManyRequests, code: 'rate_limited' });
+    return reply.status(status).send({ detail: error.message, code: error.code });
+  });
+}

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * The ffmpeg port: every ffmpeg and ffprobe run goes through here, spawned with an argument array (never a
+ * shell) and with an explicit protocol whitelist on each input, so a camera URL cannot make ffmpeg open
+ * `file:`, `http:` or `concat:` sources it was not meant to.
+ */
+
+export const PROTOCOLS = {
+  file: 'file',
+  rtsp: 'file,rtsp,rtp,udp,tcp,tls,crypto',
+  concat: 'file,concat',
+} as const;
+
+function findBinary(name: 'ffmpeg' | 'ffprobe'): string {
+  const env = name === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH;
+  if (env) return env;
+  for (const dir of ['/usr/bin', '/usr/local/bin', '/opt/homebrew/bin']) {
+    if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+  }
+  return name; // on PATH, or the @ffmpeg-installer binary exposed through FFMPEG_PATH
+}
+
+export const ffmpegPath = findBinary('ffmpeg');
+export const ffprobePath = findBinary('ffprobe');
+
+export interface SpawnOptions {
+  signal?: AbortSignal;
+  /** Keep the last bytes of stderr for the error message. */
+  stderrLimit?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+/** Starts ffmpeg with quiet logging. The caller owns the process. */
+export function spawnFfmpeg(args: string[]): ChildProcess {
+  return spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function collect(child: ChildProcess, options: SpawnOptions): Promise<RunResult> {
+  const limit = options.stderrLimit ?? 4000;
+  let stderr = '';
+  const out: Buffer[] = [];
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-limit);
+  });
+  child.stdout?.on('data', (d: Buffer) => out.push(d));
+  const onAbort = () => child.kill('SIGKILL');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({ code, stderr: stderr.trim(), stdout: Buffer.concat(out).toString() });
+    });
+  });
+}
+
+/** Runs ffmpeg to completion; rejects with its stderr when it fails. */
+export async function runFfmpeg(args: string[], options: SpawnOptions = {}): Promise<RunResult> {
+  if (options.signal?.aborted) throw new Error('aborted');
+  const result = await collect(spawnFfmpeg(args), options);
+  if (options.signal?.aborted) throw new Error('aborted');
+  if (result.code !== 0) throw new Error(`ffmpeg failed (${result.code}): ${result.stderr.split('\n').slice(-3).join(' ')}`);
+  return result;
+}
+
+export interface ProbeResult {
+  durationSec: number;
+  formatName: string;
+  streams: { codecType: string; codecName: string; width?: number; height?: number }[];
+}
+
+/** Reads a local media file's container and streams. */
+export async function probe(path: string, options: SpawnOptions = {}): Promise<ProbeResult> {
+  const child = spawn(
+    ffprobePath,
+    ['-v', 'error', '-protocol_whitelist', PROTOCOLS.file, '-print_format', 'json', '-show_format', '-show_streams', path],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const result = await collect(child, options);
+  if (result.code !== 0) throw new Error(`ffprobe failed: ${result.stderr}`);
+  const json = JSON.parse(result.stdout) as {
+    format: { duration?: string; format_name: string };
+    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  };
+  return {
+    durationSec: Number(json.format.duration ?? 0),
+    formatName: json.format.format_name,
+    streams: json.streams.map((s) => ({ codecType: s.codec_type, codecName: s.codec_name, width: s.width, height: s.height })),
+  };
+}
+
+/**
+ * Generates the looping clip of the simulated cameras once: a test pattern with a running clock, H.264 with a
+ * keyframe every second so that 1–2 s segments cut cleanly. Reused when it already exists.
+ */
+export async function ensureTestClip(
+  path: string,
+  options: { width?: number; height?: number; seconds?: number; fps?: number } = {},
+): Promise<string> {
+  try {
+    if ((await stat(path)).size > 0) return path;
+  } catch {
+    // not made yet
+  }
+  const { width = 1280, height = 720, seconds = 10, fps = 25 } = options;
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.part.mp4`;
+  await runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(fps),
+    '-keyint_min',
+    String(fps),
+    '-sc_threshold',
+    '0',
+    '-b:v',
+    '1500k',
+    '-an',
+    '-movflags',
+    '+faststart',
+    '-y',
+    temp,
+  ]);
+  await rename(temp, path);
+  return path;
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, HOST_B, type TestApp } from './support/harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('customer calls', () => {
+  it('returns the current customer, its logo without a session and its settings with defaults', async () => {
+    const client = await t.login('customer');
+    expect((await client.get('/iotapp/current-customer/')).json()).toMatchObject({ name: 'Northwind Facilities', slug: 'demo' });
+    expect((await t.anonymous().get('/iotapp/customer-logo/')).json()).toEqual({ name: 'Northwind Facilities', logo: null });
+    const { settings } = (await client.get('/iotapp/customer-settings/')).json();
+    expect(settings).toMatchObject({
+      treeAccess: true,
+      showSystemAlert: true,
+      aliases: { asset: 'Site', ticket: 'Ticket' },
+      ticket: { refreshInterval: 10, initialDateFilter: 'last24h', newTicketStatus: 'OPEN', priority: 'MINOR', type: 'TICKET' },
+    });
+    expect(settings.menu.length).toBeGreaterThan(3);
+  });
+
+  it('lets only a customer admin change settings, and validates them', async () => {
+    const admin = await t.login('customeradmin');
+    const user = await t.login('customer');
+    expect((await user.put('/iotapp/customer-settings/', { treeAccess: false })).statusCode).toBe(403);
+    const bad = await admin.put('/iotapp/customer-settings/', { ticket: { refreshInterval: 2 } });
+    expect(bad.statusCode).toBe(400);
+    const ok = await admin.put('/iotapp/customer-settings/', { helpline: { phone: '+44 20 7946 0000' } });
+    expect(ok.json().settings.helpline.phone).toBe('+44 20 7946 0000');
+    const after = (await user.get('/iotapp/customer-settings/')).json().settings;
+    expect(after.helpline.phone).toBe('+44 20 7946 0000');
+    expect(after.menu.length).toBeGreaterThan(3);
+  });
+
+  it('reports the version fields to anyone on the tenant', async () => {
+    const res = await t.anonymous().get('/app-version/');
+    expect(res.json().version).toMatchObject({ IOTFW: '4.2.1', iotGateway: '2.8.0', AIFW: '1.6.3', analyticsFW: '3.1.0' });
+  });
+});
+
+describe('system alerts', () => {
+  it('lets admins post and withdraw alerts that every user of the tenant sees', async () => {
+    const admin = await t.login('customeradmin');
+    const user = await t.login('customer');
+    const posted = await admin.post('/notification/system-alerts/', { message: 'Generator test at 14:00' });
+    expect(posted.statusCode).toBe(201);
+    const list = (await user.get('/notification/system-alerts/')).json();
+    expect(list.map((a: { message: string }) => a.message)).toContain('Generator test at 14:00');
+    const other = await t.login('customer', HOST_B);
+    expect((await other.get('/notification/system-alerts/')).json().map((a: { message: string }) => a.message)).not.toContain(
+      'Generator test at 14:00',
+    );
+    expect((await other.delete(`/notification/system-alerts/${posted.json().id}/`)).statusCode).toBe(403);
+    const otherAdmin = await t.login('customeradmin', HOST_B);
+    expect((await otherAdmin.delete(`/notification/system-alerts/${posted.json().id}/`)).statusCode).toBe(404);
+    expect((await admin.delete(`/notification/system-alerts/${posted.json().id}/`)).statusCode).toBe(204);
+  });
+
+  it('refuses alerts from plain users and over 250 characters', async () => {
+    const user = await t.login('customer');
+    expect((await user.post('/notification/system-alerts/', { message: 'hi' })).statusCode).toBe(403);
+    const admin = await t.login('sysadmin');
+    const long = await admin.post('/notification/system-alerts/', { message: 'x'.repeat(251) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().detail).toContain('Please use maximum 250 characters');
+  });
+});
+
+describe('system endpoints', () => {
+  it('answers health and readiness without a tenant', async () => {
+    expect((await t.anonymous('any.example.com').get('/health')).json()).toEqual({ status: 'ok' });
+    expect((await t.anonymous('any.example.com').get('/ready')).json()).toEqual({ status: 'ready' });
+  });
+  it('publishes the OpenAPI document', async () => {
+    const res = await t.anonymous().get('/api/docs/json');
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toContain('/current-login/');
+  });
+});

@@ -1,0 +1,87 @@
+import { EVENT_TYPES } from '@sitewatch/contracts';
+import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixtures.ts';
+import { notificationsOf } from '../../src/modules/notifications/index.ts';
+import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
+import { pushOf } from '../../src/platform/push/index.ts';
+import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
+import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
+import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
+import type { TestApp } from './harness.ts';
+
+/**
+ * For every route with a path parameter: how to make an object of tenant A that the route names, and a valid
+ * body for it. The route-walking test calls each route with those values as tenant B and expects 403 or 404.
+ */
+export type ObjectFixture = (t: TestApp) => Promise<{ params: Record<string, string | number>; payload?: unknown }>;
+
+export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
+  // sites, devices and users (issue 3)
+  ...sites,
+  // telemetry and alarms (issue 4)
+  ...telemetry,
+  // helpdesk (issue 5)
+  ...helpdesk,
+  // video (issue 7)
+  'GET /api/cameras/:camId/': video.camera,
+  'PUT /api/cameras/:camId/configs/': video.configs,
+  'DELETE /api/cameras/:camId/configs/': video.camera,
+  'GET /api/cameras/:camId/live-view/': video.camera,
+  'DELETE /api/cameras/:camId/live-view/': video.camera,
+  'GET /api/cameras/:camId/live.m3u8': video.camera,
+  'GET /api/cameras/:camId/live/ws': video.camera,
+  'GET /api/cameras/:camId/playback.m3u8': video.camera,
+  'GET /api/cameras/:camId/timeline/': video.camera,
+  'GET /api/cameras/:camId/media/:run/:file': video.media,
+  'GET /api/cameras/:camId/snapshot/': video.camera,
+  'GET /api/cameras/:camId/snapshot/image/': video.camera,
+  'GET /api/storages/:id/': video.storage,
+  'PUT /api/storages/:id/': video.storage,
+  'DELETE /api/storages/:id/': video.storage,
+  'GET /api/camera-tours/:id/': video.tour,
+  'PUT /api/camera-tours/:id/': video.tour,
+  'DELETE /api/camera-tours/:id/': video.tour,
+  'GET /api/incident-reports/:id/': video.incident,
+  'PUT /api/incident-reports/:id/': video.incident,
+  'DELETE /api/incident-reports/:id/': video.incident,
+  'GET /api/incident-reports/:id/clip/': video.incident,
+  'GET /api/video-clips/:jobId/': video.clipJob,
+  'PUT /api/video-clips/:jobId/': video.clipJob,
+  'DELETE /api/video-clips/:jobId/': video.clipJob,
+  'GET /api/video-clips/:jobId/:tid/file/': video.clipJob,
+  'DELETE /api/auth/sessions/:id/': async (t) => {
+    const owner = await t.login('customer');
+    const { contents } = (await owner.get('/api/auth/sessions/')).json();
+    return { params: { id: contents[0].id } };
+  },
+  'DELETE /notification/system-alerts/:id/': async (t) => {
+    const admin = await t.login('customeradmin');
+    const alert = (await admin.post('/notification/system-alerts/', { message: 'tenant A only' })).json();
+    return { params: { id: alert.id } };
+  },
+  'PUT /notification/inbox/:id/': async (t) => {
+    const assignee = await userIdOf(t.db, t.tenantA, 'customeradmin');
+    pushOf(t.app.server)?.context.events.emit({
+      type: EVENT_TYPES.ticketAssigned,
+      tenantId: t.tenantA,
+      payload: ticketPayload({ assignedTo: assignee }),
+    });
+    await notificationsOf(t.app.server)?.settled();
+    const owner = await t.login('customeradmin');
+    const item = (await owner.get('/notification/inbox/')).json().contents[0];
+    return { params: { id: item.id }, payload: { isRead: true, uuid: item.uuid } };
+  },
+  'PUT /api/batch-playback-download/:jobId/': async (t) => {
+    const { jobId, tid } = await finishedExport(t);
+    return { params: { jobId }, payload: { tid } };
+  },
+  'DELETE /api/batch-playback-download/:jobId/': async (t) => ({ params: { jobId: (await finishedExport(t)).jobId } }),
+  'GET /api/batch-playback-download/:jobId/files/:tid/': async (t) => ({ params: await finishedExport(t) }),
+};
+
+/** A finished export of tenant A's admin: its job id and the tid of its file. */
+async function finishedExport(t: TestApp) {
+  const admin = await t.login('customeradmin');
+  const job = (await admin.post('/api/exports/', { kind: 'users' })).json();
+  await t.app.jobs.drain();
+  return { jobId: job.jobId as number, tid: job.tasks[0].tid as string };
+}

@@ -1,0 +1,49 @@
+// Bundle budget of the login page: the gzipped JavaScript that /auth/login loads must stay under 150 KB.
+// Builds the app into a temporary folder with a manifest, follows the static imports of the entry and of the
+// login page chunk, and fails (exit 1) when the sum is over budget. Usage: npm run size -w apps/web
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const BUDGET_BYTES = 150 * 1024;
+const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const LOGIN_MODULE = 'src/features/auth/LoginPage.tsx';
+
+const outDir = await mkdtemp(join(tmpdir(), 'sitewatch-size-'));
+try {
+  await build({
+    configFile: join(webRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, manifest: true },
+  });
+  const manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8'));
+  const files = new Set();
+  const collect = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const next of chunk.imports ?? []) collect(next);
+  };
+  collect('index.html');
+  if (!manifest[LOGIN_MODULE]) throw new Error(`${LOGIN_MODULE} is not a chunk of the build`);
+  collect(LOGIN_MODULE);
+
+  let total = 0;
+  const rows = [];
+  for (const file of files) {
+    if (!file.endsWith('.js')) continue;
+    const size = gzipSync(await readFile(join(outDir, file))).length;
+    total += size;
+    rows.push([size, file]);
+  }
+  rows.sort((a, b) => b[0] - a[0]);
+  for (const [size, file] of rows) console.log(`${(size / 1024).toFixed(2).padStart(8)} KB  ${file}`);
+  const verdict = total <= BUDGET_BYTES ? 'within' : 'OVER';
+  console.log(`/auth/login loads ${(total / 1024).toFixed(2)} KB of gzipped JavaScript (${verdict} the ${BUDGET_BYTES / 1024} KB budget)`);
+  if (total > BUDGET_BYTES) process.exitCode = 1;
+} finally {
+  await rm(outDir, { recursive: true, force: true });
+}

@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
+import type { RouteHandle } from './route-types.ts';
+import { CookieConsentBanner } from './shell/CookieConsentBanner.tsx';
+
+/** Around every page: the document title, a progress line while the next page loads, the cookie banner. */
+export function RootShell() {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const matches = useMatches();
+  const titled = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title);
+  const title = (titled?.handle as RouteHandle | undefined)?.title;
+
+  useEffect(() => {
+    const appName = t('app.name');
+    document.title = title ? `${t(title)} · ${appName}` : appName;
+  }, [title, t]);
+
+  return (
+    <>
+      {navigation.state === 'loading' ? <div className="sw-progress" role="progressbar" aria-label={t('app.loading')} /> : null}
+      <Outlet />
+      <CookieConsentBanner />
+      <ScrollRestoration />
+    </>
+  );
+}

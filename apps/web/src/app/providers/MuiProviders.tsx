@@ -1,0 +1,19 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useMemo } from 'react';
+import { createAppTheme } from '../theme.ts';
+import { queryClient } from './query-client.ts';
+import { useThemeMode } from './theme-mode.tsx';
+
+/** MUI theme and TanStack Query for the layouts; loaded with the first layout, never by the login page. */
+export function MuiProviders({ children }: { children: ReactNode }) {
+  const { mode } = useThemeMode();
+  const theme = useMemo(() => createAppTheme(mode), [mode]);
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,19 @@
+import { QueryClient } from '@tanstack/react-query';
+import { isHttpError, onSessionEnd } from '../../lib/http.ts';
+
+/** Server state lives in TanStack Query; client errors (4xx) are not retried. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      retry: (failures, error) => {
+        if (isHttpError(error) && error.status > 0 && error.status < 500) return false;
+        return failures < 2;
+      },
+    },
+    mutations: { retry: false },
+  },
+});
+
+onSessionEnd(() => queryClient.clear());

@@ -1,0 +1,36 @@
+import { adminRoutes } from '../features/admin/routes.ts';
+import { authRoutes } from '../features/auth/routes.ts';
+import { customerRoutes } from '../features/customers/routes.ts';
+import { devicesRoutes } from '../features/devices/routes.ts';
+import { downloadRoutes } from '../features/downloads/routes.ts';
+import { errorRoutes } from '../features/errors/routes.ts';
+import { homeRoutes } from '../features/home/routes.ts';
+import { mapRoutes } from '../features/map/routes.ts';
+import { profileRoutes } from '../features/profile/routes.ts';
+import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
+import { sitesRoutes } from '../features/sites/routes.ts';
+import { telemetryRoutes } from '../features/telemetry/routes.ts';
+import { ticketRoutes } from '../features/tickets/routes.ts';
+import { videoRoutes } from '../features/video/routes.ts';
+import type { AppRoute } from './route-types.ts';
+
+/**
+ * Every screen of the app, feature by feature. A new domain adds its `routes.ts` here and nothing else:
+ * the router, the side navigation (which only offers routes that have a screen) and the breadcrumbs read this list.
+ */
+export const APP_ROUTES: readonly AppRoute[] = [
+  ...authRoutes,
+  ...homeRoutes,
+  ...profileRoutes,
+  ...customerRoutes,
+  ...downloadRoutes,
+  ...adminRoutes,
+  ...videoRoutes,
+  ...ticketRoutes,
+  ...telemetryRoutes,
+  ...sitesRoutes,
+  ...devicesRoutes,
+  ...siteSummaryRoutes,
+  ...mapRoutes,
+  ...errorRoutes,
+];

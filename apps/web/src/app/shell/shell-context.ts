@@ -1,0 +1,13 @@
+import type { CustomerSettings, MenuItem } from '@sitewatch/contracts/customer';
+import { createContext, useContext } from 'react';
+
+export interface ShellValue {
+  /** The side-navigation entries this user may open (permission, role and screen filtered). */
+  menu: MenuItem[];
+  settings: CustomerSettings | undefined;
+}
+
+export const ShellContext = createContext<ShellValue>({ menu: [], settings: undefined });
+
+/** Pages read the filtered menu and the customer settings the shell already loaded. */
+export const useShell = () => useContext(ShellContext);

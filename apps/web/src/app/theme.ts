@@ -1,0 +1,33 @@
+import { createTheme, type Theme } from '@mui/material/styles';
+import { SIDE_NAV_WIDTH_PX } from '@sitewatch/contracts/constants';
+import type { ThemeMode } from './providers/theme-mode.tsx';
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+
+export function createAppTheme(mode: ThemeMode): Theme {
+  const dark = mode === 'dark';
+  return createTheme({
+    palette: {
+      mode,
+      primary: { main: dark ? '#64b5f6' : '#1565c0' },
+      secondary: { main: dark ? '#80cbc4' : '#00796b' },
+      background: dark ? { default: '#10141a', paper: '#1b222c' } : { default: '#f4f6f8', paper: '#ffffff' },
+    },
+    shape: { borderRadius: 8 },
+    typography: {
+      fontFamily: FONT,
+      h1: { fontSize: '1.75rem', fontWeight: 600 },
+      h2: { fontSize: '1.4rem', fontWeight: 600 },
+      h3: { fontSize: '1.15rem', fontWeight: 600 },
+      button: { textTransform: 'none', fontWeight: 600 },
+    },
+    components: {
+      MuiButtonBase: { defaultProps: { disableRipple: false } },
+      MuiCard: { defaultProps: { variant: 'outlined' } },
+      MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
+      MuiTextField: { defaultProps: { fullWidth: true } },
+    },
+  });
+}
+
+export const SIDE_NAV_WIDTH = SIDE_NAV_WIDTH_PX;

@@ -1,0 +1,22 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+
+/** The h1 of a page with optional actions on the right. */
+export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: { xs: 'flex-start', sm: 'center' }, gap: 2, mb: 3, flexWrap: 'wrap' }}>
+      <Box sx={{ flex: 1, minWidth: 200 }}>
+        <Typography variant="h1" component="h1">
+          {title}
+        </Typography>
+        {subtitle ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+            {subtitle}
+          </Typography>
+        ) : null}
+      </Box>
+      {actions ? <Box sx={{ display: 'flex', gap: 1 }}>{actions}</Box> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../lib/http.ts';
+
+export interface OutboxMessage {
+  id: number;
+  to: string;
+  body: string;
+  createdAt: string;
+}
+
+const OUTBOX_REFRESH_MS = 10_000;
+
+/** GET /api/auth/outbox/ (system admin): the SMS the platform sent, newest first. */
+export function useOutbox() {
+  return useQuery({
+    queryKey: ['auth', 'outbox'],
+    queryFn: () => http.get<{ contents: OutboxMessage[]; totalCount: number }>('/api/auth/outbox/'),
+    refetchInterval: OUTBOX_REFRESH_MS,
+  });
+}

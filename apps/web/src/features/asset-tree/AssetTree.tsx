@@ -1,0 +1,318 @@
+import ChevronRight from '@mui/icons-material/ChevronRight';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import SearchIcon from '@mui/icons-material/Search';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ASSET_MESSAGES, ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
+import { type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useAssetAlias } from '../sites/alias.ts';
+import { useDebounced } from '../sites/hooks.ts';
+import { NodeIcon } from './NodeIcon.tsx';
+import { TreeContextMenu } from './TreeContextMenu.tsx';
+import { fetchChildren, searchTree } from './tree-api.ts';
+import { initialTree, ROOT, type Row, selectionTarget, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
+import { useAlarmRefresh } from './useAlarmRefresh.ts';
+
+const ROW_HEIGHT = 30;
+const OVERSCAN = 12;
+
+/**
+ * SPEC 2.13: address levels → sites → devices, loaded a level at a time with 'Load More', a search, the footer
+ * count and right-click menus; colours follow alarmStatus. Rows are virtualised: only the visible ones render.
+ */
+export function AssetTree() {
+  const alias = useAssetAlias();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const [tree, dispatch] = useReducer(treeReducer, undefined, initialTree);
+  const [found, dispatchFound] = useReducer(treeReducer, undefined, initialTree);
+  const [input, setInput] = useState('');
+  const searchText = useDebounced(input.trim(), ASSET_TREE.searchDebounceMs);
+  const [searching, setSearching] = useState(false);
+  const [menu, setMenu] = useState<{ node: TreeNode; x: number; y: number } | null>(null);
+  const inSearch = searchText.length > 0;
+  const state: TreeState = inSearch ? found : tree;
+  const act = inSearch ? dispatchFound : dispatch;
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  const load = useCallback(
+    async (key: string, page: number) => {
+      const current = stateRef.current.nodes[key];
+      if (!current) return;
+      act({ type: 'loading', key });
+      try {
+        const result = await fetchChildren(key, current.node, page);
+        act({ type: 'loaded', key, page, ...result });
+      } catch {
+        act({ type: 'failed', key });
+      }
+    },
+    [act],
+  );
+
+  useEffect(() => {
+    void (async () => {
+      dispatch({ type: 'loading', key: ROOT });
+      try {
+        const result = await fetchChildren(ROOT, initialTree().nodes[ROOT]?.node as TreeNode, 1);
+        dispatch({ type: 'loaded', key: ROOT, page: 1, ...result });
+      } catch {
+        dispatch({ type: 'failed', key: ROOT });
+      }
+    })();
+  }, []);
+
+  useEffect(() => {
+    if (!searchText) return;
+    let cancelled = false;
+    setSearching(true);
+    searchTree(searchText)
+      .then((res) => {
+        if (cancelled) return;
+        dispatchFound({ type: 'reset', nodes: [...res.sites, ...res.devices], siteCount: res.sites.length });
+      })
+      .catch(() => !cancelled && dispatchFound({ type: 'reset', nodes: [] }))
+      .finally(() => !cancelled && setSearching(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [searchText]);
+
+  useAlarmRefresh(tree, dispatch);
+
+  const rows = useMemo(() => visibleRows(state), [state]);
+  const selectedKey = params.get('deviceId')
+    ? `device:${params.get('deviceId')}`
+    : params.get('assetId')
+      ? `asset:${params.get('assetId')}`
+      : params.getAll('path').length
+        ? `level:${JSON.stringify(params.getAll('path'))}`
+        : null;
+
+  const handleToggle = (row: Extract<Row, { kind: 'node' }>) => {
+    const { state: s, key } = row;
+    if (!s.node.children) return;
+    if (s.expanded) act({ type: 'toggle', key, expanded: false });
+    else if (s.children) act({ type: 'toggle', key, expanded: true });
+    else void load(key, 1);
+  };
+  const handleSelect = (node: TreeNode) => {
+    const target = selectionTarget(location.pathname, node);
+    navigate({ pathname: target.pathname, search: target.search.toString() });
+  };
+  const handleContextMenu = (event: MouseEvent, node: TreeNode) => {
+    if (node.nodeType === 'level') return;
+    event.preventDefault();
+    setMenu({ node, x: event.clientX, y: event.clientY });
+  };
+
+  const rootState = state.nodes[ROOT];
+  const empty = !rootState?.loading && !searching && (rootState?.children?.length ?? 0) === 0;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 210px)', minHeight: 320 }} data-testid="asset-tree">
+      <TextField
+        size="small"
+        value={input}
+        onChange={(e) => setInput(e.target.value)}
+        placeholder={`Search ${alias}`}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                {searching ? <CircularProgress size={16} /> : <SearchIcon fontSize="small" />}
+              </InputAdornment>
+            ),
+          },
+          htmlInput: { 'aria-label': `Search ${alias}`, 'data-testid': 'tree-search' },
+        }}
+        sx={{ mb: 1 }}
+      />
+      {empty ? (
+        <Typography sx={{ p: 2, color: 'text.secondary' }} data-testid="tree-empty">
+          {ASSET_MESSAGES.noData}
+        </Typography>
+      ) : (
+        <VirtualRows
+          rows={rows}
+          selectedKey={selectedKey}
+          onToggle={handleToggle}
+          onSelect={handleSelect}
+          onMore={(parent) => {
+            const s = state.nodes[parent];
+            if (s && !s.loading) void load(parent, s.page + 1);
+          }}
+          onContextMenu={handleContextMenu}
+        />
+      )}
+      <Typography
+        variant="caption"
+        sx={{ pt: 0.5, borderTop: 1, borderColor: 'divider', color: 'text.secondary' }}
+        data-testid="tree-footer"
+      >
+        {`${alias}s - ${state.siteCount}`}
+      </Typography>
+      <TreeContextMenu menu={menu} onClose={() => setMenu(null)} viewMode={location.pathname.startsWith('/site-summary/v2-dashboard')} />
+    </Box>
+  );
+}
+
+function VirtualRows(props: {
+  rows: Row[];
+  selectedKey: string | null;
+  onToggle(row: Extract<Row, { kind: 'node' }>): void;
+  onSelect(node: TreeNode): void;
+  onMore(parent: string): void;
+  onContextMenu(event: MouseEvent, node: TreeNode): void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(600);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(props.rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  return (
+    <Box
+      ref={ref}
+      role="tree"
+      aria-label="Asset tree"
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      sx={{ flex: 1, overflowY: 'auto', position: 'relative' }}
+    >
+      <Box sx={{ height: props.rows.length * ROW_HEIGHT, position: 'relative' }}>
+        {props.rows.slice(first, last).map((row, i) => {
+          const top = (first + i) * ROW_HEIGHT;
+          const indent = row.depth * 16;
+          if (row.kind === 'loading') {
+            return (
+              <Box
+                key={row.key}
+                sx={{ position: 'absolute', top, left: indent + 28, height: ROW_HEIGHT, display: 'flex', alignItems: 'center' }}
+              >
+                <CircularProgress size={14} />
+              </Box>
+            );
+          }
+          if (row.kind === 'loadMore') {
+            return (
+              <Box
+                key={row.key}
+                component="button"
+                type="button"
+                onClick={() => props.onMore(row.parent)}
+                data-testid="tree-load-more"
+                sx={{
+                  position: 'absolute',
+                  top,
+                  left: indent + 28,
+                  height: ROW_HEIGHT,
+                  border: 0,
+                  background: 'none',
+                  color: 'primary.main',
+                  cursor: 'pointer',
+                  font: 'inherit',
+                  fontSize: 13,
+                  p: 0,
+                }}
+              >
+                {row.loading ? 'Loading…' : 'Load More'}
+              </Box>
+            );
+          }
+          const { node } = row.state;
+          const selected = props.selectedKey === row.key;
+          return (
+            <Box
+              key={row.key}
+              role="treeitem"
+              aria-expanded={node.children ? row.state.expanded : undefined}
+              aria-selected={selected}
+              aria-level={row.depth + 1}
+              data-testid="tree-node"
+              data-node={row.key}
+              onContextMenu={(e) => props.onContextMenu(e, node)}
+              sx={{
+                position: 'absolute',
+                top,
+                left: 0,
+                right: 0,
+                height: ROW_HEIGHT,
+                display: 'flex',
+                alignItems: 'center',
+                pl: `${indent}px`,
+                bgcolor: selected ? 'action.selected' : undefined,
+                '&:hover': { bgcolor: 'action.hover' },
+                whiteSpace: 'nowrap',
+              }}
+            >
+              {node.children ? (
+                <IconButton
+                  size="small"
+                  sx={{ p: 0.25 }}
+                  aria-label={row.state.expanded ? `Collapse ${node.text}` : `Expand ${node.text}`}
+                  onClick={() => props.onToggle(row)}
+                  data-testid="tree-toggle"
+                >
+                  {row.state.loading ? (
+                    <CircularProgress size={14} />
+                  ) : row.state.expanded ? (
+                    <ExpandMore fontSize="small" />
+                  ) : (
+                    <ChevronRight fontSize="small" />
+                  )}
+                </IconButton>
+              ) : (
+                <Box sx={{ width: 26, flexShrink: 0 }} />
+              )}
+              <Box
+                component="button"
+                type="button"
+                onClick={() => props.onSelect(node)}
+                onDoubleClick={() => node.children && props.onToggle(row)}
+                sx={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 0.75,
+                  border: 0,
+                  background: 'none',
+                  p: 0,
+                  cursor: 'pointer',
+                  font: 'inherit',
+                  color: 'text.primary',
+                  minWidth: 0,
+                }}
+              >
+                <NodeIcon node={node} depth={row.depth} />
+                <Typography variant="body2" noWrap component="span" sx={{ fontWeight: node.nodeType === 'asset' ? 600 : 400 }}>
+                  {node.text}
+                </Typography>
+                {node.nodeType === 'level' && node.count !== undefined ? (
+                  <Typography variant="caption" color="text.secondary" component="span">
+                    ({node.count})
+                  </Typography>
+                ) : null}
+                {'siteName' in node && node.siteName ? (
+                  <Typography variant="caption" color="text.secondary" component="span" noWrap>
+                    {String(node.siteName)}
+                  </Typography>
+                ) : null}
+              </Box>
+            </Box>
+          );
+        })}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,137 @@
+import { LOGIN_MESSAGES } from '@sitewatch/contracts/messages';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { svgDataUrl } from '../../lib/svg.ts';
+import { authApi, type LoginResult } from './api.ts';
+import { CaptchaField, type CaptchaState } from './CaptchaField.tsx';
+import { loginErrorMessage } from './login-errors.ts';
+import { ErrorBox, Field, focusFirstInvalid, PasswordField } from './ui.tsx';
+
+interface Props {
+  role: string;
+  onResult(result: LoginResult): Promise<string | null>;
+}
+
+/** Username, password and captcha (SPEC 2.1). Every failure fetches a new captcha. */
+export function PasswordLoginForm({ role, onResult }: Props) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [captcha, setCaptcha] = useState<CaptchaState | null>(null);
+  const [captchaLoading, setCaptchaLoading] = useState(true);
+  const [answer, setAnswer] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ username?: string; password?: string; captcha?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const captchaRequest = useRef(0);
+
+  const loadCaptcha = useCallback(async () => {
+    const request = ++captchaRequest.current;
+    setCaptchaLoading(true);
+    setAnswer('');
+    try {
+      const next = await authApi.captcha();
+      if (request === captchaRequest.current) setCaptcha({ id: next.captchaId, src: svgDataUrl(next.image) });
+    } catch {
+      if (request === captchaRequest.current) {
+        setCaptcha(null);
+        setError(LOGIN_MESSAGES.captchaGenerationFailed);
+      }
+    } finally {
+      if (request === captchaRequest.current) setCaptchaLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadCaptcha();
+  }, [loadCaptcha]);
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = {
+      username: username.trim() ? undefined : t('login.usernameRequired'),
+      password: password ? undefined : t('login.passwordRequired'),
+      captcha: answer.trim() ? undefined : t('login.captchaRequired'),
+    };
+    setFieldErrors(errors);
+    if (errors.username || errors.password || errors.captcha) {
+      focusFirstInvalid(event.currentTarget as HTMLFormElement);
+      return;
+    }
+    if (!captcha) {
+      setError(LOGIN_MESSAGES.captchaGenerationFailed);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await authApi.passwordLogin({
+        username: username.trim(),
+        password,
+        captchaId: captcha.id,
+        captcha: answer.trim(),
+        role,
+      });
+      const message = await onResult(result);
+      if (message) {
+        setError(message);
+        void loadCaptcha();
+      }
+    } catch (failure) {
+      setError(loginErrorMessage(failure));
+      void loadCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="login__form" noValidate onSubmit={handleSubmit} data-testid="password-login-form">
+      {error ? <ErrorBox>{error}</ErrorBox> : null}
+      <Field
+        label={t('login.username')}
+        name="username"
+        value={username}
+        onValueChange={setUsername}
+        error={fieldErrors.username}
+        autoComplete="username"
+        autoCapitalize="off"
+        spellCheck={false}
+        required
+        autoFocus
+        disabled={busy}
+        maxLength={150}
+        testId="login-username"
+      />
+      <PasswordField
+        label={t('login.password')}
+        name="password"
+        value={password}
+        onValueChange={setPassword}
+        error={fieldErrors.password}
+        autoComplete="current-password"
+        required
+        disabled={busy}
+        maxLength={128}
+        testId="login-password"
+        showLabel={t('login.showPassword')}
+        hideLabel={t('login.hidePassword')}
+      />
+      <CaptchaField
+        captcha={captcha}
+        loading={captchaLoading}
+        value={answer}
+        error={fieldErrors.captcha}
+        disabled={busy}
+        onChange={setAnswer}
+        onRefresh={() => {
+          setError(null);
+          void loadCaptcha();
+        }}
+      />
+      <button type="submit" className="sw-btn sw-btn--primary sw-btn--block" disabled={busy} data-testid="login-submit">
+        {busy ? t('login.signingIn') : t('login.submit')}
+      </button>
+    </form>
+  );
+}

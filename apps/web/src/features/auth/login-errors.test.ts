@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../lib/http-client.ts';
+import { svgDataUrl } from '../../lib/svg.ts';
+import { loginErrorMessage } from './login-errors.ts';
+
+const err = (status: number, data: unknown = null) => new HttpError(status, '', data, '/api/auth/login/');
+
+describe('loginErrorMessage', () => {
+  it.each([
+    'Invalid credentials',
+    'Invalid UserName',
+    'Invalid Captcha',
+    'Captcha Verification Failed!',
+    'Account Locked! Please try again later',
+    'This mobile number is not registered!',
+    'The OTP you entered is incorrect. Please try again.',
+    'Unauthorized',
+  ])('shows the server text "%s"', (detail) => {
+    expect(loginErrorMessage(err(400, { detail }))).toBe(detail);
+  });
+  it('falls back by status', () => {
+    expect(loginErrorMessage(err(404))).toBe('Not Found');
+    expect(loginErrorMessage(err(503, { detail: 'down' }))).toBe('Service Unavailable');
+    expect(loginErrorMessage(err(500, { detail: 'Internal Server Error' }))).toBe('Login Failed');
+    expect(loginErrorMessage(err(400))).toBe('Login Failed');
+    expect(loginErrorMessage(err(0))).toBe('Unknown Error');
+    expect(loginErrorMessage(new Error('boom'))).toBe('Unknown Error');
+  });
+});
+
+describe('svgDataUrl', () => {
+  it('encodes an SVG (also non-ASCII) as a base64 data URL', () => {
+    const url = svgDataUrl('<svg xmlns="http://www.w3.org/2000/svg"><text>é</text></svg>');
+    expect(url.startsWith('data:image/svg+xml;base64,')).toBe(true);
+    expect(Buffer.from(url.split(',')[1] as string, 'base64').toString('utf8')).toContain('é');
+  });
+});

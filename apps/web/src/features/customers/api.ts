@@ -1,0 +1,121 @@
+import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../lib/http.ts';
+import { useUser } from '../../lib/session.ts';
+import { SESSION_KEYS, writeJson } from '../../lib/storage.ts';
+import { fetchCustomerLogo } from './requests.ts';
+
+export type { CustomerLogo } from './requests.ts';
+
+export interface CurrentCustomer {
+  id: number;
+  name: string;
+  slug: string;
+  logo: string | null;
+}
+export interface VersionInfo {
+  gen4?: string;
+  IOTFW?: string;
+  iotGateway?: string;
+  AIFW?: string;
+  analyticsFW?: string;
+}
+export interface SystemAlert {
+  id: number;
+  message: string;
+}
+
+export const customerKeys = {
+  logo: ['customer', 'logo'] as const,
+  current: ['customer', 'current'] as const,
+  settings: ['customer', 'settings'] as const,
+  version: ['customer', 'version'] as const,
+  alerts: ['notification', 'system-alerts'] as const,
+};
+
+/** Public: the login page shows it too. */
+export function useCustomerLogo() {
+  return useQuery({
+    queryKey: customerKeys.logo,
+    queryFn: fetchCustomerLogo,
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** GET /iotapp/current-customer/, kept in localStorage as SPEC 7 asks. */
+export function useCurrentCustomer() {
+  const user = useUser();
+  return useQuery({
+    queryKey: customerKeys.current,
+    enabled: Boolean(user),
+    staleTime: 10 * 60_000,
+    queryFn: async () => {
+      const customer = await http.get<CurrentCustomer>('/iotapp/current-customer/', { toast: false });
+      writeJson(SESSION_KEYS.customer, customer);
+      return customer;
+    },
+  });
+}
+
+export function useCustomerSettings() {
+  const user = useUser();
+  return useQuery({
+    queryKey: customerKeys.settings,
+    enabled: Boolean(user),
+    staleTime: 60_000,
+    queryFn: async () => (await http.get<{ settings: CustomerSettings }>('/iotapp/customer-settings/')).settings,
+  });
+}
+
+export function useUpdateCustomerSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (patch: Partial<CustomerSettings>) =>
+      (await http.put<{ settings: CustomerSettings }>('/iotapp/customer-settings/', patch, { toast: false })).settings,
+    onSuccess: (settings) => client.setQueryData(customerKeys.settings, settings),
+  });
+}
+
+export function useAppVersion(enabled = true) {
+  return useQuery({
+    queryKey: customerKeys.version,
+    enabled,
+    staleTime: 10 * 60_000,
+    queryFn: async () => (await http.get<{ version: VersionInfo }>('/app-version/')).version,
+  });
+}
+
+/** SPEC 7: polled every 20 s. SPEC 8.3: a failed fetch is logged and shows an empty list. */
+export function useSystemAlerts(enabled: boolean, pollMs: number) {
+  return useQuery({
+    queryKey: customerKeys.alerts,
+    enabled,
+    refetchInterval: enabled ? pollMs : false,
+    refetchIntervalInBackground: false,
+    staleTime: 0,
+    queryFn: async () => {
+      try {
+        return await http.get<SystemAlert[]>('/notification/system-alerts/', { toast: false });
+      } catch (error) {
+        console.warn('System alerts could not be loaded', error);
+        return [] as SystemAlert[];
+      }
+    },
+  });
+}
+
+export function useAddSystemAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (message: string) => http.post<SystemAlert>('/notification/system-alerts/', { message }, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
+  });
+}
+
+export function useRemoveSystemAlert() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/notification/system-alerts/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
+  });
+}

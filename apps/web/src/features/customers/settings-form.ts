@@ -1,0 +1,54 @@
+import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import type { Role } from '@sitewatch/contracts/roles';
+
+/** The part of the customer settings the Settings page edits. */
+export interface EditableSettings {
+  phone: string;
+  email: string;
+  assetAlias: string;
+  ticketAlias: string;
+  showSystemAlert: boolean;
+  treeAccess: boolean;
+  livePopup: boolean;
+  mfaRequiredRoles: Role[];
+}
+
+export function editableOf(s: CustomerSettings): EditableSettings {
+  return {
+    phone: s.helpline?.phone ?? '',
+    email: s.helpline?.email ?? '',
+    assetAlias: s.aliases?.asset ?? '',
+    ticketAlias: s.aliases?.ticket ?? '',
+    showSystemAlert: s.showSystemAlert,
+    treeAccess: s.treeAccess,
+    livePopup: s.livePopup,
+    mfaRequiredRoles: [...(s.mfaRequiredRoles ?? [])],
+  };
+}
+
+/** The PUT body: only the keys this page owns (the server merges a partial update). */
+export function settingsPatch(v: EditableSettings): Partial<CustomerSettings> {
+  const helpline: { phone?: string; email?: string } = {};
+  if (v.phone.trim()) helpline.phone = v.phone.trim();
+  if (v.email.trim()) helpline.email = v.email.trim();
+  return {
+    helpline,
+    aliases: { asset: v.assetAlias.trim(), ticket: v.ticketAlias.trim() },
+    showSystemAlert: v.showSystemAlert,
+    treeAccess: v.treeAccess,
+    livePopup: v.livePopup,
+    mfaRequiredRoles: v.mfaRequiredRoles,
+  };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^[+\d][\d\s().-]{2,29}$/;
+
+export function validateSettings(v: EditableSettings, t: (key: string, options?: Record<string, unknown>) => string) {
+  const errors: Partial<Record<'phone' | 'email' | 'assetAlias' | 'ticketAlias', string>> = {};
+  if (v.phone.trim() && !PHONE.test(v.phone.trim())) errors.phone = t('settings.invalidPhone');
+  if (v.email.trim() && !EMAIL.test(v.email.trim())) errors.email = t('settings.invalidEmail');
+  if (!v.assetAlias.trim()) errors.assetAlias = t('settings.required');
+  if (!v.ticketAlias.trim()) errors.ticketAlias = t('settings.required');
+  return errors;
+}

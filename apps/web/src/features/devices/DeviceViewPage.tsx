@@ -1,0 +1,185 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { DEVICE_MESSAGES, DEVICE_TYPE_LABELS } from '@sitewatch/contracts/devices';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { permissionsOf, useUser } from '../../lib/session.ts';
+import { showToast } from '../../lib/toasts.ts';
+import { useAssetAlias } from '../sites/alias.ts';
+import { DeviceTelemetrySection } from '../telemetry/DeviceTelemetrySection.tsx';
+import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';
+import { fetchCompact, useAlarmActionLog, useDeleteDevice, useDevice, useTelemetryKeys } from './api.ts';
+import { AlarmChip, DeviceValues, Section, StatusChip, ToggleChips } from './components.tsx';
+import { MappingsPanel } from './MappingsPanel.tsx';
+
+const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Enable Device' };
+
+/** /devices/{id}/view: one device, its values, children, alarm actions and mappings. */
+export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
+  const params = useParams();
+  const id = deviceId ?? Number(params.id);
+  const alias = useAssetAlias();
+  const navigate = useNavigate();
+  const perms = permissionsOf(useUser());
+  const device = useDevice(id);
+  const keysFor = useTelemetryKeys(device.data?.type ?? 'ROUTER');
+  const children = useQuery({
+    queryKey: ['devices', 'compact', { parentId: id, view: true }],
+    enabled: Boolean(device.data?.childDevicesCount),
+    queryFn: () => fetchCompact({ parentId: id, checkChildExist: true, orderBy: 'label', limit: 100 }),
+  });
+  const log = useAlarmActionLog(id);
+  const remove = useDeleteDevice();
+  const [alarmOpen, setAlarmOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const alarmAvailable = useAlarmDialogAvailable() && perms.has('edit_alarm_config');
+
+  if (device.isLoading) return <PageLoader />;
+  const d = device.data;
+  if (!d) return <EmptyState title="Device not found" description="It does not exist or belongs to a site you are not assigned to." />;
+  return (
+    <Box>
+      <PageHeader
+        title={
+          <Box component="span" sx={{ display: 'inline-flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            {d.label} <StatusChip status={d.status} /> <AlarmChip alarmStatus={d.alarmStatus} /> <ToggleChips metadata={d.metadata} />
+          </Box>
+        }
+        subtitle={d.name}
+        actions={
+          <>
+            {alarmAvailable ? (
+              <Button variant="outlined" onClick={() => setAlarmOpen(true)} data-testid="open-alarm-settings">
+                Device Alerts
+              </Button>
+            ) : null}
+            {perms.has('change_device') ? (
+              <Button component={Link} to={`/devices/${d.id}/edit`}>
+                Edit
+              </Button>
+            ) : null}
+            {perms.has('delete_device') ? (
+              <Button color="error" onClick={() => setDeleting(true)}>
+                Delete
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' } }}>
+        <Section title="Details">
+          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: '160px 1fr', rowGap: 0.75, m: 0 }}>
+            {(
+              [
+                ['Type', DEVICE_TYPE_LABELS[d.type]],
+                [
+                  alias,
+                  d.asset ? (
+                    <Link key="a" to={`/assets/view/${d.asset.id}`}>
+                      {d.asset.name}
+                    </Link>
+                  ) : (
+                    'Inventory'
+                  ),
+                ],
+                [
+                  'Parent',
+                  d.parent ? (
+                    <Link key="p" to={`/devices/${d.parent.id}/view`}>
+                      {d.parent.label}
+                    </Link>
+                  ) : (
+                    '—'
+                  ),
+                ],
+                ['Vendor / model', [d.metadata.vendor, d.metadata.model].filter(Boolean).join(' · ') || '—'],
+                ['Serial number', d.metadata.serialNumber ?? '—'],
+                ['IP address', d.metadata.ipAddress ?? '—'],
+                ['Firmware', d.metadata.firmware ?? '—'],
+                ['Last activity', d.lastActivityAt ? formatDateTime(d.lastActivityAt) : 'Never'],
+                ['Created', formatDateTime(d.createdAt)],
+                ...(d.accessToken ? [['Access token', <code key="t">{d.accessToken}</code>] as const] : []),
+              ] as [string, ReactNode][]
+            ).map(([k, v]) => (
+              <Box key={k} sx={{ display: 'contents' }}>
+                <Typography component="dt" variant="body2" color="text.secondary">
+                  {k}
+                </Typography>
+                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
+                  {v}
+                </Typography>
+              </Box>
+            ))}
+          </Box>
+        </Section>
+        <Section title="Values">
+          <DeviceValues keys={keysFor(d.templateId)} state={d.state} updatedAt={d.stateUpdatedAt} />
+        </Section>
+        <Section title={`Child devices (${d.childDevicesCount})`}>
+          {d.childDevicesCount === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              No devices hang under this one.
+            </Typography>
+          ) : (
+            <List dense disablePadding>
+              {(children.data?.contents ?? []).map((c) => (
+                <ListItem key={c.id} disableGutters secondaryAction={<StatusChip status={c.status} />}>
+                  <ListItemText primary={<Link to={`/devices/${c.id}/view`}>{c.label}</Link>} secondary={DEVICE_TYPE_LABELS[c.type]} />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </Section>
+        <Section title="Alarm actions">
+          {(log.data?.contents ?? []).length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              No alarm actions on this device.
+            </Typography>
+          ) : (
+            <List dense disablePadding data-testid="alarm-action-log">
+              {(log.data?.contents ?? []).map((a) => (
+                <ListItem key={a.id} disableGutters>
+                  <ListItemText
+                    primary={`${ACTION_NAMES[a.telemetryKey] ?? a.telemetryKey}: ${a.telemetryValue ? 'on' : 'off'}${a.updateChildDevice ? ` · ${a.updatedDevices} devices` : ''}${a.description ? ` · ${a.description}` : ''}`}
+                    secondary={`${a.user?.name ?? 'System'} · ${formatDateTime(a.createdAt)}${a.createTicket ? ' · ticket raised' : ''}`}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </Section>
+        <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
+          <MappingsPanel fromType="DEVICE" fromEntity={d.id} canEdit={perms.has('change_device')} />
+        </Box>
+      </Box>
+      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} />
+      <AlarmSettingsDialog deviceId={d.id} open={alarmOpen} onClose={() => setAlarmOpen(false)} />
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete '${d.label}'?`}
+        text="Devices under it stay at the site without a parent. This cannot be undone."
+        destructive
+        busy={remove.isPending}
+        onClose={() => setDeleting(false)}
+        onConfirm={() =>
+          remove.mutate(d.id, {
+            onSuccess: () => {
+              showToast('success', DEVICE_MESSAGES.deleted);
+              navigate('/devices');
+            },
+          })
+        }
+      />
+    </Box>
+  );
+}

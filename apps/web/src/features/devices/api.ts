@@ -1,0 +1,223 @@
+import type {
+  AlarmActionInput,
+  CompactDevice,
+  Device,
+  DeviceTemplate,
+  DeviceType,
+  EntityMapping,
+  TemplateTelemetry,
+} from '@sitewatch/contracts/devices';
+import { DEFAULT_TELEMETRY } from '@sitewatch/contracts/devices';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../lib/http.ts';
+import type { Query } from '../../lib/http-client.ts';
+import type { Page } from '../sites/api.ts';
+
+/** Data hooks of devices, templates, mappings and alarm actions. */
+
+export const deviceKeys = {
+  all: ['devices'] as const,
+  list: (query: Query) => ['devices', 'list', query] as const,
+  compact: (query: Query) => ['devices', 'compact', query] as const,
+  one: (id: number) => ['devices', 'one', id] as const,
+  counts: (query: Query) => ['devices', 'status-counts', query] as const,
+  types: ['devices', 'types'] as const,
+  actions: (id: number) => ['devices', 'actions', id] as const,
+  templates: (query: Query) => ['devices', 'templates', query] as const,
+  template: (id: number) => ['devices', 'template', id] as const,
+  mappings: (query: Query) => ['devices', 'mappings', query] as const,
+};
+
+export const fetchDevices = (query: Query) => http.get<Page<Device>>('/iotapp/devices/', { query });
+
+export function useDevices(query: Query, opts: { enabled?: boolean; refetchInterval?: number } = {}) {
+  return useQuery({
+    queryKey: deviceKeys.list(query),
+    queryFn: () => fetchDevices(query),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+    refetchInterval: opts.refetchInterval,
+  });
+}
+
+export const fetchCompact = (query: Query) => http.get<Page<CompactDevice>>('/iotapp/devices/compact-list/', { query });
+
+export function useDevice(id: number | null) {
+  return useQuery({ queryKey: deviceKeys.one(id ?? 0), enabled: Boolean(id), queryFn: () => http.get<Device>(`/iotapp/devices/${id}/`) });
+}
+
+export interface TypeCount {
+  type: DeviceType;
+  label: string;
+  total: number;
+  online: number;
+  offline: number;
+  notC: number;
+}
+
+export const fetchStatusCounts = (query: Query) => http.get<{ contents: TypeCount[] }>('/iotapp/devices/status-counts/', { query });
+
+export function useStatusCounts(query: Query, opts: { enabled?: boolean; refetchInterval?: number } = {}) {
+  return useQuery({
+    queryKey: deviceKeys.counts(query),
+    queryFn: () => fetchStatusCounts(query),
+    enabled: opts.enabled ?? true,
+    refetchInterval: opts.refetchInterval,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** SPEC 7: groupBy=type&limit=50, the device types present. */
+export function useDeviceTypes() {
+  return useQuery({
+    queryKey: deviceKeys.types,
+    staleTime: 60_000,
+    queryFn: () =>
+      http.get<Page<{ type: DeviceType; label: string; count: number }>>('/iotapp/devices/', { query: { groupBy: 'type', limit: 50 } }),
+  });
+}
+
+export interface DeviceValues {
+  label: string;
+  type: DeviceType;
+  assetId: number | null;
+  parentId: number | null;
+  templateId: number | null;
+  metadata: Record<string, string | boolean | number | null>;
+}
+
+export function useSaveDevice(id: number | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Partial<DeviceValues>) =>
+      id
+        ? http.put<Device>(`/iotapp/devices/${id}/`, input, { toast: false })
+        : http.post<Device>('/iotapp/devices/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export function useDeleteDevice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/iotapp/devices/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export function useAddToInventory(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Partial<DeviceValues>) => http.post<Device>(`/iotapp/devices/${id}/add-to-inventory/`, input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export function useAssignDevices() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { deviceIds: number[]; assetId: number | null; parentId: number | null }) =>
+      http.post<{ updated: number }>('/iotapp/devices/assign/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export function useAlarmAction(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AlarmActionInput) =>
+      http.post<{ success: boolean; updatedDevices: number; ticketId: number | null }>(`/iotapp/devices/${id}/alarm-actions/`, input, {
+        toast: false,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export interface AlarmActionLog {
+  id: number;
+  telemetryKey: string;
+  telemetryValue: boolean;
+  updateChildDevice: boolean;
+  updatedDevices: number;
+  createTicket: boolean;
+  description: string;
+  user: { id: number; name: string } | null;
+  createdAt: string;
+}
+
+export function useAlarmActionLog(id: number) {
+  return useQuery({
+    queryKey: deviceKeys.actions(id),
+    queryFn: () => http.get<Page<AlarmActionLog>>(`/iotapp/devices/${id}/alarm-actions/`, { query: { page: 1, limit: 20 } }),
+  });
+}
+
+export const fetchTemplates = (query: Query) => http.get<Page<DeviceTemplate>>('/iotapp/device-templates/', { query });
+
+export function useTemplates(query: Query) {
+  return useQuery({ queryKey: deviceKeys.templates(query), queryFn: () => fetchTemplates(query), placeholderData: keepPreviousData });
+}
+
+export function useTemplate(id: number | null) {
+  return useQuery({
+    queryKey: deviceKeys.template(id ?? 0),
+    enabled: Boolean(id),
+    queryFn: () => http.get<DeviceTemplate>(`/iotapp/device-templates/${id}/`),
+  });
+}
+
+export type TemplateValues = Pick<DeviceTemplate, 'name' | 'type' | 'vendor' | 'model' | 'description' | 'telemetry' | 'attributes'>;
+
+export function useSaveTemplate(id: number | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TemplateValues) =>
+      id
+        ? http.put<DeviceTemplate>(`/iotapp/device-templates/${id}/`, input, { toast: false })
+        : http.post<DeviceTemplate>('/iotapp/device-templates/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+export function useDeleteTemplate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/iotapp/device-templates/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+/** The telemetry keys a device shows: its template's, else its type's defaults (labels only). */
+export function useTelemetryKeys(type: DeviceType) {
+  const templates = useTemplates({ type, limit: 500, orderBy: 'name' });
+  return (templateId: number | null): TemplateTelemetry[] => {
+    const template = templateId ? templates.data?.contents.find((t) => t.id === templateId) : undefined;
+    return template?.telemetry.length ? template.telemetry : (DEFAULT_TELEMETRY[type] ?? []);
+  };
+}
+
+export function useMappings(query: Query, enabled = true) {
+  return useQuery({
+    queryKey: deviceKeys.mappings(query),
+    enabled,
+    placeholderData: keepPreviousData,
+    queryFn: () => http.get<Page<EntityMapping>>('/iotapp/entity-mappings/', { query }),
+  });
+}
+
+export function useSaveMapping() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { relationType: string; fromType: string; fromEntity: number; toType: string; toEntity: number }) =>
+      http.post<EntityMapping>('/iotapp/entity-mappings/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+  });
+}
+
+export function useDeleteMapping() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/iotapp/entity-mappings/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+  });
+}

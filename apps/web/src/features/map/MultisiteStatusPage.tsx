@@ -1,0 +1,124 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
+import { MAP, type MapSite } from '@sitewatch/contracts/sites';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { useTreeSelection } from '../asset-tree/selection.ts';
+import { useAssetAlias } from '../sites/alias.ts';
+import { useDebounced } from '../sites/hooks.ts';
+import { statusColour } from './map-model.ts';
+import { SiteMap } from './SiteMap.tsx';
+import { useMapSites } from './useMapSites.ts';
+
+/** The locations beside the map: searched, paged by 'Max Locations', a click flies to the site. */
+export function LocationList({ sites, onPick, alias }: { sites: MapSite[]; onPick(site: MapSite): void; alias: string }) {
+  const [input, setInput] = useState('');
+  const search = useDebounced(input.trim().toLowerCase(), MAP.searchDebounceMs);
+  const [page, setPage] = useState(0);
+  const [rows, setRows] = useState(10);
+  const filtered = useMemo(() => (search ? sites.filter((s) => s.name.toLowerCase().includes(search)) : sites), [sites, search]);
+  useEffect(() => {
+    setPage(0);
+    const first = search ? filtered[0] : undefined;
+    if (first) onPick(first);
+  }, [search, filtered, onPick]);
+  return (
+    <Paper variant="outlined" sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+      <Box sx={{ p: 1 }}>
+        <TextField
+          size="small"
+          fullWidth
+          placeholder={`Search ${alias}`}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          slotProps={{ htmlInput: { 'aria-label': `Search ${alias}`, 'data-testid': 'map-search' } }}
+        />
+      </Box>
+      <Table size="small" data-testid="map-locations">
+        <TableHead>
+          <TableRow>
+            <TableCell>{alias}</TableCell>
+            <TableCell>Status</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {filtered.slice(page * rows, page * rows + rows).map((s) => (
+            <TableRow key={s.id} hover onClick={() => onPick(s)} sx={{ cursor: 'pointer' }}>
+              <TableCell>{s.name}</TableCell>
+              <TableCell>
+                <Box
+                  component="span"
+                  sx={{ display: 'inline-block', width: 10, height: 10, borderRadius: '50%', bgcolor: statusColour(s.status), mr: 1 }}
+                />
+                {s.status ?? '—'}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <TablePagination
+        component="div"
+        count={filtered.length}
+        page={page}
+        onPageChange={(_e, p) => setPage(p)}
+        rowsPerPage={rows}
+        onRowsPerPageChange={(e) => {
+          setRows(Number(e.target.value));
+          setPage(0);
+        }}
+        rowsPerPageOptions={[...MAP.maxLocationsOptions]}
+        labelRowsPerPage="Max Locations"
+      />
+    </Paper>
+  );
+}
+
+/** /multisitestatus/dashboard: the map of SPEC 2.12 (parentDevice query parameter, default ROUTER). */
+export function MultisiteStatusPage() {
+  const alias = useAssetAlias();
+  const [params] = useSearchParams();
+  const parentDevice = (params.get('parentDevice') ?? MAP.defaultParentDevice).toUpperCase();
+  const selection = useTreeSelection();
+  const filter = selection.path.length ? { path: selection.path } : {};
+  const sites = useMapSites(parentDevice, filter);
+  const list = sites.data ?? [];
+  const [focus, setFocus] = useState<MapSite | null>(null);
+  const online = list.filter((s) => s.status === 'Online').length;
+  const offline = list.filter((s) => s.status === 'Offline').length;
+  useEffect(() => {
+    if (!selection.assetId) return;
+    const site = list.find((s) => s.id === selection.assetId);
+    if (site) setFocus(site);
+  }, [selection.assetId, list]);
+  return (
+    <Box>
+      <PageHeader
+        title="Multi-site status"
+        subtitle={`${DEVICE_TYPE_LABELS[parentDevice as DeviceType] ?? parentDevice} status of every located ${alias.toLowerCase()}${selection.path.length ? ` in ${selection.path.join(' / ')}` : ''}`}
+        actions={
+          <>
+            <Chip label={`${list.length} ${alias.toLowerCase()}s`} />
+            <Chip label={`${online} online`} sx={{ bgcolor: statusColour('Online'), color: '#fff' }} />
+            <Chip label={`${offline} offline`} sx={{ bgcolor: statusColour('Offline'), color: '#fff' }} />
+          </>
+        }
+      />
+      {sites.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '320px 1fr' } }}>
+        <LocationList sites={list} onPick={setFocus} alias={alias} />
+        <SiteMap sites={list} focus={focus} height="calc(100vh - 260px)" />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,227 @@
+import 'leaflet/dist/leaflet.css';
+import Box from '@mui/material/Box';
+import { ASSET_MESSAGES, MAP, type MapSite, markerSize } from '@sitewatch/contracts/sites';
+import L from 'leaflet';
+import { useEffect, useRef } from 'react';
+import Supercluster from 'supercluster';
+import { http } from '../../lib/http.ts';
+import { showToast } from '../../lib/toasts.ts';
+import { useCustomerSettings } from '../customers/api.ts';
+import { loadCountries } from './basemap.ts';
+import { groupByFirstLevel, groupColour, pinSvg, statusColour } from './map-model.ts';
+
+interface Counts {
+  total: number;
+  online: number;
+  offline: number;
+  address: string[];
+}
+
+const el = (tag: string, text?: string, className?: string) => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+};
+
+/** The popup of SPEC 2.12: Managed Devices, Online, Offline and Address, built from text nodes only. */
+function popupContent(site: MapSite): HTMLElement {
+  const root = el('div', undefined, 'sw-popup');
+  root.append(el('strong', site.name));
+  const list = el('dl');
+  const row = (label: string, value: string) => {
+    list.append(el('dt', label), el('dd', value));
+  };
+  root.append(list);
+  row('Managed Devices', '…');
+  http
+    .get<Counts>(`/iotapp/assets/${site.id}/device-counts/`, { toast: false })
+    .then((c) => {
+      list.replaceChildren();
+      row('Managed Devices', String(c.total));
+      row('Online', String(c.online));
+      row('Offline', String(c.offline));
+      row('Address', c.address.join(', '));
+    })
+    .catch(() => {
+      list.replaceChildren();
+      row('Address', '—');
+    });
+  const link = el('a', 'Open site') as HTMLAnchorElement;
+  link.href = `/assets/view/${site.id}`;
+  root.append(link);
+  return root;
+}
+
+const tooltip = (text: string) => el('span', text);
+
+/**
+ * The site map: an offline vector basemap (plus the customer's tile server when set), one marker per site coloured
+ * by its parent device's status, clustered as the zoom needs, and one marker per first address level at zoom 4 or
+ * less. Only markers in view are in the DOM.
+ */
+export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focus?: MapSite | null; height?: number | string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const layerRef = useRef<L.LayerGroup | null>(null);
+  const indexRef = useRef<{ index: Supercluster<{ site: MapSite }>; sites: MapSite[] } | null>(null);
+  const tileUrl = useCustomerSettings().data?.mapTileUrl;
+
+  // The map itself, once.
+  useEffect(() => {
+    if (!container.current) return;
+    const map = L.map(container.current, {
+      minZoom: MAP.minZoom,
+      zoomSnap: 0.5,
+      maxBounds: MAP.bounds,
+      maxBoundsViscosity: 1,
+      worldCopyJump: false,
+      attributionControl: true,
+    }).setView(MAP.center, MAP.initialZoom);
+    map.attributionControl.setPrefix(false);
+    mapRef.current = map;
+    layerRef.current = L.layerGroup().addTo(map);
+    let cancelled = false;
+    void loadCountries().then((countries) => {
+      if (cancelled) return;
+      L.geoJSON(countries, {
+        interactive: false,
+        style: { color: '#8aa1ad', weight: 0.6, fillColor: '#eef2f4', fillOpacity: 1 },
+      }).addTo(map);
+      map.attributionControl.addAttribution('Natural Earth');
+    });
+    return () => {
+      cancelled = true;
+      map.remove();
+      mapRef.current = null;
+    };
+  }, []);
+
+  // The customer's tile server, when configured; its failure is reported once.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !tileUrl) return;
+    let reported = false;
+    const tiles = L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(map);
+    tiles.on('tileerror', () => {
+      if (reported) return;
+      reported = true;
+      showToast('error', ASSET_MESSAGES.mapFailed);
+    });
+    return () => {
+      tiles.remove();
+    };
+  }, [tileUrl]);
+
+  // Markers for what is in view.
+  useEffect(() => {
+    const map = mapRef.current;
+    const layer = layerRef.current;
+    if (!map || !layer) return;
+    const index = new Supercluster<{ site: MapSite }>({ radius: 48, maxZoom: 16 });
+    index.load(
+      sites.map((site) => ({
+        type: 'Feature',
+        properties: { site },
+        geometry: { type: 'Point', coordinates: [site.longitude, site.latitude] },
+      })),
+    );
+    indexRef.current = { index, sites };
+    const bubble = (count: number, colour: string, className: string) =>
+      L.divIcon({
+        className,
+        html: `<div style="background:${colour}">${count}</div>`,
+        iconSize: [34, 34],
+        iconAnchor: [17, 17],
+      });
+    const render = () => {
+      layer.clearLayers();
+      const zoom = map.getZoom();
+      if (zoom <= MAP.groupByFirstLevelAtOrBelowZoom) {
+        for (const g of groupByFirstLevel(sites)) {
+          L.marker([g.latitude, g.longitude], { icon: bubble(g.count, groupColour(g), 'sw-group'), keyboard: true, title: g.level1 })
+            .bindTooltip(tooltip(`${g.level1}: ${g.count} sites (${g.online} online, ${g.offline} offline)`))
+            .on('click', () => map.flyTo([g.latitude, g.longitude], MAP.groupByFirstLevelAtOrBelowZoom + 1))
+            .addTo(layer);
+        }
+        return;
+      }
+      const b = map.getBounds();
+      const size = markerSize(Math.round(zoom));
+      const clusters = index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(zoom));
+      for (const c of clusters) {
+        const [lng, lat] = c.geometry.coordinates as [number, number];
+        if ('cluster' in c.properties && c.properties.cluster) {
+          const clusterId = c.properties.cluster_id as number;
+          const count = c.properties.point_count as number;
+          L.marker([lat, lng], { icon: bubble(count, '#4F6F77', 'sw-cluster') })
+            .bindTooltip(tooltip(`${count} sites`))
+            .on('click', () => map.flyTo([lat, lng], Math.min(index.getClusterExpansionZoom(clusterId), 18)))
+            .addTo(layer);
+          continue;
+        }
+        const site = (c.properties as { site: MapSite }).site;
+        L.marker([lat, lng], {
+          icon: L.divIcon({
+            className: 'sw-site',
+            html: pinSvg(statusColour(site.status), size.width, size.height),
+            iconSize: [size.width, size.height],
+            iconAnchor: [size.width / 2, size.height],
+          }),
+          title: site.name,
+        })
+          .bindTooltip(tooltip(site.name), { direction: 'top', offset: [0, -size.height] })
+          .bindPopup(() => popupContent(site))
+          .addTo(layer);
+      }
+    };
+    render();
+    map.on('moveend zoomend', render);
+    return () => {
+      map.off('moveend zoomend', render);
+    };
+  }, [sites]);
+
+  // Flying to a site chosen in the list or found by the search, and opening its popup there.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !focus) return;
+    map.flyTo([focus.latitude, focus.longitude], 14);
+    map.once('moveend', () => {
+      L.popup({ offset: [0, -40] })
+        .setLatLng([focus.latitude, focus.longitude])
+        .setContent(popupContent(focus))
+        .openOn(map);
+    });
+  }, [focus]);
+
+  return (
+    <Box
+      ref={container}
+      data-testid="site-map"
+      sx={{
+        height,
+        width: '100%',
+        borderRadius: 1,
+        bgcolor: '#cfe0ea',
+        '& .sw-group div, & .sw-cluster div': {
+          width: 34,
+          height: 34,
+          borderRadius: '50%',
+          color: '#fff',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          fontWeight: 700,
+          fontSize: 12,
+          border: '2px solid #fff',
+          boxShadow: '0 1px 4px rgba(0,0,0,.35)',
+        },
+        '& .sw-site': { background: 'none', border: 0 },
+        '& .sw-popup dl': { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: '12px', margin: '6px 0' },
+        '& .sw-popup dd': { margin: 0, fontWeight: 600 },
+        '& .leaflet-container': { background: '#cfe0ea' },
+      }}
+    />
+  );
+}

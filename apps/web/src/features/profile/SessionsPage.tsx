@@ -1,0 +1,140 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorState } from '../../components/ErrorState.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SignInPrompt } from '../../components/SignInPrompt.tsx';
+import { describeUserAgent, formatDateTime, formatRelative } from '../../lib/format.ts';
+import { useUser } from '../../lib/session.ts';
+import { toast } from '../../lib/toasts.ts';
+import { type Session, useRevokeSession, useSessions } from './api.ts';
+
+/** /sessions: where the user is signed in; any other session can be ended (no login check, SPEC 2.1). */
+export function SessionsPage() {
+  const { t, i18n } = useTranslation();
+  const user = useUser();
+  const sessions = useSessions(Boolean(user));
+  const revoke = useRevokeSession();
+  const [pending, setPending] = useState<Session | null>(null);
+
+  if (!user) {
+    return (
+      <Box data-testid="sessions-page">
+        <PageHeader title={t('sessions.title')} />
+        <SignInPrompt text={t('sessions.signInPrompt')} />
+      </Box>
+    );
+  }
+
+  const methodLabel = (method: string) => t(`sessions.methods.${method}`, { defaultValue: method });
+  const device = (s: Session) => describeUserAgent(s.userAgent) || '—';
+  const rows = sessions.data?.contents ?? [];
+
+  return (
+    <Box data-testid="sessions-page">
+      <PageHeader title={t('sessions.title')} subtitle={t('sessions.intro')} />
+      {sessions.isPending ? (
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Skeleton height={40} />
+          <Skeleton height={40} />
+        </Paper>
+      ) : sessions.isError ? (
+        <ErrorState onRetry={() => void sessions.refetch()} />
+      ) : rows.length === 0 ? (
+        <Paper variant="outlined">
+          <EmptyState title={t('sessions.empty')} />
+        </Paper>
+      ) : (
+        <TableContainer component={Paper} variant="outlined" sx={{ position: 'relative' }}>
+          <Table aria-label={t('sessions.title')} data-testid="sessions-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('sessions.device')}</TableCell>
+                <TableCell>{t('sessions.ip')}</TableCell>
+                <TableCell>{t('sessions.method')}</TableCell>
+                <TableCell>{t('sessions.started')}</TableCell>
+                <TableCell>{t('sessions.lastSeen')}</TableCell>
+                <TableCell align="right">
+                  <Box component="span" sx={visuallyHidden}>
+                    {t('sessions.end')}
+                  </Box>
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((s) => (
+                <TableRow key={s.id} data-testid="session-row" hover>
+                  <TableCell>
+                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                      <Typography variant="body2" title={s.userAgent ?? undefined}>
+                        {device(s)}
+                      </Typography>
+                      {s.current ? <Chip size="small" color="primary" label={t('sessions.current')} data-testid="session-current" /> : null}
+                    </Box>
+                  </TableCell>
+                  <TableCell>{s.ip ?? '—'}</TableCell>
+                  <TableCell>{methodLabel(s.loginMethod)}</TableCell>
+                  <TableCell>{formatDateTime(s.createdAt, i18n.language)}</TableCell>
+                  <TableCell title={formatDateTime(s.lastSeenAt, i18n.language)}>
+                    {formatRelative(s.lastSeenAt, Date.now(), i18n.language)}
+                  </TableCell>
+                  <TableCell align="right">
+                    {s.current ? null : (
+                      <Button size="small" color="error" onClick={() => setPending(s)} data-testid="session-end">
+                        {t('sessions.end')}
+                      </Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      <ConfirmDialog
+        open={Boolean(pending)}
+        title={t('sessions.endTitle')}
+        text={pending ? t('sessions.endText', { device: device(pending) }) : undefined}
+        confirmLabel={t('sessions.end')}
+        destructive
+        busy={revoke.isPending}
+        onClose={() => setPending(null)}
+        onConfirm={() => {
+          if (!pending) return;
+          revoke.mutate(pending.id, {
+            onSuccess: () => {
+              toast.success(t('sessions.ended'));
+              setPending(null);
+            },
+            onSettled: () => setPending(null),
+          });
+        }}
+      />
+    </Box>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;

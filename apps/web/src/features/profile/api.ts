@@ -1,0 +1,88 @@
+import type { User } from '@sitewatch/contracts/auth';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../lib/http.ts';
+import { setUser, useUser } from '../../lib/session.ts';
+
+export interface ProfileUpdate {
+  firstname: string;
+  lastname: string;
+  email: string;
+  mobile: string | null;
+  notificationConfig: { popup: boolean };
+}
+export interface Session {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  userAgent: string | null;
+  ip: string | null;
+  loginMethod: string;
+  current: boolean;
+}
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export const profileKeys = {
+  profile: ['auth', 'profile'] as const,
+  sessions: ['auth', 'sessions'] as const,
+};
+
+/** The profile from the server; the stored user info is kept in step with it. */
+export function useProfile() {
+  const user = useUser();
+  return useQuery({
+    queryKey: profileKeys.profile,
+    enabled: Boolean(user),
+    queryFn: async () => {
+      const profile = await http.get<User>('/api/auth/profile/');
+      setUser(profile);
+      return profile;
+    },
+  });
+}
+
+function useUserMutation<TArgs>(call: (args: TArgs) => Promise<User>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (user) => {
+      setUser(user);
+      client.setQueryData(profileKeys.profile, user);
+    },
+  });
+}
+
+export const useUpdateProfile = () =>
+  useUserMutation((body: ProfileUpdate) => http.put<User>('/api/auth/profile/', body, { toast: false }));
+export const useEnableTotp = () => useUserMutation((code: string) => http.post<User>('/api/auth/totp/enable/', { code }, { toast: false }));
+export const useDisableTotp = () =>
+  useUserMutation((code: string) => http.post<User>('/api/auth/totp/disable/', { code }, { toast: false }));
+
+export function useTotpSetup() {
+  return useMutation({ mutationFn: () => http.post<TotpSetup>('/api/auth/totp/setup/', undefined, { toast: false }) });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: { oldPassword: string; newPassword: string; confirmPassword: string }) =>
+      http.post<{ message: string }>('/api/auth/change-password/', body, { toast: false }),
+  });
+}
+
+export function useSessions(enabled: boolean) {
+  return useQuery({
+    queryKey: profileKeys.sessions,
+    enabled,
+    queryFn: () => http.get<{ contents: Session[]; totalCount: number }>('/api/auth/sessions/'),
+  });
+}
+
+export function useRevokeSession() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => http.del<null>(`/api/auth/sessions/${encodeURIComponent(id)}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
+  });
+}

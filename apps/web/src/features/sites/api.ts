@@ -1,0 +1,165 @@
+import type { User } from '@sitewatch/contracts/auth';
+import type { Asset, AssetInput, SiteCustomer } from '@sitewatch/contracts/sites';
+import type { UserAsset } from '@sitewatch/contracts/users';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../lib/http.ts';
+import type { Query } from '../../lib/http-client.ts';
+
+/** Data hooks of sites, customers and users' site assignments. */
+
+export interface Page<T> {
+  contents: T[];
+  totalCount: number;
+}
+
+export const siteKeys = {
+  all: ['sites'] as const,
+  assets: (query: Query) => ['sites', 'assets', query] as const,
+  asset: (id: number, roles = false) => ['sites', 'asset', id, roles] as const,
+  customers: (query: Query) => ['sites', 'customers', query] as const,
+  customer: (id: number) => ['sites', 'customer', id] as const,
+  credentials: (id: number) => ['sites', 'customer', id, 'credentials'] as const,
+  users: (query: Query) => ['users', 'list', query] as const,
+  userAssets: (query: Query) => ['users', 'assets', query] as const,
+  groups: ['users', 'groups'] as const,
+};
+
+export const fetchAssets = (query: Query) => http.get<Page<Asset>>('/iotapp/assets/', { query });
+
+export function useAssets(query: Query, enabled = true) {
+  return useQuery({ queryKey: siteKeys.assets(query), queryFn: () => fetchAssets(query), placeholderData: keepPreviousData, enabled });
+}
+
+export function useAsset(id: number | null, opts: { showRoles?: boolean } = {}) {
+  return useQuery({
+    queryKey: siteKeys.asset(id ?? 0, Boolean(opts.showRoles)),
+    enabled: id !== null && id > 0,
+    queryFn: () => http.get<Asset>(`/iotapp/assets/${id}/`, { query: opts.showRoles ? { showRoles: true } : undefined }),
+  });
+}
+
+export function useSaveAsset(id: number | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AssetInput) =>
+      id ? http.put<Asset>(`/iotapp/assets/${id}/`, input, { toast: false }) : http.post<Asset>('/iotapp/assets/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}
+
+export function useDeleteAsset() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/iotapp/assets/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}
+
+export const fetchCustomers = (query: Query) => http.get<Page<SiteCustomer>>('/iotapp/customers/', { query });
+
+export function useCustomers(query: Query) {
+  return useQuery({ queryKey: siteKeys.customers(query), queryFn: () => fetchCustomers(query), placeholderData: keepPreviousData });
+}
+
+export function useCustomer(id: number | null) {
+  return useQuery({
+    queryKey: siteKeys.customer(id ?? 0),
+    enabled: Boolean(id),
+    queryFn: () => http.get<SiteCustomer>(`/iotapp/customers/${id}/`),
+  });
+}
+
+export type CustomerValues = Pick<SiteCustomer, 'name' | 'email' | 'phone' | 'address' | 'city' | 'country'>;
+
+export function useSaveCustomer(id: number | null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CustomerValues) =>
+      id
+        ? http.put<SiteCustomer>(`/iotapp/customers/${id}/`, input, { toast: false })
+        : http.post<SiteCustomer>('/iotapp/customers/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}
+
+export function useDeleteCustomer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del<null>(`/iotapp/customers/${id}/`),
+    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+  });
+}
+
+export interface IotCredentials {
+  customerId: number;
+  mqttUrl: string;
+  httpUrl: string;
+  provisionDeviceKey: string;
+  provisionDeviceSecret: string;
+  secretRotatedAt: string;
+}
+
+export function useCredentials(id: number) {
+  return useQuery({ queryKey: siteKeys.credentials(id), queryFn: () => http.get<IotCredentials>(`/iotapp/customers/${id}/iot-fw-cred/`) });
+}
+
+export function useRotateSecret(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.post<IotCredentials>(`/iotapp/customers/${id}/iot-fw-cred/rotate/`, {}),
+    onSuccess: (data) => client.setQueryData(siteKeys.credentials(id), data),
+  });
+}
+
+export const fetchUsers = (query: Query) => http.get<Page<User>>('/iotapp/users/', { query });
+
+export function useUsers(query: Query) {
+  return useQuery({ queryKey: siteKeys.users(query), queryFn: () => fetchUsers(query), placeholderData: keepPreviousData });
+}
+
+export function useUserAssets(query: Query & { userId: number | null }) {
+  return useQuery({
+    queryKey: siteKeys.userAssets(query),
+    enabled: Boolean(query.userId),
+    placeholderData: keepPreviousData,
+    queryFn: () => http.get<Page<UserAsset>>('/iotapp/user-assets/', { query }),
+  });
+}
+
+export function useAssignAssets() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: number; assetIds: number[]; address?: string[] }) =>
+      http.post<{ assigned: number }>('/iotapp/user-assets/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
+
+export function useUnassignAssets() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { userId: number; assetIds: number[] }) =>
+      http.post<{ removed: number }>('/iotapp/user-assets/remove/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+  });
+}
+
+export interface GroupPermissions {
+  id: number;
+  name: string;
+  userCount: number;
+  permissions: { codename: string; name: string }[];
+}
+
+export function useGroups() {
+  return useQuery({ queryKey: siteKeys.groups, queryFn: () => http.get<Page<GroupPermissions>>('/iotapp/groups/') });
+}
+
+export function useSaveDevicePermissions() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { groupId: number; codenames: string[] }) =>
+      http.put<GroupPermissions>(`/iotapp/groups/${input.groupId}/device-permissions/`, { codenames: input.codenames }, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.groups }),
+  });
+}

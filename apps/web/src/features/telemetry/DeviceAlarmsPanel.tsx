@@ -1,0 +1,45 @@
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { ALARM_STATUS_COLOURS, type AlarmStatus } from '@sitewatch/contracts/devices';
+import { formatDateTime } from '../../lib/format.ts';
+import { useAlarms } from './api.ts';
+
+export function SeverityChip({ severity, cleared }: { severity: string; cleared?: boolean }) {
+  const colour = ALARM_STATUS_COLOURS[severity as AlarmStatus] ?? '#4F6F77';
+  return (
+    <Chip
+      size="small"
+      label={severity}
+      variant={cleared ? 'outlined' : 'filled'}
+      sx={cleared ? { borderColor: colour, color: colour } : { bgcolor: colour, color: '#fff' }}
+    />
+  );
+}
+
+/** The latest alarms of one device, newest first. */
+export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
+  const alarms = useAlarms({ deviceId, page: 1, limit: 10 });
+  const rows = alarms.data?.contents ?? [];
+  if (rows.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {alarms.isLoading ? 'Loading…' : 'No alarms.'}
+      </Typography>
+    );
+  }
+  return (
+    <List dense disablePadding data-testid="device-alarms">
+      {rows.map((a) => (
+        <ListItem key={a.id} disableGutters secondaryAction={<SeverityChip severity={a.severity} cleared={a.state === 'CLEARED'} />}>
+          <ListItemText
+            primary={a.message}
+            secondary={`${a.state === 'ACTIVE' ? 'Active' : 'Cleared'} · raised ${formatDateTime(a.raisedAt)}${a.clearedAt ? ` · cleared ${formatDateTime(a.clearedAt)}` : ''}${a.suppressedBy ? ` · ${a.suppressedBy}` : ''}${a.ticketId ? ` · ticket #${a.ticketId}` : ''}`}
+          />
+        </ListItem>
+      ))}
+    </List>
+  );
+}

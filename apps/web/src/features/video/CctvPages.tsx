@@ -1,0 +1,115 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Pagination from '@mui/material/Pagination';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { useTreeSelection } from '../asset-tree/selection.ts';
+import { useCamera, useCameras } from './api.ts';
+import { LiveTile } from './LiveTile.tsx';
+import { RecordingPlayer } from './RecordingPlayer.tsx';
+import { Snapshot } from './Snapshot.tsx';
+
+const PAGE_SIZE = 24;
+
+/**
+ * /cctv/dashboard: the cameras under the node chosen in the device tree (a region, a site, a DVR/NVR), each with
+ * its latest snapshot and state; a card opens the camera's view. Choosing a camera in the tree opens its view.
+ */
+export function CctvDashboardPage() {
+  const selection = useTreeSelection();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const [page, setPage] = useState(1);
+  const key = JSON.stringify(selection.query) + String(selection.deviceId);
+  // a new selection starts at its first page
+  const [lastKey, setLastKey] = useState(key);
+  if (lastKey !== key) {
+    setLastKey(key);
+    setPage(1);
+  }
+  const cameras = useCameras({ ...selection.query, deviceId: selection.deviceId ?? undefined, page, limit: PAGE_SIZE });
+  const list = cameras.data?.contents ?? [];
+  const total = cameras.data?.totalCount ?? 0;
+  const recording = list.filter((c) => c.state === 'recording').length;
+  const only = list.length === 1 ? list[0] : undefined;
+  useEffect(() => {
+    if (only && selection.deviceId === only.id) navigate({ pathname: `/cctv/view/${only.id}`, search }, { replace: true });
+  }, [only, selection.deviceId, navigate, search]);
+  return (
+    <Box>
+      <PageHeader
+        title="CCTV dashboard"
+        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${total} cameras · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
+      />
+      {cameras.data && total === 0 ? (
+        <EmptyState
+          title="No cameras here"
+          description={
+            selection.label ? 'Choose another site, region or recorder in the tree.' : 'Add cameras under a DVR or NVR and configure them.'
+          }
+        />
+      ) : (
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
+          {list.map((c) => (
+            <Card key={c.id} data-testid={`cctv-camera-${c.id}`}>
+              <CardActionArea component={Link} to={{ pathname: `/cctv/view/${c.id}`, search }}>
+                <Snapshot cameraId={c.id} alt={c.label} height={140} />
+                <CardContent>
+                  <Typography noWrap>{c.label}</Typography>
+                  <Typography variant="body2" color="text.secondary" noWrap>
+                    {c.parentLabel ?? ''}
+                  </Typography>
+                  <Typography variant="body2" color={c.state === 'recording' ? 'success.main' : 'warning.main'}>
+                    {c.state}
+                  </Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          ))}
+        </Box>
+      )}
+      {total > PAGE_SIZE ? (
+        <Pagination sx={{ mt: 2 }} count={Math.ceil(total / PAGE_SIZE)} page={page} onChange={(_e, p) => setPage(p)} />
+      ) : null}
+    </Box>
+  );
+}
+
+/** /cctv/view/{id}: one camera live, with the last minutes of its recording below. */
+export function CctvViewPage() {
+  const id = Number(useParams().id);
+  const camera = useCamera(id);
+  const { search } = useLocation();
+  const selection = useTreeSelection();
+  const to = new Date().toISOString();
+  const from = new Date(Date.now() - 10 * 60_000).toISOString();
+  if (!camera.data) return null;
+  return (
+    <Box>
+      <PageHeader
+        title={camera.data.label}
+        subtitle={[selection.label, camera.data.parentLabel].filter(Boolean).join(' · ') || undefined}
+        actions={
+          <Box sx={{ display: 'flex', gap: 1 }}>
+            <Button component={Link} to={{ pathname: '/cctv/dashboard', search }}>
+              All cameras here
+            </Button>
+            <Button component={Link} to={`/cameras/${id}/configs`}>
+              Configs
+            </Button>
+          </Box>
+        }
+      />
+      <LiveTile cameraId={id} label={camera.data.label} height={420} />
+      <Box sx={{ mt: 2 }}>
+        <RecordingPlayer cameraId={id} label="Last 10 minutes" from={from} to={to} />
+      </Box>
+    </Box>
+  );
+}

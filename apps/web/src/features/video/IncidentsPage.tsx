@@ -1,0 +1,145 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { CAMERA_CONSTANTS, INCIDENT_COLUMNS, type Incident } from '@sitewatch/contracts/video';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { detailOf, isHttpError } from '../../lib/http.ts';
+import { toast } from '../../lib/toasts.ts';
+import { useCreateIncident, useIncidents } from './api.ts';
+import { CameraPicker } from './CameraPicker.tsx';
+
+const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+
+/** SPEC 5: AWB and Table are required and visible by default. */
+const [AWB, TABLE] = INCIDENT_COLUMNS;
+
+/** /incident-report: incidents with their clip, AWB and Table. */
+export function IncidentsPage() {
+  const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
+  const [search, setSearch] = useState('');
+  const incidents = useIncidents({ page: pagination.page + 1, limit: pagination.pageSize, search });
+  const [open, setOpen] = useState(false);
+  const columns: GridColDef<Incident>[] = [
+    { field: 'id', headerName: 'ID', width: 80, renderCell: (p) => <Link to={`/incident-report/view/${p.row.id}`}>{p.row.id}</Link> },
+    { field: 'title', headerName: 'Title', flex: 1 },
+    { field: 'awb', headerName: AWB.label, width: 140 },
+    { field: 'tableNumber', headerName: TABLE.label, width: 110 },
+    { field: 'cameraLabel', headerName: 'Camera', width: 160 },
+    { field: 'eventAt', headerName: 'Event time', width: 190, valueFormatter: (v: string) => new Date(v).toLocaleString() },
+    { field: 'durationSec', headerName: 'Seconds', width: 90 },
+    { field: 'clipStatus', headerName: 'Clip', width: 100 },
+    { field: 'status', headerName: 'Status', width: 100 },
+  ];
+  return (
+    <Box>
+      <PageHeader
+        title="Incident reports"
+        actions={
+          <Button variant="contained" onClick={() => setOpen(true)}>
+            Add incident
+          </Button>
+        }
+      />
+      <TextField size="small" label="Search" value={search} onChange={(e) => setSearch(e.target.value)} sx={{ mb: 2 }} />
+      <DataGrid
+        autoHeight
+        rows={incidents.data?.contents ?? []}
+        rowCount={incidents.data?.totalCount ?? 0}
+        columns={columns}
+        loading={incidents.isLoading}
+        paginationMode="server"
+        paginationModel={pagination}
+        onPaginationModelChange={setPagination}
+        pageSizeOptions={[20, 50, 100]}
+        disableRowSelectionOnClick
+        initialState={{ columns: { columnVisibilityModel: { awb: AWB.visible, tableNumber: TABLE.visible } } }}
+      />
+      {open ? <IncidentDialog onClose={() => setOpen(false)} /> : null}
+    </Box>
+  );
+}
+
+function IncidentDialog({ onClose }: { onClose: () => void }) {
+  const create = useCreateIncident();
+  const [form, setForm] = useState({
+    title: '',
+    description: '',
+    awb: '',
+    tableNumber: '',
+    cameraId: 0,
+    eventAt: localInput(new Date(Date.now() - 120_000)),
+    durationSec: 30,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const missing = !form.title || !form.cameraId || (AWB.required && !form.awb) || (TABLE.required && !form.tableNumber);
+  const submit = async () => {
+    setError(null);
+    try {
+      await create.mutateAsync({ ...form, eventAt: new Date(form.eventAt).toISOString() });
+      toast.success('Successfully Created');
+      onClose();
+    } catch (e) {
+      setError(isHttpError(e) ? (detailOf(e.data) ?? e.message) : 'Failed to save');
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>Add incident</DialogTitle>
+      <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
+        {error ? <Alert severity="error">{error}</Alert> : null}
+        {missing ? <Alert severity="info">Please Fill all the required fields</Alert> : null}
+        <TextField
+          label="Title"
+          required
+          value={form.title}
+          onChange={(e) => setForm({ ...form, title: e.target.value })}
+          slotProps={{ htmlInput: { maxLength: 250 } }}
+        />
+        <TextField label={AWB.label} required={AWB.required} value={form.awb} onChange={(e) => setForm({ ...form, awb: e.target.value })} />
+        <TextField
+          label={TABLE.label}
+          required={TABLE.required}
+          value={form.tableNumber}
+          onChange={(e) => setForm({ ...form, tableNumber: e.target.value })}
+        />
+        <CameraPicker onPick={(c) => setForm({ ...form, cameraId: c?.id ?? 0 })} size="medium" />
+        <TextField
+          type="datetime-local"
+          label="Event time"
+          value={form.eventAt}
+          onChange={(e) => setForm({ ...form, eventAt: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
+        />
+        <TextField
+          type="number"
+          label={`Clip length (s, at most ${CAMERA_CONSTANTS.incidentMaxDurationSec})`}
+          value={form.durationSec}
+          onChange={(e) =>
+            setForm({ ...form, durationSec: Math.max(1, Math.min(CAMERA_CONSTANTS.incidentMaxDurationSec, Number(e.target.value))) })
+          }
+        />
+        <TextField
+          label="Description"
+          multiline
+          minRows={2}
+          value={form.description}
+          onChange={(e) => setForm({ ...form, description: e.target.value })}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" disabled={missing || create.isPending} onClick={() => void submit()}>
+          Save
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

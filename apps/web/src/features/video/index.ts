@@ -1,0 +1,3 @@
+/** What other features may use from video: the SPEC 2.15 popups (ticket view) and the snapshot with retries. */
+export { CameraRecordingDialog, LiveVideoDialog } from './popups.tsx';
+export { SNAPSHOT_PLACEHOLDER, Snapshot } from './Snapshot.tsx';

@@ -1,0 +1,211 @@
+import type { PushEnvelope } from '@sitewatch/contracts/notifications';
+import { PUSH_CLOSE } from '@sitewatch/contracts/push';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { onSessionEnd, onTokensChanged } from './http.ts';
+
+/**
+ * The browser end of the push hub: one WebSocket per tab at /ws (the session cookie authenticates it), a small
+ * store of the last event per topic read with useSyncExternalStore, and query invalidation when an event
+ * arrives. It reconnects by itself with backoff; while it is down, screens keep their polling intervals.
+ */
+
+export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'closed';
+type Listener = () => void;
+type Handler = (envelope: PushEnvelope) => void;
+
+const KEEPALIVE_MS = 25_000;
+const MAX_BACKOFF_MS = 30_000;
+
+let socket: WebSocket | null = null;
+let status: RealtimeStatus = 'idle';
+let users = 0;
+let attempt = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let keepalive: ReturnType<typeof setInterval> | undefined;
+/** The server said the session ended: wait for new tokens before trying again. */
+let sessionEnded = false;
+let queryClient: QueryClient | null = null;
+
+const statusListeners = new Set<Listener>();
+const topicListeners = new Map<string, Set<Listener>>();
+const lastByTopic = new Map<string, PushEnvelope>();
+const handlers = new Map<string, Set<Handler>>();
+/** Topic prefix → query keys an event of that topic makes stale. */
+const invalidations: Array<{ prefix: string; key: QueryKey }> = [];
+
+function setStatus(next: RealtimeStatus) {
+  if (status === next) return;
+  status = next;
+  for (const fn of statusListeners) fn();
+}
+
+const matches = (prefix: string, topic: string) => topic === prefix || topic.startsWith(prefix.endsWith('.') ? prefix : `${prefix}.`);
+
+function dispatch(envelope: PushEnvelope) {
+  lastByTopic.set(envelope.type, envelope);
+  for (const fn of topicListeners.get(envelope.type) ?? []) fn();
+  for (const [prefix, set] of handlers) if (matches(prefix, envelope.type)) for (const fn of set) fn(envelope);
+  if (queryClient)
+    for (const { prefix, key } of invalidations) if (matches(prefix, envelope.type)) void queryClient.invalidateQueries({ queryKey: key });
+}
+
+function socketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ws`;
+}
+
+function scheduleReconnect() {
+  if (users === 0 || sessionEnded || retryTimer) return;
+  const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+  attempt++;
+  retryTimer = setTimeout(() => {
+    retryTimer = undefined;
+    connect();
+  }, delay);
+}
+
+function connect() {
+  if (socket || users === 0 || typeof WebSocket === 'undefined') return;
+  setStatus('connecting');
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  ws.onopen = () => {
+    attempt = 0;
+    setStatus('open');
+    keepalive = setInterval(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
+    }, KEEPALIVE_MS);
+    // Whatever happened while the socket was down is fetched again.
+    if (queryClient) for (const { key } of invalidations) void queryClient.invalidateQueries({ queryKey: key });
+  };
+  ws.onmessage = (message) => {
+    try {
+      const envelope = JSON.parse(String(message.data)) as PushEnvelope;
+      if (envelope && typeof envelope.type === 'string') dispatch(envelope);
+    } catch {
+      // not ours: ignore
+    }
+  };
+  ws.onclose = (event) => {
+    clearInterval(keepalive);
+    if (socket === ws) socket = null;
+    setStatus('closed');
+    if (event.code === PUSH_CLOSE.sessionEnded) sessionEnded = true;
+    scheduleReconnect();
+  };
+  ws.onerror = () => ws.close();
+}
+
+function disconnect() {
+  clearTimeout(retryTimer);
+  retryTimer = undefined;
+  clearInterval(keepalive);
+  const ws = socket;
+  socket = null;
+  ws?.close(1000);
+  setStatus('idle');
+}
+
+onSessionEnd(() => {
+  sessionEnded = true;
+  disconnect();
+});
+onTokensChanged(() => {
+  sessionEnded = false;
+  if (users > 0 && !socket) {
+    attempt = 0;
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    connect();
+  }
+});
+if (typeof window !== 'undefined') {
+  // Back online or back to the tab: try at once instead of waiting for the backoff.
+  window.addEventListener('online', () => {
+    if (users > 0 && !socket && !sessionEnded) {
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      connect();
+    }
+  });
+}
+
+export const realtime = {
+  /** Keeps the socket open while at least one holder wants it; returns the release function. */
+  retain(client: QueryClient): () => void {
+    queryClient = client;
+    users++;
+    connect();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      users--;
+      if (users === 0) disconnect();
+    };
+  },
+  /** Events whose type is the prefix or starts with `prefix.` make the query key stale. */
+  invalidateOn(prefix: string, key: QueryKey) {
+    if (!invalidations.some((i) => i.prefix === prefix && JSON.stringify(i.key) === JSON.stringify(key)))
+      invalidations.push({ prefix, key });
+  },
+  /** Calls the handler for every event of the topic prefix; returns the unsubscribe function. */
+  on(prefix: string, handler: Handler): () => void {
+    let set = handlers.get(prefix);
+    if (!set) {
+      set = new Set();
+      handlers.set(prefix, set);
+    }
+    set.add(handler);
+    return () => set?.delete(handler);
+  },
+  status: () => status,
+  subscribeStatus(listener: Listener) {
+    statusListeners.add(listener);
+    return () => statusListeners.delete(listener);
+  },
+  last: (topic: string) => lastByTopic.get(topic),
+  subscribeTopic(topic: string, listener: Listener) {
+    let set = topicListeners.get(topic);
+    if (!set) {
+      set = new Set();
+      topicListeners.set(topic, set);
+    }
+    set.add(listener);
+    return () => set?.delete(listener);
+  },
+  /** Delivers an envelope as if it came from the socket (tests). */
+  dispatch,
+};
+
+/** Keeps this tab's socket open while the component is mounted. */
+export function useRealtimeConnection(client: QueryClient) {
+  useEffect(() => realtime.retain(client), [client]);
+}
+
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(realtime.subscribeStatus, realtime.status, () => 'idle');
+}
+
+/** The last event of a topic, re-rendering when a new one arrives. */
+export function useRealtimeEvent<T = unknown>(topic: string): PushEnvelope<T> | undefined {
+  return useSyncExternalStore(
+    (listener) => realtime.subscribeTopic(topic, listener),
+    () => realtime.last(topic) as PushEnvelope<T> | undefined,
+    () => undefined,
+  );
+}
+
+/** Runs the handler for each event of the topic prefix while mounted. */
+export function useRealtimeHandler(prefix: string, handler: Handler) {
+  useEffect(() => realtime.on(prefix, handler), [prefix, handler]);
+}
+
+/**
+ * SPEC 9 polling as the fallback: the interval while the socket is down, none while it is open (pushed events
+ * make the queries stale instead).
+ */
+export function usePollingFallback(intervalMs: number | false): number | false {
+  return useRealtimeStatus() === 'open' ? false : intervalMs;
+}

@@ -1,0 +1,78 @@
+import { test as base, expect, type Page, request } from '@playwright/test';
+
+export const PASSWORD = 'Demo@2026!';
+export const CAPTCHA = 'E2ETS';
+
+/** Console messages that are not failures of the page under test. */
+const IGNORED = [/Download the React DevTools/, /favicon\.ico/];
+
+type Fixtures = {
+  /** Fails the test on any console error or uncaught exception of the page. */
+  consoleGuard: undefined;
+  signIn: (username: string, options?: { role?: string; next?: string }) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures>({
+  consoleGuard: [
+    async ({ page }, use, testInfo) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error' || IGNORED.some((re) => re.test(message.text()))) return;
+        // The sign-in check asks /current-login/ first; a 401 there is how a signed-out visit begins.
+        if (/status of 401/.test(message.text()) && message.location().url.includes('/current-login/')) return;
+        errors.push(`${message.text()} (${message.location().url})`);
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      await use();
+      const allowed = (testInfo.annotations.find((a) => a.type === 'allow-console-errors')?.description ?? '').split('|').filter(Boolean);
+      const unexpected = errors.filter((e) => !allowed.some((a) => e.includes(a)));
+      expect(unexpected, 'unexpected console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+  signIn: async ({ page }, use) => {
+    await use(async (username, options = {}) => {
+      await signInThroughForm(page, username, options);
+    });
+  },
+});
+
+/** Signs in with the password form of /{role}/login/ and waits for the app shell. */
+export async function signInThroughForm(page: Page, username: string, options: { role?: string; next?: string } = {}) {
+  const role = options.role ?? 'auth';
+  const next = options.next ? `?next=${encodeURIComponent(options.next)}` : '';
+  await page.goto(`/${role}/login/${next}`);
+  await page.getByLabel(/username/i).fill(username);
+  await page.getByLabel(/^password/i).fill(PASSWORD);
+  await page.getByLabel(/captcha/i).fill(CAPTCHA);
+  await page.getByRole('button', { name: /sign in|login|log in/i }).click();
+  await page.waitForURL((url) => !url.pathname.includes('/login'));
+}
+
+/**
+ * Signs in through the API with the test captcha; the returned context carries the session cookie and sends the
+ * CSRF header, so tests can prepare data or read what the UI cannot show (the SMS outbox).
+ */
+export async function apiSession(baseURL: string, username: string) {
+  const context = await request.newContext({ baseURL });
+  const captcha = await (await context.get('/api/auth/captcha/')).json();
+  const csrf = async () => (await context.storageState()).cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
+  const login = await context.post('/api/auth/login/', {
+    data: { username, password: PASSWORD, captchaId: captcha.captchaId, captcha: CAPTCHA },
+    headers: { 'x-csrftoken': await csrf() },
+  });
+  if (!login.ok()) throw new Error(`API sign-in of ${username} failed: ${login.status()} ${await login.text()}`);
+  const body = await login.json();
+  const headers = async () => ({ 'x-csrftoken': await csrf(), authorization: `Bearer ${body.access}` });
+  return {
+    context,
+    user: body.user,
+    get: async (url: string) => context.get(url, { headers: await headers() }),
+    post: async (url: string, data?: unknown) => context.post(url, { data, headers: await headers() }),
+    put: async (url: string, data?: unknown) => context.put(url, { data, headers: await headers() }),
+    delete: async (url: string) => context.delete(url, { headers: await headers() }),
+    dispose: () => context.dispose(),
+  };
+}
+
+export { expect };

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * Alarm rules and alarms (issue 4; semantics in docs/alarms.md). A rule applies to every device of a type, or to
+ * the devices of one template; it raises an alarm when its condition holds for its duration and clears it when the
+ * condition stops holding.
+ */
+
+export const ALARM_SEVERITIES = ['WARNING', 'MINOR', 'MAJOR', 'CRITICAL'] as const;
+export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
+/** Worst first: the device's alarmStatus is the worst severity of its active alarms, or NORMAL. */
+export const SEVERITY_RANK: Record<AlarmSeverity, number> = { WARNING: 1, MINOR: 2, MAJOR: 3, CRITICAL: 4 };
+export const NORMAL_ALARM_STATUS = 'NORMAL';
+
+export const ALARM_RULE_KINDS = ['threshold', 'inactivity'] as const;
+export const ALARM_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
+export type AlarmOperator = (typeof ALARM_OPERATORS)[number];
+
+const deviceTypeField = z
+  .string()
+  .trim()
+  .regex(/^[A-Z]+$/, 'deviceType must be a device type such as GENERATOR');
+
+export const alarmRuleInputSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, 'Name is required').max(120, 'Please use maximum 120 characters'),
+    deviceType: deviceTypeField.nullable().default(null),
+    templateId: z.number().int().positive().nullable().default(null),
+    kind: z.enum(ALARM_RULE_KINDS, { message: `kind must be one of ${ALARM_RULE_KINDS.join(', ')}` }),
+    key: z.string().trim().min(1).max(64).nullable().default(null),
+    operator: z
+      .enum(ALARM_OPERATORS, { message: `operator must be one of ${ALARM_OPERATORS.join(' ')}` })
+      .nullable()
+      .default(null),
+    threshold: z.number().finite().nullable().default(null),
+    durationSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86400)
+      .default(0),
+    severity: z.enum(ALARM_SEVERITIES, { message: `severity must be one of ${ALARM_SEVERITIES.join(', ')}` }),
+    createTicket: z.boolean().default(true),
+    enabled: z.boolean().default(true),
+  })
+  .refine((r) => r.deviceType !== null || r.templateId !== null, { message: 'Choose a device type or a template', path: ['deviceType'] })
+  .refine((r) => r.kind !== 'threshold' || (r.key !== null && r.operator !== null && r.threshold !== null), {
+    message: 'A threshold rule needs key, operator and threshold',
+    path: ['key'],
+  })
+  .refine((r) => r.kind !== 'inactivity' || r.durationSeconds >= 10, {
+    message: 'An inactivity rule needs a duration of at least 10 seconds',
+    path: ['durationSeconds'],
+  });
+export type AlarmRuleInput = z.infer<typeof alarmRuleInputSchema>;
+
+export const alarmRuleSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  deviceType: z.string().nullable(),
+  templateId: z.number().int().nullable(),
+  kind: z.enum(ALARM_RULE_KINDS),
+  key: z.string().nullable(),
+  operator: z.enum(ALARM_OPERATORS).nullable(),
+  threshold: z.number().nullable(),
+  durationSeconds: z.number().int(),
+  severity: z.enum(ALARM_SEVERITIES),
+  createTicket: z.boolean(),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AlarmRule = z.infer<typeof alarmRuleSchema>;
+
+export const ALARM_STATES = ['ACTIVE', 'CLEARED'] as const;
+
+export const alarmSchema = z.object({
+  id: z.number().int(),
+  ruleId: z.number().int().nullable(),
+  ruleName: z.string(),
+  deviceId: z.number().int(),
+  deviceLabel: z.string(),
+  severity: z.enum(ALARM_SEVERITIES),
+  state: z.enum(ALARM_STATES),
+  message: z.string(),
+  value: z.union([z.number(), z.string(), z.null()]),
+  /** What suppressed the side effects when it was raised: muted, maintenance, or null. */
+  suppressedBy: z.string().nullable(),
+  ticketId: z.number().int().nullable(),
+  raisedAt: z.string(),
+  clearedAt: z.string().nullable(),
+});
+export type Alarm = z.infer<typeof alarmSchema>;
+
+export const alarmListQuerySchema = z.strictObject({
+  deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().positive().optional(),
+  state: z.enum(ALARM_STATES, { message: `state must be one of ${ALARM_STATES.join(', ')}` }).optional(),
+  page: z.coerce.number({ message: 'page must be a number' }).int().min(1).default(1),
+  limit: z.coerce.number({ message: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(25),
+});
+export type AlarmListQuery = z.infer<typeof alarmListQuerySchema>;

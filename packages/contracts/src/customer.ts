@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { DEFAULT_ALIASES, TICKET_DEFAULTS } from './constants.ts';
+import { roleSchema } from './role-schemas.ts';
+
+export interface MenuItem {
+  label: string;
+  value: string;
+  icon?: string;
+  permission?: string;
+  roles?: string[];
+  settings?: Record<string, unknown>;
+  childUrls?: string[];
+  children?: MenuItem[];
+}
+export const menuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
+  z.object({
+    label: z.string().min(1).max(80),
+    value: z.string().max(300),
+    icon: z.string().max(60).optional(),
+    permission: z.string().max(100).optional(),
+    roles: z.array(z.string()).optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+    childUrls: z.array(z.string()).optional(),
+    children: z.array(menuItemSchema).optional(),
+  }),
+);
+
+const alarmActionSetting = z.object({ show: z.boolean().default(true), createTicket: z.boolean().default(true) });
+
+export const customerSettingsSchema = z.object({
+  treeAccess: z.boolean().default(true),
+  showSystemAlert: z.boolean().default(true),
+  livePopup: z.boolean().default(true),
+  helpline: z.object({ phone: z.string().max(30).optional(), email: z.string().max(254).optional() }).default({}),
+  aliases: z
+    .object({ asset: z.string().max(40).default(DEFAULT_ALIASES.asset), ticket: z.string().max(40).default(DEFAULT_ALIASES.ticket) })
+    .default({ asset: DEFAULT_ALIASES.asset, ticket: DEFAULT_ALIASES.ticket }),
+  ticket: z
+    .object({
+      refreshInterval: z.number().int().min(TICKET_DEFAULTS.minRefreshIntervalSec).default(TICKET_DEFAULTS.refreshIntervalSec),
+      initialDateFilter: z.string().default(TICKET_DEFAULTS.initialDateFilter),
+      requireAttachmentForReview: z.boolean().default(TICKET_DEFAULTS.requireAttachmentForReview),
+      newTicketStatus: z.string().default(TICKET_DEFAULTS.newTicketStatus),
+      priority: z.string().default(TICKET_DEFAULTS.priority),
+      type: z.string().default(TICKET_DEFAULTS.type),
+    })
+    .default({ ...TICKET_DEFAULTS, refreshInterval: TICKET_DEFAULTS.refreshIntervalSec }),
+  deviceAlarmActions: z
+    .object({ muteMode: alarmActionSetting, maintenanceMode: alarmActionSetting, enableDevice: alarmActionSetting })
+    .default({
+      muteMode: { show: true, createTicket: true },
+      maintenanceMode: { show: true, createTicket: true },
+      enableDevice: { show: true, createTicket: true },
+    }),
+  deviceLabelRule: z.enum(['noSpaces', 'any']).default('any'),
+  mobileNumberLength: z.number().int().min(6).max(15).default(10),
+  mfaRequiredRoles: z.array(roleSchema).default([]),
+  notificationRefreshSec: z.number().int().min(3).default(30),
+  downloadRefreshSec: z.number().int().min(3).default(15),
+  downloadRetentionHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72),
+  popupAutoClose: z.boolean().default(true),
+  popupAutoCloseSec: z.number().int().min(1).max(600).default(10),
+  mapTileUrl: z.string().max(500).optional(),
+  sellerLogo: z.string().max(200_000).optional(),
+  menu: z.array(menuItemSchema).default([]),
+});
+export type CustomerSettings = z.infer<typeof customerSettingsSchema>;
+/**
+ * A partial update: only the keys sent are changed. Built from the inner types, because `.partial()` would still
+ * fill every default in and so overwrite what the caller did not send.
+ */
+export const customerSettingsUpdateSchema: z.ZodType<Partial<CustomerSettings>> = z.lazy(() =>
+  // Built on first use so that importing a constant from this file never evaluates zod in the web app.
+  z.object(
+    Object.fromEntries(
+      Object.entries(customerSettingsSchema.shape).map(([key, field]) => [
+        key,
+        (field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType)).optional(),
+      ]),
+    ),
+  ),
+);
+
+export const customerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  logo: z.string().nullable(),
+});
+export const customerLogoSchema = z.object({ name: z.string(), logo: z.string().nullable() });
+export const customerSettingsResponseSchema = z.object({ settings: customerSettingsSchema });
+
+export const systemAlertSchema = z.object({ id: z.number().int(), message: z.string() });
+export const systemAlertListSchema = z.array(systemAlertSchema);
+export const systemAlertCreateSchema = z.object({
+  message: z.string().trim().min(1, 'Message is required').max(250, 'Please use maximum 250 characters'),
+});

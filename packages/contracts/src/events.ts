@@ -1,0 +1,52 @@
+/**
+ * Domain events that services emit on the server's event bus and the push hub forwards to browsers.
+ * `userIds` on the envelope names the users an event concerns (see apps/server/src/platform/events.ts).
+ */
+export interface TicketEventPayload {
+  id: number;
+  ticketId: string;
+  title: string;
+  type: string;
+  status: string;
+  priority: string;
+  locationId: number | null;
+  entityId: number | null;
+  assetLabel: string | null;
+  deviceLabel: string | null;
+  ownerId: number | null;
+  assignedTo: number | null;
+  watcherIds: number[];
+  /** Field names that changed, for ticket.updated. */
+  changes: string[];
+  historyId: number | null;
+  actorId: number | null;
+}
+
+export interface AlarmEventPayload {
+  deviceId: number;
+  deviceLabel: string;
+  assetId: number | null;
+  assetLabel: string | null;
+  severity: string;
+  alarmStatus: string;
+  message: string;
+}
+
+export interface JobEventPayload {
+  jobId: number;
+  kind: string;
+  status: string;
+  progress: number;
+}
+
+export const EVENT_TYPES = {
+  ticketCreated: 'ticket.created',
+  ticketUpdated: 'ticket.updated',
+  ticketAssigned: 'ticket.assigned',
+  ticketEscalated: 'ticket.escalated',
+  alarmRaised: 'alarm.raised',
+  alarmCleared: 'alarm.cleared',
+  deviceStatus: 'device.status',
+  jobProgress: 'job.progress',
+  notificationCreated: 'notification.created',
+} as const;

@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+export const E2E_CAPTCHA = 'E2ETS';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+    headless: true,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node --import tsx e2e/server.ts',
+    url: `http://localhost:${PORT}/ready`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: `/tmp/sitewatch-e2e-${PORT}`,
+      CAPTCHA_FIXED_ANSWER: E2E_CAPTCHA,
+      LOGIN_RATE_LIMIT_PER_MINUTE: '5000',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      MQTT_PORT: String(PORT + 1000),
+    },
+  },
+});
