@@ -18,7 +18,7 @@ import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/co
 import { ROLE_LABELS, ROLES, type Role } from '@sitewatch/contracts/roles';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { editDeleteColumn, useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
@@ -42,8 +42,11 @@ const describeWait = (minutes: number) =>
 /** /escalations: the escalation policies of the helpdesk. */
 export function EscalationPoliciesPage() {
   const policies = usePolicies();
-  const remove = useDeletePolicy();
-  const [deleting, setDeleting] = useState<EscalationPolicy | null>(null);
+  const deletion = useDeleteConfirmation<EscalationPolicy>({
+    mutation: useDeletePolicy(),
+    text: 'Tickets under this policy stop escalating.',
+    successMessage: 'Successfully Deleted',
+  });
   const columns: GridColDef<EscalationPolicy>[] = [
     {
       field: 'name',
@@ -71,22 +74,7 @@ export function EscalationPoliciesPage() {
     { field: 'stopAt', headerName: 'Until', width: 110 },
     { field: 'activeTickets', headerName: 'Running on', width: 110 },
     { field: 'active', headerName: 'Active', width: 90, type: 'boolean' },
-    {
-      field: 'actions',
-      headerName: '',
-      width: 160,
-      sortable: false,
-      renderCell: (p) => (
-        <>
-          <Button size="small" component={Link} to={`/escalations/${p.row.id}/edit`}>
-            Edit
-          </Button>
-          <Button size="small" color="error" onClick={() => setDeleting(p.row)}>
-            Delete
-          </Button>
-        </>
-      ),
-    },
+    editDeleteColumn<EscalationPolicy>((row) => `/escalations/${row.id}/edit`, deletion.ask),
   ];
   return (
     <Box>
@@ -111,24 +99,7 @@ export function EscalationPoliciesPage() {
           pageSizeOptions={[50]}
         />
       )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text="Tickets under this policy stop escalating."
-        confirmLabel="Delete"
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toast.success('Successfully Deleted');
-              setDeleting(null);
-            },
-          })
-        }
-      />
+      {deletion.dialog}
     </Box>
   );
 }

@@ -11,7 +11,7 @@ import type { IssueType } from '@sitewatch/contracts/helpdesk-admin';
 import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { editDeleteColumn, useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
@@ -25,8 +25,11 @@ export function IssueTypesPage() {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim());
   const list = useIssueTypes(term ? { search: term } : {});
-  const remove = useDeleteIssueType();
-  const [deleting, setDeleting] = useState<IssueType | null>(null);
+  const deletion = useDeleteConfirmation<IssueType>({
+    mutation: useDeleteIssueType(),
+    text: 'Tickets already raised keep their issue type; new tickets can no longer use it.',
+    successMessage: 'Successfully Deleted',
+  });
   const columns: GridColDef<IssueType>[] = [
     { field: 'name', headerName: 'Issue Type', flex: 1, minWidth: 160 },
     { field: 'subTypes', headerName: 'Issue Sub Types', flex: 2, minWidth: 220, valueGetter: (_v, row) => row.subTypes.join(', ') },
@@ -40,22 +43,7 @@ export function IssueTypesPage() {
     { field: 'defaultPriority', headerName: 'Default priority', width: 140 },
     { field: 'slaHours', headerName: 'Due in (h)', width: 110 },
     { field: 'active', headerName: 'Active', width: 90, type: 'boolean' },
-    {
-      field: 'actions',
-      headerName: '',
-      width: 160,
-      sortable: false,
-      renderCell: (p) => (
-        <>
-          <Button size="small" component={Link} to={`/issue-types/edit/${p.row.id}`}>
-            Edit
-          </Button>
-          <Button size="small" color="error" onClick={() => setDeleting(p.row)}>
-            Delete
-          </Button>
-        </>
-      ),
-    },
+    editDeleteColumn<IssueType>((row) => `/issue-types/edit/${row.id}`, deletion.ask),
   ];
   return (
     <Box>
@@ -86,24 +74,7 @@ export function IssueTypesPage() {
           pageSizeOptions={[25, 50, 100]}
         />
       )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text="Tickets already raised keep their issue type; new tickets can no longer use it."
-        confirmLabel="Delete"
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toast.success('Successfully Deleted');
-              setDeleting(null);
-            },
-          })
-        }
-      />
+      {deletion.dialog}
     </Box>
   );
 }

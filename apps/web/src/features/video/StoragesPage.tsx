@@ -2,19 +2,20 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import type { Storage } from '@sitewatch/contracts/video';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { ByteSize } from '../../components/ByteSize.tsx';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { editDeleteColumn, useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { toast } from '../../lib/toasts.ts';
 import { useDeleteStorage, useStorages } from './api.ts';
 
 /** /storages: where footage goes, how long it is kept and how much it may use. */
 export function StoragesPage() {
   const storages = useStorages();
-  const remove = useDeleteStorage();
-  const [deleting, setDeleting] = useState<Storage | null>(null);
+  const deletion = useDeleteConfirmation<Storage>({
+    mutation: useDeleteStorage(),
+    text: 'Footage already recorded there stays on disk until retention removes it.',
+    successMessage: 'Storage deleted successfully',
+  });
   const columns: GridColDef<Storage>[] = [
     { field: 'name', headerName: 'Name', flex: 1 },
     { field: 'path', headerName: 'Folder', flex: 1 },
@@ -28,22 +29,7 @@ export function StoragesPage() {
     { field: 'usedBytes', headerName: 'Used', width: 120, renderCell: (p) => <ByteSize bytes={p.row.usedBytes} /> },
     { field: 'cameraCount', headerName: 'Cameras', width: 100 },
     { field: 'isDefault', headerName: 'Default', width: 90, type: 'boolean' },
-    {
-      field: 'actions',
-      headerName: '',
-      width: 170,
-      sortable: false,
-      renderCell: (p) => (
-        <>
-          <Button size="small" component={Link} to={`/storages/${p.row.id}/edit`}>
-            Edit
-          </Button>
-          <Button size="small" color="error" onClick={() => setDeleting(p.row)}>
-            Delete
-          </Button>
-        </>
-      ),
-    },
+    editDeleteColumn<Storage>((row) => `/storages/${row.id}/edit`, deletion.ask),
   ];
   return (
     <Box>
@@ -63,24 +49,7 @@ export function StoragesPage() {
         disableRowSelectionOnClick
         pageSizeOptions={[20]}
       />
-      <ConfirmDialog
-        open={!!deleting}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text="Footage already recorded there stays on disk until retention removes it."
-        confirmLabel="Delete"
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              toast.success('Storage deleted successfully');
-              setDeleting(null);
-            },
-          });
-        }}
-      />
+      {deletion.dialog}
     </Box>
   );
 }
