@@ -135,4 +135,25 @@ test.describe('helpdesk', () => {
     await page.reload();
     await expect(page.getByRole('columnheader', { name: 'City' })).toBeVisible();
   });
+
+  test('group by day heads each day with its count over the whole list, while rows stay paged', async ({ page, baseURL }) => {
+    // Another user than the other tests', whose remembered list preferences this one changes.
+    const word = `grouping${Date.now()}`;
+    const user = await apiSession(baseURL as string, 'areahead');
+    for (let i = 0; i < 12; i++) {
+      expect((await user.post('/helpdesk/tickets/', { title: `${word} check ${i}`, event: 'HVAC' })).status()).toBe(201);
+    }
+    await user.dispose();
+    await signIn(page, 'areahead');
+    await page.goto(`/tickets/all?search=${word}&limit=10`);
+    await acceptCookies(page);
+    await expect(page.getByTestId('ticket-table')).toContainText(`${word} check`, { timeout: 30_000 });
+    const groupByDay = page.getByRole('button', { name: 'Group by day' });
+    await groupByDay.click();
+    const groups = page.getByTestId('ticket-groups');
+    await expect(groups.getByTestId('day-group-heading')).toHaveText('Today · 12');
+    await expect(groups.getByRole('row')).toHaveCount(11);
+    await groupByDay.click();
+    await expect(page.getByTestId('ticket-table')).toBeVisible();
+  });
 });

@@ -115,17 +115,24 @@ describe('list preferences', () => {
     expect((await fe.put('/helpdesk/preferences/', { type: 'TICKET', list: { refreshInterval: 2 } })).statusCode).toBe(400);
   });
 
-  it('leaves out of ticket events the users whose notification config turns them off', async () => {
-    const { pushOf } = await import('../src/platform/push/index.ts');
-    const seen: Array<{ type: string; userIds?: number[] }> = [];
-    const stop = pushOf(t.app.server)?.context.events.subscribe((e) => seen.push(e));
-    // The field executive turned "created" off above; the customer keeps the defaults.
+  it('leaves out of the inbox the users whose notification config turns that kind of event or ticket off', async () => {
+    const { notificationsOf } = await import('../src/modules/notifications/index.ts');
+    const inbox = async (client: TestClient) =>
+      (await client.get('/notification/inbox/?limit=100')).json() as { contents: Array<{ notification: { verb: string } }> };
+    const settled = () => notificationsOf(t.app.server)?.settled();
+    // The field executive turned "created" off above and keeps TICKET only; the customer keeps the defaults.
+    const beforeFe = (await inbox(fe)).contents.length;
+    const beforeCustomer = (await inbox(customer)).contents.length;
     await raise(admin, { assignedTo: ids.fieldexecutive, watchers: [ids.customer] });
-    stop?.();
-    const created = seen.find((e) => e.type === 'ticket.created');
-    expect(created?.userIds).toContain(ids.customer);
-    expect(created?.userIds).not.toContain(ids.fieldexecutive);
-    expect(seen.find((e) => e.type === 'ticket.assigned')?.userIds).toContain(ids.fieldexecutive);
+    await settled();
+    const feItems = (await inbox(fe)).contents;
+    expect(feItems.slice(0, feItems.length - beforeFe).map((i) => i.notification.verb)).toEqual(['ticket.assigned']);
+    expect((await inbox(customer)).contents.slice(0, 1).map((i) => i.notification.verb)).toEqual(['ticket.created']);
+    expect((await inbox(customer)).contents.length).toBe(beforeCustomer + 1);
+    // A work order is not among the field executive's types.
+    await raise(admin, { type: 'WORKORDERTICKET', assignedTo: ids.fieldexecutive });
+    await settled();
+    expect((await inbox(fe)).contents.length).toBe(beforeFe + 1);
   });
 });
 

@@ -14,16 +14,29 @@ let intruder: TestClient;
 const ids: Record<string, number> = {};
 const events: DomainEvent<TicketEventPayload>[] = [];
 
-const jobsOf = (ticketId: number) =>
+/** The wake-up jobs of the escalation timers that still wait. */
+const wakeUps = () =>
   t.db
     .selectFrom('jobs')
-    .select(['id', 'status', 'run_at', 'dedupe_key', 'payload'])
+    .select(['id', 'status', 'run_at', 'dedupe_key', 'tenant_id'])
     .where('queue', '=', 'helpdesk.escalate')
-    .where(sql<boolean>`(payload->>'ticketId')::bigint = ${ticketId}`)
-    .orderBy('id')
+    .where('status', '=', 'queued')
+    .orderBy('run_at')
     .execute();
 
-/** Moves a ticket's pending escalation (and its timer job) to the past, as if the wait had gone by. */
+/** The waiting wake-up that fires a level due at `due`: at that time or within the next few seconds. */
+async function wakeUpFor(due: string | Date | null | undefined) {
+  const at = new Date(due as string).getTime();
+  return (await wakeUps()).find((j) => {
+    const runAt = new Date(j.run_at).getTime();
+    return runAt >= at && runAt - at < 5000;
+  });
+}
+
+/**
+ * Moves a ticket's pending escalation and the waiting wake-ups to the past, as if the wait had gone by. A wake-up
+ * run early gives up its key, which names its real time: a level due then must still get a wake-up.
+ */
 async function timePasses(ticketId: number) {
   await t.db
     .updateTable('tickets')
@@ -33,10 +46,9 @@ async function timePasses(ticketId: number) {
     .execute();
   await t.db
     .updateTable('jobs')
-    .set({ run_at: new Date(Date.now() - 1000) })
+    .set({ run_at: new Date(Date.now() - 1000), dedupe_key: sql<string>`dedupe_key || ':early:' || id` })
     .where('queue', '=', 'helpdesk.escalate')
     .where('status', '=', 'queued')
-    .where(sql<boolean>`(payload->>'ticketId')::bigint = ${ticketId}`)
     .execute();
 }
 
@@ -104,15 +116,13 @@ describe('escalation timers', () => {
     ).id;
   });
 
-  it('schedules the first level as a fire-once job when a matching ticket is raised', async () => {
+  it('schedules the first level as a wake-up job when a matching ticket is raised', async () => {
     const ticket = await raise(admin, { priority: 'CRITICAL' });
     expect(ticket.escalation).toMatchObject({ policyId, policyName: 'Critical power', level: 0, levels: 2 });
     const due = new Date(ticket.escalation?.nextAt as string).getTime();
     expect(due - Date.now()).toBeGreaterThan(29 * 60_000);
-    const jobs = await jobsOf(ticket.id);
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ status: 'queued', dedupe_key: `${t.tenantA}:${ticket.id}:0:1` });
-    expect(Math.abs(new Date(jobs[0]?.run_at as Date).getTime() - due)).toBeLessThan(1000);
+    const wake = await wakeUpFor(ticket.escalation?.nextAt);
+    expect(wake).toMatchObject({ status: 'queued', tenant_id: null, dedupe_key: `due:${new Date(wake?.run_at as Date).toISOString()}` });
     // Not due yet: draining runs nothing.
     await t.app.jobs.drain();
     expect((await getTicket(admin, ticket.id)).escalationLevel).toBe(0);
@@ -143,14 +153,15 @@ describe('escalation timers', () => {
     expect(escalated?.payload.historyId).toBe(entries.at(-1)?.history_id);
     expect(events.some((e) => e.type === EVENT_TYPES.ticketAssigned && e.userIds?.includes(ids.fieldexecutive as number))).toBe(true);
 
-    const jobs = await jobsOf(ticket.id);
-    expect(jobs.map((j) => j.dedupe_key)).toEqual([`${t.tenantA}:${ticket.id}:0:1`, `${t.tenantA}:${ticket.id}:0:2`]);
-    expect(jobs[0]?.status).toBe('completed');
+    // The next level has its wake-up.
+    expect(await wakeUpFor(first.escalation?.nextAt)).toBeDefined();
 
-    // The same timer firing again (a retry, a second worker, the sweep) changes nothing.
+    // A wake-up firing again (a retry, a second worker, the periodic sweep) changes nothing.
     const engine = helpdeskOf(t.app.server)?.escalation;
-    expect(await engine?.escalateTicket(t.tenantA, ticket.id, 0, 1)).toBe(0);
     expect((await engine?.sweep())?.escalated).toBe(0);
+    const { enqueueJob } = await import('../src/platform/jobs/queue.ts');
+    await enqueueJob(t.db, { tenantId: null, queue: 'helpdesk.escalate', dedupeKey: `again-${ticket.id}` });
+    await t.app.jobs.drain();
     expect(await history(admin, ticket.id)).toHaveLength(entries.length);
 
     await timePasses(ticket.id);
@@ -160,25 +171,21 @@ describe('escalation timers', () => {
     expect(second.escalation?.nextAt).toBeNull();
     const last = events.filter((e) => e.type === EVENT_TYPES.ticketEscalated && e.payload.id === ticket.id).at(-1);
     expect(last?.userIds?.sort()).toEqual([ids.areahead, ids.regionalhead].sort());
-    expect(await jobsOf(ticket.id)).toHaveLength(2);
   });
 
   it('stops escalating once the ticket reaches the policy end, and starts again when it is re-opened', async () => {
     const ticket = await raise(admin, { priority: 'CRITICAL', assignedTo: ids.fieldexecutive });
     const resolved = await put(fe, ticket.id, { status: 'RESOLVED' });
     expect(resolved.json().escalation.nextAt).toBeNull();
-    await t.db
-      .updateTable('jobs')
-      .set({ run_at: new Date(Date.now() - 1000) })
-      .where('dedupe_key', '=', `${t.tenantA}:${ticket.id}:0:1`)
-      .execute();
+    // Its wake-up still comes: the resolved ticket stays as it is.
+    await timePasses(0);
     await t.app.jobs.drain();
     expect((await getTicket(admin, ticket.id)).status).toBe('RESOLVED');
 
     const reopened = await put(admin, ticket.id, { status: 'RE-OPENED' });
     expect(reopened.json().escalation).toMatchObject({ level: 0 });
     expect(reopened.json().escalation.nextAt).not.toBeNull();
-    expect((await jobsOf(ticket.id)).map((j) => j.dedupe_key)).toContain(`${t.tenantA}:${ticket.id}:1:1`);
+    expect(await wakeUpFor(reopened.json().escalation.nextAt)).toBeDefined();
     await timePasses(ticket.id);
     await t.app.jobs.drain();
     expect(await getTicket(admin, ticket.id)).toMatchObject({ status: 'ESCALATE', escalationLevel: 1 });
@@ -208,15 +215,13 @@ describe('escalation timers', () => {
     const current = (await admin.get(`/helpdesk/escalation-policies/${policyId}/`)).json() as Record<string, unknown>;
     await admin.put(`/helpdesk/escalation-policies/${policyId}/`, { ...current, active: true });
     const ticket = await raise(admin, { priority: 'CRITICAL' });
-    const [job] = await jobsOf(ticket.id);
-    expect(job).toMatchObject({ status: 'queued', payload: { ticketId: ticket.id, cycle: 0, level: 1 } });
     const stored = await t.db
       .selectFrom('tickets')
-      .select(['escalation_due_at', 'escalation_policy_id'])
+      .select(['escalation_due_at', 'escalation_policy_id', 'escalation_level'])
       .where('id', '=', ticket.id)
       .executeTakeFirstOrThrow();
-    expect(stored.escalation_policy_id).toBe(policyId);
-    expect(Math.abs((stored.escalation_due_at as Date).getTime() - new Date(job?.run_at as Date).getTime())).toBeLessThan(1000);
+    expect(stored).toMatchObject({ escalation_policy_id: policyId, escalation_level: 0 });
+    expect(await wakeUpFor(stored.escalation_due_at)).toMatchObject({ status: 'queued' });
   });
 
   it('assigns a role level to the least loaded user of that role', async () => {
@@ -226,6 +231,85 @@ describe('escalation timers', () => {
     await timePasses(ticket.id);
     await t.app.jobs.drain();
     expect((await getTicket(admin, ticket.id)).assignedTo).toBe(await userId(t, t.tenantA, 'vendor'));
+  });
+});
+
+describe('escalation sweep in bulk', () => {
+  it('escalates a large backlog once under two concurrent sweeps, each with its history entry, and notifies by config', async () => {
+    const { notificationsOf } = await import('../src/modules/notifications/index.ts');
+    const p = await policy({
+      name: 'Bulk desk',
+      priorities: ['MINOR'],
+      levels: [
+        { waitMinutes: 10, role: 'areahead', notify: { assignee: true, owner: false, userIds: [ids.regionalhead, ids.customer] } },
+        { waitMinutes: 20, assigneeId: ids.customeradmin, notify: { assignee: true } },
+      ],
+    });
+    // The regional head turned escalations off in the ticket list's notification config.
+    const regional = await t.login('regionalhead');
+    const off = await regional.put('/helpdesk/preferences/', {
+      type: 'all',
+      notifications: { events: { created: true, assigned: true, updated: true, escalated: false } },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const customer = await t.login('customer');
+    const inboxCount = async (client: TestClient) => (await client.get('/notification/inbox/?limit=1')).json().totalCount as number;
+    const before = { regional: await inboxCount(regional), customer: await inboxCount(customer) };
+
+    const jobsBefore = (await wakeUps()).length;
+    const started = Date.now();
+    const tickets = [];
+    for (let i = 0; i < 30; i++) tickets.push(await raise(admin, { priority: 'MINOR', title: `Bulk ${i}` }));
+    const bulkIds = tickets.map((x) => x.id);
+    expect(tickets.every((x) => x.escalation?.policyId === p.id)).toBe(true);
+    // Tickets due within the same few seconds share one wake-up job.
+    expect((await wakeUps()).length - jobsBefore).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 5000) + 1);
+    await t.db
+      .updateTable('tickets')
+      .set({ escalation_due_at: new Date(Date.now() - 1000) })
+      .where('id', 'in', bulkIds)
+      .execute();
+    events.length = 0;
+    const engine = helpdeskOf(t.app.server)?.escalation;
+    const [a, b] = await Promise.all([engine?.sweep({ batch: 7 }), engine?.sweep({ batch: 7 })]);
+    expect((a?.escalated ?? 0) + (b?.escalated ?? 0)).toBe(30);
+    // After a restart nothing fires again: the level is stored with the ticket. The next level has its wake-up.
+    expect((await engine?.sweep())?.escalated).toBe(0);
+    const next = await t.db
+      .selectFrom('tickets')
+      .select('escalation_due_at')
+      .where('id', '=', bulkIds[0] as number)
+      .executeTakeFirstOrThrow();
+    expect(await wakeUpFor(next.escalation_due_at)).toBeDefined();
+
+    const entries = await t.db
+      .selectFrom('ticket_history')
+      .select(['ticket_id', 'changes'])
+      .where('ticket_id', 'in', bulkIds)
+      .where('action', '=', 'escalated')
+      .execute();
+    expect(entries).toHaveLength(30);
+    expect(new Set(entries.map((e) => e.ticket_id))).toEqual(new Set(bulkIds));
+    const areahead = ids.areahead as number;
+    for (const id of bulkIds.slice(0, 3)) {
+      expect(await getTicket(admin, id)).toMatchObject({ status: 'ESCALATE', escalationLevel: 1, assignedTo: areahead });
+      expect((await history(admin, id)).at(-1)).toMatchObject({
+        action: 'escalated',
+        changes: [
+          { field: 'escalationLevel', from: 0, to: 1 },
+          { field: 'status', from: 'OPEN', to: 'ESCALATE' },
+          { field: 'assignedTo', from: null, to: areahead },
+        ],
+      });
+    }
+
+    await notificationsOf(t.app.server)?.settled();
+    expect(await inboxCount(customer)).toBe(before.customer + 30);
+    expect(await inboxCount(regional)).toBe(before.regional);
+    const item = (await customer.get('/notification/inbox/?limit=1')).json().contents[0];
+    expect(item.notification.verb).toBe(EVENT_TYPES.ticketEscalated);
+    expect(item.notification.metadata.data).toMatchObject({ event: 'Power Failure', type: 'TICKET', priority: 'MINOR' });
+    expect(item.notification.metadata.url).toMatch(/^\/tickets\/all\/view\/\?ticketId=\d+&historyId=\d+$/);
   });
 });
 

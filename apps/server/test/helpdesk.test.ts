@@ -194,6 +194,49 @@ describe('lists', () => {
     expect(total).toBe(contents.reduce((a: number, c: { count: number }) => a + c.count, 0));
   });
 
+  it('counts the days of "group by day" over the whole filtered list, not just the page', async () => {
+    const at = { '2026-01-12T09:00:00Z': 7, '2026-01-11T20:00:00Z': 5, '2026-01-10T08:00:00Z': 3 };
+    const made: number[] = [];
+    for (const [when, n] of Object.entries(at)) {
+      for (let i = 0; i < n; i++) {
+        const ticket = await raise(admin, { event: 'Day count', priority: i % 2 ? 'MINOR' : 'MAJOR' });
+        await t.db
+          .updateTable('tickets')
+          .set({ created_at: new Date(when) })
+          .where('id', '=', ticket.id)
+          .execute();
+        made.push(ticket.id);
+      }
+    }
+    const filter = `event=Day%20count&from=${encodeURIComponent('2026-01-01T00:00:00Z')}&to=${encodeURIComponent('2026-02-01T00:00:00Z')}`;
+    const page = await list(admin, `?${filter}&limit=4`);
+    expect(page.contents).toHaveLength(4);
+    expect(page.totalCount).toBe(15);
+    const days = await admin.get(`/helpdesk/tickets/days/?${filter}`);
+    expect(days.statusCode, days.body).toBe(200);
+    expect(days.json().contents).toEqual([
+      { day: '2026-01-12', count: 7 },
+      { day: '2026-01-11', count: 5 },
+      { day: '2026-01-10', count: 3 },
+    ]);
+    // Days are counted in the browser's time zone: 20:00 UTC is the next morning in India.
+    const india = (await admin.get(`/helpdesk/tickets/days/?${filter}&timeZone=Asia/Kolkata`)).json();
+    expect(india.contents).toEqual([
+      { day: '2026-01-12', count: 12 },
+      { day: '2026-01-10', count: 3 },
+    ]);
+    // The other filters apply as in the list.
+    const major = (await admin.get(`/helpdesk/tickets/days/?${filter}&priority=MAJOR`)).json();
+    expect(major.contents).toEqual([
+      { day: '2026-01-12', count: 4 },
+      { day: '2026-01-11', count: 3 },
+      { day: '2026-01-10', count: 2 },
+    ]);
+    expect((await admin.get(`/helpdesk/tickets/days/?${filter}&timeZone=Mars/Olympus`)).statusCode).toBe(400);
+    expect((await intruder.get(`/helpdesk/tickets/days/?${filter}`)).json().contents).toEqual([]);
+    expect(made).toHaveLength(15);
+  });
+
   it('shows a user only the tickets of their sites and the ones they take part in', async () => {
     const elsewhere = await raise(admin, {
       title: 'Other site issue',

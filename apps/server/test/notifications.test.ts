@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type InboxItem } from '@sitewatch/contracts';
+import { EVENT_TYPES, type InboxItem, NOTIFICATION_EVENTS, TICKET_NOTICE_BATCH } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmPayload, ticketPayload, userIdOf } from '../src/modules/notifications/fixtures.ts';
 import { notificationsOf } from '../src/modules/notifications/index.ts';
@@ -55,7 +55,7 @@ describe('notification targeting', () => {
       data: {
         id: p.id,
         priority: 'MAJOR',
-        event: null,
+        event: 'Power Failure',
         status: 'OPEN',
         type: 'TICKET',
         additionalInformation: { assetLabel: 'Store 7' },
@@ -180,6 +180,90 @@ describe('notification targeting', () => {
     await emit({ type: EVENT_TYPES.ticketAssigned, tenantId: t.tenantA, payload: p });
     await emit({ type: EVENT_TYPES.ticketAssigned, tenantId: t.tenantA, payload: p });
     expect((await inbox(clients.vendor as TestClient)).totalCount).toBe(before + 1);
+  });
+});
+
+describe('notification config', () => {
+  /** Saves a user's ticket notification config through the ticket list option. */
+  async function configure(
+    name: string,
+    events: Record<string, boolean>,
+    types = ['TICKET', 'WORKORDERTICKET', 'AIAlarmTicket', 'AlarmTicket'],
+  ) {
+    const res = await (clients[name] as TestClient).put('/helpdesk/preferences/', {
+      type: 'all',
+      notifications: { events: { created: true, assigned: true, updated: true, escalated: true, ...events }, types, popup: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it('gives a user only the kinds of ticket event and the ticket types their config keeps, even when the event names them', async () => {
+    await configure('storemanager', { updated: false, escalated: true }, ['TICKET']);
+    const before = (await inbox(clients.storemanager as TestClient)).totalCount;
+    const named = [users.storemanager as number];
+    const status = { status: 'RESOLVED', changes: ['status'], ownerId: users.storemanager };
+    await emit({ type: EVENT_TYPES.ticketUpdated, tenantId: t.tenantA, userIds: named, payload: ticketPayload(status) });
+    expect((await inbox(clients.storemanager as TestClient)).totalCount).toBe(before);
+    await emit({
+      type: EVENT_TYPES.ticketEscalated,
+      tenantId: t.tenantA,
+      userIds: named,
+      payload: ticketPayload({ type: 'WORKORDERTICKET' }),
+    });
+    expect((await inbox(clients.storemanager as TestClient)).totalCount).toBe(before);
+    await emit({ type: EVENT_TYPES.ticketEscalated, tenantId: t.tenantA, userIds: named, payload: ticketPayload() });
+    const after = await inbox(clients.storemanager as TestClient);
+    expect(after.totalCount).toBe(before + 1);
+    expect(after.contents[0]?.notification.verb).toBe(EVENT_TYPES.ticketEscalated);
+    // Without named users the owner is the audience: the config applies all the same.
+    await emit({ type: EVENT_TYPES.ticketUpdated, tenantId: t.tenantA, payload: ticketPayload(status) });
+    expect((await inbox(clients.storemanager as TestClient)).totalCount).toBe(before + 1);
+    await configure('storemanager', {});
+  });
+
+  it('sends the assignment notice of a new ticket only to an assignee who keeps assignments on', async () => {
+    await configure('customer', { assigned: false });
+    const before = (await inbox(clients.customer as TestClient)).totalCount;
+    const p = ticketPayload({ assignedTo: users.customer, watcherIds: [users.vendor as number], actorId: users.customeradmin });
+    const beforeVendor = (await inbox(clients.vendor as TestClient)).totalCount;
+    await emit({
+      type: EVENT_TYPES.ticketCreated,
+      tenantId: t.tenantA,
+      userIds: [users.customer as number, users.vendor as number],
+      payload: p,
+    });
+    await emit({ type: EVENT_TYPES.ticketAssigned, tenantId: t.tenantA, userIds: [users.customer as number], payload: p });
+    expect((await inbox(clients.customer as TestClient)).totalCount).toBe(before);
+    expect((await inbox(clients.vendor as TestClient)).contents[0]?.notification.verb).toBe(EVENT_TYPES.ticketCreated);
+    expect((await inbox(clients.vendor as TestClient)).totalCount).toBe(beforeVendor + 1);
+    await configure('customer', {});
+  });
+
+  it('stores a batch of ticket events at once and pushes a heavy recipient one count instead of each item', async () => {
+    await configure('vendor', { escalated: false });
+    const pushed: Array<{ type: string; userIds?: number[] }> = [];
+    const stop = pushOf(t.app.server)?.context.events.subscribe((e) => pushed.push(e));
+    const before = (await inbox(clients.customer as TestClient)).totalCount;
+    const beforeVendor = (await inbox(clients.vendor as TestClient)).totalCount;
+    const events = Array.from({ length: 30 }, () => ({
+      type: EVENT_TYPES.ticketEscalated,
+      userIds: [users.customer as number, users.vendor as number],
+      payload: ticketPayload(),
+    }));
+    await emit({ type: TICKET_NOTICE_BATCH, tenantId: t.tenantA, payload: { events } });
+    // The same batch handled again adds nothing.
+    await emit({ type: TICKET_NOTICE_BATCH, tenantId: t.tenantA, payload: { events } });
+    stop?.();
+    const customer = await inbox(clients.customer as TestClient, '?limit=100');
+    expect(customer.totalCount).toBe(before + 30);
+    expect(new Set(customer.contents.slice(0, 30).map((i) => i.notification.metadata.data.id))).toEqual(
+      new Set(events.map((e) => e.payload.id)),
+    );
+    expect((await inbox(clients.vendor as TestClient)).totalCount).toBe(beforeVendor);
+    const toCustomer = pushed.filter((e) => e.userIds?.length === 1 && e.userIds[0] === users.customer);
+    expect(toCustomer.filter((e) => e.type === NOTIFICATION_EVENTS.created)).toHaveLength(0);
+    expect(toCustomer.filter((e) => e.type === NOTIFICATION_EVENTS.updated)).toHaveLength(1);
+    await configure('vendor', {});
   });
 });
 

@@ -7,6 +7,8 @@ export interface TicketEventPayload {
   ticketId: string;
   title: string;
   type: string;
+  /** The issue type (SPEC 3 Ticket.event). */
+  event: string | null;
   status: string;
   priority: string;
   locationId: number | null;

@@ -362,6 +362,30 @@ export const ticketStatsSchema = z.object({
   total: z.number().int(),
 });
 
+/** An IANA time zone name the runtime knows (the browser's), in which the days of "group by day" are counted. */
+const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return /^[A-Za-z0-9_+\-/]+$/.test(zone);
+    } catch {
+      return false;
+    }
+  }, 'timeZone must be a known time zone name, e.g. Asia/Kolkata');
+
+/** Group by day (SPEC 2.15): the filtered tickets counted per day they were raised, for the group headings. */
+export const ticketDaysQuerySchema = z.strictObject({ ...ticketFilterShape, timeZone: timeZoneSchema.default('UTC') });
+export type TicketDaysQuery = z.infer<typeof ticketDaysQuerySchema>;
+export const ticketDaysSchema = z.object({
+  /** Newest day first; `day` is YYYY-MM-DD in the asked time zone. */
+  contents: z.array(z.object({ day: z.string(), count: z.number().int() })),
+});
+export type TicketDays = z.infer<typeof ticketDaysSchema>;
+
 const ticketWritable = {
   event: maxChars(250).min(1, "Event name can't be empty"),
   subEvent: maxChars(250).nullable().optional(),

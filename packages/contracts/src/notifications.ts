@@ -116,3 +116,12 @@ export { PUSH_CLOSE } from './push.ts';
 
 /** Pushed to a user's own sockets: a new inbox item, or their unread count changed (another tab marked). */
 export const NOTIFICATION_EVENTS = { created: 'notification.created', updated: 'notification.updated' } as const;
+
+/**
+ * Server-side only: many ticket events at once (an escalation sweep), turned into inbox items in a few statements.
+ * The envelope names no users and its kind is not broadcast, so it never reaches a browser itself.
+ */
+export const TICKET_NOTICE_BATCH = 'notices.tickets';
+export interface TicketNoticeBatch<P = unknown> {
+  events: Array<{ type: string; userIds: number[]; payload: P }>;
+}

@@ -17,6 +17,7 @@ export const notificationsSeeder: Seeder = {
       ticket_no: string;
       title: string;
       type: string;
+      event: string;
       status: string;
       priority: string;
       location_id: number | null;
@@ -29,7 +30,7 @@ export const notificationsSeeder: Seeder = {
     try {
       tickets = (
         await sql<(typeof tickets)[number]>`
-          select id, ticket_no, title, type, status, priority, location_id, entity_id, assigned_to, created_by,
+          select id, ticket_no, title, type, event, status, priority, location_id, entity_id, assigned_to, created_by,
                  additional_information, created_at
           from (
             select t.*, row_number() over (partition by assigned_to order by created_at desc) as n
@@ -49,6 +50,7 @@ export const notificationsSeeder: Seeder = {
         ticketId: t.ticket_no,
         title: t.title,
         type: t.type,
+        event: t.event,
         status: t.status,
         priority: t.priority,
         locationId: t.location_id,

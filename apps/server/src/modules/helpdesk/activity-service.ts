@@ -54,7 +54,7 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
     });
     const fresh = await repo.findTicket(db, actor.tenantId, id);
     if (!fresh) throw notFound();
-    if (done) await tickets.emit(fresh, 'updated', { changes: done.fields, historyId: done.historyId, actorId: actor.userId });
+    if (done) tickets.emit(fresh, 'updated', { changes: done.fields, historyId: done.historyId, actorId: actor.userId });
     return { row: fresh, historyId: done?.historyId ?? null };
   }
 
@@ -84,7 +84,7 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
     async addComment(actor: Actor, id: number, text: string) {
       const row = await tickets.visibleTicket(actor, id);
       const commentId = await activity.insertComment(db, { tenantId: actor.tenantId, ticketId: id, authorId: actor.userId, text });
-      await tickets.emit(row, 'updated', { changes: ['comment'], actorId: actor.userId });
+      tickets.emit(row, 'updated', { changes: ['comment'], actorId: actor.userId });
       return toComment(await activity.findComment(db, actor.tenantId, commentId));
     },
 

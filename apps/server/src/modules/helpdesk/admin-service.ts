@@ -140,27 +140,6 @@ export function createAdminService(db: Db) {
       if (body.notifications) await repo.savePrefs(db, actor.tenantId, actor.userId, 'notifications', body.notifications);
       return this.prefs(actor, body.type);
     },
-    /** A check of the notification config of these users, read once: whether a user wants this kind of event. */
-    async notificationFilter(tenantId: number, userIds: number[]) {
-      const rows = await repo.prefsOfUsers(db, tenantId, userIds, 'notifications');
-      const fallback = ticketNotificationPrefsSchema.parse({});
-      const prefs = new Map(rows.map((r) => [r.user_id, ticketNotificationPrefsSchema.catch(fallback).parse(r.value)]));
-      return (userId: number, event: 'created' | 'assigned' | 'updated' | 'escalated', ticketType: string) => {
-        const p = prefs.get(userId);
-        return !p || (p.events[event] && (p.types as string[]).includes(ticketType));
-      };
-    },
-    /** Users among `userIds` who want to hear about this kind of ticket event (the notification config). */
-    async wantsNotification(
-      tenantId: number,
-      userIds: number[],
-      event: 'created' | 'assigned' | 'updated' | 'escalated',
-      ticketType: string,
-    ) {
-      const want = await this.notificationFilter(tenantId, userIds);
-      return userIds.filter((id) => want(id, event, ticketType));
-    },
-
     async assignees(tenantId: number, opts: { search?: string; ids?: number[]; limit: number }) {
       const rows = await repo.searchUsers(db, tenantId, opts);
       return {

@@ -1,6 +1,20 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { enqueueJob } from '../../platform/jobs/queue.ts';
 import { ESCALATABLE, OVERDUE_FROM } from './ticket-rules.ts';
+
+export const ESCALATION_QUEUE = 'helpdesk.escalate';
+/** Escalation timers wake up on multiples of this: tickets due within it share one job (and one sweep). */
+export const WAKE_UP_MS = 5_000;
+
+/**
+ * Makes sure a wake-up job runs at or just after `dueAt`. Its dedupe key is the wake-up time, so a thousand
+ * tickets due together add one job, not a thousand. A time whose job already ran is left to the periodic sweep.
+ */
+export async function scheduleWakeUp(trx: Db, dueAt: Date) {
+  const at = new Date(Math.ceil(dueAt.getTime() / WAKE_UP_MS) * WAKE_UP_MS);
+  await enqueueJob(trx, { tenantId: null, queue: ESCALATION_QUEUE, runAt: at, dedupeKey: `due:${at.toISOString()}` });
+}
 
 /** Set-based SQL of the SLA sweep: a batch of tickets is locked, changed and given its history in a few statements. */
 
@@ -10,6 +24,7 @@ export interface SweptTicket {
   ticket_no: string;
   title: string;
   type: string;
+  event: string;
   status: string;
   old_status: string;
   priority: string;
@@ -40,7 +55,7 @@ export async function markOverdue(db: Db, batch: number): Promise<SweptTicket[]>
         version = t.version + 1,
         updated_at = now()
       from due where t.id = due.id
-      returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.status, due.status as old_status, t.priority, t.location_id,
+      returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.event, t.status, due.status as old_status, t.priority, t.location_id,
         t.entity_id, t.additional_information, t.created_by, t.assigned_to, t.watchers
     ), hist as (
       insert into ticket_history (tenant_id, ticket_id, actor_id, action, changes, note)
@@ -91,8 +106,10 @@ export interface EscalationStep {
 }
 
 /** Applies the planned steps and writes their history; returns the changed tickets. */
-export async function applyEscalations(trx: Db, steps: EscalationStep[]): Promise<SweptTicket[]> {
-  if (steps.length === 0) return [];
+export async function applyEscalations(trx: Db, planned: EscalationStep[]): Promise<SweptTicket[]> {
+  if (planned.length === 0) return [];
+  // In the order of the rows on disk, so that a large batch reads and writes each page once.
+  const steps = [...planned].sort((a, b) => a.id - b.id);
   const result = await sql<SweptTicket>`
     with v as (
       select * from unnest(
@@ -113,14 +130,14 @@ export async function applyEscalations(trx: Db, steps: EscalationStep[]): Promis
         version = t.version + 1,
         updated_at = now()
       from v where t.id = v.id
-      returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.status, t.priority, t.location_id, t.entity_id,
+      returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.event, t.status, t.priority, t.location_id, t.entity_id,
         t.additional_information, t.created_by, t.assigned_to, t.watchers, v.changes, v.note
     ), hist as (
       insert into ticket_history (tenant_id, ticket_id, actor_id, action, changes, note)
       select tenant_id, id, null, 'escalated', changes, note from upd
       returning id, ticket_id
     )
-    select upd.id, upd.tenant_id, upd.ticket_no, upd.title, upd.type, upd.status, upd.status as old_status, upd.priority,
+    select upd.id, upd.tenant_id, upd.ticket_no, upd.title, upd.type, upd.event, upd.status, upd.status as old_status, upd.priority,
       upd.location_id, upd.entity_id, upd.additional_information, upd.created_by, upd.assigned_to, upd.watchers, hist.id as history_id
     from upd join hist on hist.ticket_id = upd.id
   `.execute(trx);
@@ -139,16 +156,3 @@ export const clearEscalation = (trx: Db, ids: number[]) =>
         .then(() => undefined);
 
 export { ESCALATABLE };
-
-/** Locks one ticket when the given escalation level of the given cycle is the next one and due (the timer's check). */
-export const lockEscalationOf = (trx: Db, tenantId: number, ticketId: number, cycle: number, level: number) =>
-  trx
-    .selectFrom('tickets')
-    .select(['id', 'tenant_id', 'status', 'assigned_to', 'escalation_policy_id', 'escalation_level'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', ticketId)
-    .where('escalation_cycle', '=', cycle)
-    .where('escalation_level', '=', level - 1)
-    .where('escalation_due_at', '<=', sql<Date>`now() + interval '5 seconds'`)
-    .forUpdate()
-    .executeTakeFirst();

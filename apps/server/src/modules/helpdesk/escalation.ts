@@ -1,14 +1,15 @@
-import { EVENT_TYPES, type TicketEventPayload } from '@sitewatch/contracts';
+import { EVENT_TYPES, TICKET_NOTICE_BATCH, type TicketEventPayload, type TicketNoticeBatch } from '@sitewatch/contracts';
 import type { Db } from '../../platform/db.ts';
-import { enqueueJob } from '../../platform/jobs/queue.ts';
 import * as adminRepo from './admin-repository.ts';
 import * as esc from './escalation-repository.ts';
 import type { StoredChange, StoredLevel } from './tables.ts';
 import { ESCALATABLE, stopReached } from './ticket-rules.ts';
-import { ESCALATION_QUEUE, type HelpdeskDeps } from './ticket-service.ts';
+import type { HelpdeskDeps } from './ticket-service.ts';
 
 export const SWEEP_QUEUE = 'helpdesk.sla-sweep';
 export const SWEEP_INTERVAL_MS = 30_000;
+/** Up to this many events of a batch go out one by one (browsers refresh at once); more travel as one batch event. */
+export const SINGLE_EVENTS_MAX = 20;
 
 interface Plan {
   steps: esc.EscalationStep[];
@@ -18,10 +19,11 @@ interface Plan {
 }
 
 /**
- * Escalation and SLA timers. A ticket under a policy carries the time its next level is due; a fire-once timer
- * job (dedupe key tenant:ticket:cycle:level) fires it on time, and the periodic sweep fires whatever is due in
- * batches and marks tickets past their due date overdue. Both take the ticket row lock and check the level, so a
- * level fires once however many workers and sweeps run.
+ * Escalation and SLA timers. A ticket under a policy carries the time its next level is due, and a wake-up job in
+ * the database is due then (one per few seconds, shared by every ticket due in them: see scheduleWakeUp). A
+ * wake-up, like the periodic sweep, escalates everything due in a few set-based statements per batch and marks
+ * tickets past their due date overdue. Rows are taken with FOR UPDATE SKIP LOCKED and moved to the next level in
+ * the same transaction, so a level fires once however many wake-ups, sweeps and workers run, also after a restart.
  */
 export function createEscalationEngine(deps: HelpdeskDeps) {
   const { db } = deps;
@@ -74,6 +76,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       ticketId: t.ticket_no,
       title: t.title,
       type: t.type,
+      event: t.event,
       status: t.status,
       priority: t.priority,
       locationId: t.location_id,
@@ -89,71 +92,47 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
     };
   }
 
-  /** Sends the events of a batch; the notification config of the users named is read once per tenant. */
-  async function announce(tickets: esc.SweptTicket[], kind: 'escalated' | 'overdue', fired?: Plan['fired']) {
-    const byTenant = new Map<number, esc.SweptTicket[]>();
-    for (const t of tickets) byTenant.set(t.tenant_id, [...(byTenant.get(t.tenant_id) ?? []), t]);
-    for (const [tenantId, list] of byTenant) {
-      const targets = new Map<number, number[]>();
-      for (const t of list) {
-        const step = fired?.get(t.id)?.level;
-        const ids =
-          kind === 'overdue' || !step
-            ? [t.created_by, t.assigned_to, ...(t.watchers ?? [])]
-            : [
-                ...step.notify.userIds,
-                ...(step.notify.assignee ? [t.assigned_to] : []),
-                ...(step.notify.owner ? [t.created_by] : []),
-                ...(step.notify.watchers ? (t.watchers ?? []) : []),
-              ];
-        targets.set(t.id, [...new Set(ids.filter((id): id is number => typeof id === 'number'))]);
+  /**
+   * Tells those concerned about a batch: for an escalation the level's list, for an overdue mark the owner, the
+   * assignee and the watchers (whose notification config the notifications module applies). A few events are
+   * emitted one by one; a large batch (a sweep catching up) is one event per tenant, which the notifications
+   * module stores in a few statements and pushes grouped per recipient.
+   */
+  function announce(tickets: esc.SweptTicket[], kind: 'escalated' | 'overdue', fired?: Plan['fired']) {
+    const byTenant = new Map<number, TicketNoticeBatch<TicketEventPayload>['events']>();
+    for (const t of tickets) {
+      const events = byTenant.get(t.tenant_id) ?? [];
+      byTenant.set(t.tenant_id, events);
+      const step = fired?.get(t.id)?.level;
+      const ids =
+        kind === 'overdue' || !step
+          ? [t.created_by, t.assigned_to, ...(t.watchers ?? [])]
+          : [
+              ...step.notify.userIds,
+              ...(step.notify.assignee ? [t.assigned_to] : []),
+              ...(step.notify.owner ? [t.created_by] : []),
+              ...(step.notify.watchers ? (t.watchers ?? []) : []),
+            ];
+      const userIds = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+      const changes = kind === 'overdue' ? (t.status !== t.old_status ? ['status', 'overdue'] : ['overdue']) : ['escalationLevel'];
+      if (userIds.length > 0) {
+        events.push({
+          type: kind === 'escalated' ? EVENT_TYPES.ticketEscalated : EVENT_TYPES.ticketUpdated,
+          userIds,
+          payload: payloadOf(t, changes),
+        });
       }
-      const everyone = [...new Set([...targets.values()].flat())];
-      const want = await deps.admin.notificationFilter(tenantId, everyone);
-      for (const t of list) {
-        const eventKind = kind === 'escalated' ? 'escalated' : 'updated';
-        const userIds = (targets.get(t.id) ?? []).filter((id) => want(id, eventKind, t.type));
-        const changes = kind === 'overdue' ? (t.status !== t.old_status ? ['status', 'overdue'] : ['overdue']) : ['escalationLevel'];
-        if (userIds.length > 0) {
-          deps.events.emit({
-            type: kind === 'escalated' ? EVENT_TYPES.ticketEscalated : EVENT_TYPES.ticketUpdated,
-            tenantId,
-            userIds,
-            payload: payloadOf(t, changes),
-          });
-        }
-        if (fired?.get(t.id)?.reassigned && t.assigned_to && want(t.assigned_to, 'assigned', t.type)) {
-          deps.events.emit({ type: EVENT_TYPES.ticketAssigned, tenantId, userIds: [t.assigned_to], payload: payloadOf(t, ['assignedTo']) });
-        }
+      if (fired?.get(t.id)?.reassigned && t.assigned_to) {
+        events.push({ type: EVENT_TYPES.ticketAssigned, userIds: [t.assigned_to], payload: payloadOf(t, ['assignedTo']) });
       }
+    }
+    for (const [tenantId, events] of byTenant) {
+      if (events.length <= SINGLE_EVENTS_MAX) for (const e of events) deps.events.emit({ ...e, tenantId });
+      else deps.events.emit({ type: TICKET_NOTICE_BATCH, tenantId, payload: { events } satisfies TicketNoticeBatch });
     }
   }
 
   return {
-    /** The timer of one level: fires it when it is still the next one and due, then schedules the following level. */
-    async escalateTicket(tenantId: number, ticketId: number, cycle: number, level: number) {
-      const out = await db.transaction().execute(async (trx) => {
-        const row = await esc.lockEscalationOf(trx, tenantId, ticketId, cycle, level);
-        if (!row) return null;
-        const p = await plan(trx, [row]);
-        if (p.clear.length) await esc.clearEscalation(trx, p.clear);
-        const applied = await esc.applyEscalations(trx, p.steps);
-        const next = p.steps[0]?.nextWait;
-        if (applied.length && next) {
-          await enqueueJob(trx, {
-            tenantId,
-            queue: ESCALATION_QUEUE,
-            payload: { ticketId, cycle, level: level + 1 },
-            runAt: new Date(Date.now() + next * 60_000),
-            dedupeKey: `${tenantId}:${ticketId}:${cycle}:${level + 1}`,
-          });
-        }
-        return { applied, fired: p.fired };
-      });
-      if (out?.applied.length) await announce(out.applied, 'escalated', out.fired);
-      return out?.applied.length ?? 0;
-    },
-
     /** One pass over everything due: overdue marks first, then escalation levels, in batches, within a time budget. */
     async sweep(opts: { batch?: number; budgetMs?: number } = {}) {
       const batch = opts.batch ?? 5000;
@@ -163,7 +142,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       for (;;) {
         const rows = await esc.markOverdue(db, batch);
         overdue += rows.length;
-        await announce(rows, 'overdue');
+        announce(rows, 'overdue');
         if (rows.length < batch || Date.now() > deadline) break;
       }
       for (;;) {
@@ -171,11 +150,20 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
           const due = await esc.lockDueEscalations(trx, batch);
           const p = await plan(trx, due);
           await esc.clearEscalation(trx, p.clear);
-          return { due: due.length, applied: await esc.applyEscalations(trx, p.steps), fired: p.fired };
+          const applied = await esc.applyEscalations(trx, p.steps);
+          // The next levels: one wake-up per distinct wait of the batch.
+          const waits = new Set(p.steps.map((step) => step.nextWait).filter((w): w is number => w !== null));
+          for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(Date.now() + wait * 60_000));
+          return { due: due.length, applied, fired: p.fired };
         });
         escalated += out.applied.length;
-        await announce(out.applied, 'escalated', out.fired);
-        if (out.due < batch || Date.now() > deadline) break;
+        announce(out.applied, 'escalated', out.fired);
+        if (out.due < batch) break;
+        if (Date.now() > deadline) {
+          // Out of time with more due: the next wake-up carries on at once.
+          await esc.scheduleWakeUp(db, new Date());
+          break;
+        }
       }
       return { overdue, escalated };
     },

@@ -9,10 +9,11 @@ import { actorOf } from './admin-repository.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { createAdminService } from './admin-service.ts';
 import { createEscalationEngine, SWEEP_INTERVAL_MS, SWEEP_QUEUE } from './escalation.ts';
+import { ESCALATION_QUEUE } from './escalation-repository.ts';
 import { createImportService, IMPORT_QUEUE } from './import-service.ts';
 import { createReportService } from './report-service.ts';
 import { ticketRoutes } from './ticket-routes.ts';
-import { createTicketService, ESCALATION_QUEUE, type HelpdeskDeps, type SystemTicketInput } from './ticket-service.ts';
+import { createTicketService, type HelpdeskDeps, type SystemTicketInput } from './ticket-service.ts';
 
 /** What other domains may ask of the helpdesk (installed on the context as `context.helpdesk`). */
 export interface HelpdeskPort {
@@ -78,11 +79,8 @@ export async function helpdeskModule(app: FastifyInstance, context: AppContext) 
   await app.register(async (scope) => ticketRoutes(scope, helpdesk));
   await app.register(async (scope) => adminRoutes(scope, helpdesk));
 
-  context.jobs.register(ESCALATION_QUEUE, async (job) => {
-    if (job.tenantId === null) return { skipped: true };
-    const { ticketId, cycle, level } = job.payload as { ticketId: number; cycle: number; level: number };
-    return { escalated: await helpdesk.escalation.escalateTicket(job.tenantId, ticketId, cycle, level) };
-  });
+  // A wake-up escalates whatever is due by then, of every ticket and tenant, in batches.
+  context.jobs.register(ESCALATION_QUEUE, async () => helpdesk.escalation.sweep(), { leaseSeconds: 120 });
   context.jobs.register(SWEEP_QUEUE, async () => helpdesk.escalation.sweep(), { leaseSeconds: 120 });
   context.jobs.every(SWEEP_QUEUE, SWEEP_INTERVAL_MS);
   context.jobs.register(IMPORT_QUEUE, (job) => helpdesk.imports.runBulk(job, (tenantId, userId) => actorOf(context.db, tenantId, userId)), {

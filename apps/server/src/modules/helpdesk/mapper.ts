@@ -110,6 +110,7 @@ export function eventPayload(
     ticketId: r.ticket_no,
     title: r.title,
     type: r.type,
+    event: r.event,
     status: r.status,
     priority: r.priority,
     locationId: r.location_id,

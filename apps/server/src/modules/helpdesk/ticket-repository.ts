@@ -296,6 +296,21 @@ export const countByStatus = (db: Db, tenantId: number, f: ResolvedFilter, scope
     .groupBy('t.status')
     .execute();
 
+/** The filtered tickets counted per day they were raised, in the given time zone, newest day first. */
+export async function countByDay(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, timeZone: string) {
+  // Grouped by a date (cheap per row); only the groups are formatted.
+  const days = applyFilter(db.selectFrom('tickets as t'), tenantId, f, scope).select(
+    sql<string>`(t.created_at at time zone ${timeZone})::date`.as('d'),
+  );
+  const rows = await db
+    .selectFrom(days.as('x'))
+    .select([sql<string>`to_char(x.d, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('x.d')
+    .orderBy('x.d', 'desc')
+    .execute();
+  return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+}
+
 /** A ticket's children of a kind (work orders raised from it) and its parent. */
 export const findLinked = (db: Db, tenantId: number, ids: { parentId: number | null; childrenOf: number }) =>
   db

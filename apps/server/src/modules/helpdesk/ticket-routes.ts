@@ -17,6 +17,8 @@ import {
   statusQuerySchema,
   TICKET_LIMITS,
   ticketCreateSchema,
+  ticketDaysQuerySchema,
+  ticketDaysSchema,
   ticketFilterSchema,
   ticketIdParamSchema,
   ticketListQuerySchema,
@@ -76,6 +78,11 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
     '/helpdesk/tickets/stats/',
     { schema: { tags, querystring: ticketFilterSchema, response: { 200: ticketStatsSchema } } },
     async (request) => tickets.stats(requireAuth(request), request.query),
+  );
+  r.get(
+    '/helpdesk/tickets/days/',
+    { schema: { tags, querystring: ticketDaysQuerySchema, response: { 200: ticketDaysSchema } } },
+    async (request) => tickets.days(requireAuth(request), request.query),
   );
   r.post('/helpdesk/tickets/', { schema: { tags, body: ticketCreateSchema, response: { 201: ticketSchema } } }, async (request, reply) =>
     reply.status(201).send(await tickets.raise(requireAuth(request), request.body)),

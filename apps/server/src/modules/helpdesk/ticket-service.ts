@@ -9,6 +9,7 @@ import {
   TICKET_STATUSES,
   type Ticket,
   type TicketCreate,
+  type TicketDaysQuery,
   type TicketFilter,
   type TicketListQuery,
   type TicketStatus,
@@ -23,7 +24,6 @@ import type { Database } from '../../db/types.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
-import { enqueueJob } from '../../platform/jobs/queue.ts';
 import {
   type Actor,
   allowedStatuses,
@@ -40,12 +40,11 @@ import {
 import * as activity from './activity-repository.ts';
 import * as adminRepo from './admin-repository.ts';
 import type { AdminService } from './admin-service.ts';
+import { scheduleWakeUp } from './escalation-repository.ts';
 import { displayName, eventPayload, iso, isoOrNull, toAttachment, toSummary, userRef } from './mapper.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { actionOf, isTerminal, matchPolicy, mergeChecklist, stopReached, track } from './ticket-rules.ts';
-
-export const ESCALATION_QUEUE = 'helpdesk.escalate';
 
 export interface HelpdeskDeps {
   db: Db;
@@ -122,26 +121,25 @@ export function createTicketService(deps: HelpdeskDeps) {
     return row;
   }
 
-  /** Users concerned by a ticket event who want to hear about it. */
-  async function concerned(row: repo.TicketRow, kind: NotifyKind, extra: number[] = []) {
-    const ids = [
-      ...new Set([row.created_by, row.assigned_to, ...(row.watchers ?? []), ...extra].filter((id): id is number => typeof id === 'number')),
-    ];
-    return admin.wantsNotification(row.tenant_id, ids, kind, row.type);
-  }
-
-  async function emit(
+  /**
+   * Sends a ticket event to those it concerns: the owner, the assignee, the watchers and any others named. Whether
+   * each of them gets an inbox item is the notifications module's decision (it applies their notification config).
+   */
+  function emit(
     row: repo.TicketRow,
     kind: NotifyKind,
     extra: { changes?: string[]; historyId?: number | null; actorId?: number | null; userIds?: number[] },
   ) {
-    try {
-      const userIds = await concerned(row, kind, extra.userIds);
-      if (userIds.length === 0) return;
-      deps.events.emit({ type: EVENT_OF[kind], tenantId: row.tenant_id, userIds, payload: eventPayload(row, extra) });
-    } catch (err) {
-      deps.log.error({ err, ticket: row.id }, 'ticket event not sent');
-    }
+    const userIds = [
+      ...new Set(
+        [row.created_by, row.assigned_to, ...(row.watchers ?? []), ...(extra.userIds ?? [])].filter(
+          (id): id is number => typeof id === 'number',
+        ),
+      ),
+    ];
+    // An event naming nobody would reach every user of the tenant who may see tickets.
+    if (userIds.length === 0) return;
+    deps.events.emit({ type: EVENT_OF[kind], tenantId: row.tenant_id, userIds, payload: eventPayload(row, extra) });
   }
 
   async function checkAssignee(tenantId: number, userId: number | null | undefined) {
@@ -215,16 +213,6 @@ export function createTicketService(deps: HelpdeskDeps) {
       place.city = asset.city;
     }
     return place;
-  }
-
-  async function scheduleEscalation(trx: Db, tenantId: number, ticketId: number, cycle: number, level: number, runAt: Date) {
-    await enqueueJob(trx, {
-      tenantId,
-      queue: ESCALATION_QUEUE,
-      payload: { ticketId, cycle, level },
-      runAt,
-      dedupeKey: `${tenantId}:${ticketId}:${cycle}:${level}`,
-    });
   }
 
   async function detail(actor: Actor, row: repo.TicketRow, settings?: HelpdeskConfig): Promise<Ticket> {
@@ -410,7 +398,7 @@ export function createTicketService(deps: HelpdeskDeps) {
         changes: [{ field: 'status', from: null, to: p.status }],
         note: p.note,
       });
-      if (p.escalationDue) await scheduleEscalation(trx, tenantId, inserted.id, 0, 1, p.escalationDue);
+      if (p.escalationDue) await scheduleWakeUp(trx, p.escalationDue);
       out.push({ id: inserted.id, ticketId: inserted.ticket_no, historyId });
     }
     return out;
@@ -425,8 +413,8 @@ export function createTicketService(deps: HelpdeskDeps) {
     );
     for (const row of rows) {
       const historyId = created.find((c) => c.id === row.id)?.historyId ?? null;
-      await emit(row, 'created', { historyId, actorId });
-      if (row.assigned_to) await emit(row, 'assigned', { historyId, actorId, changes: ['assignedTo'] });
+      emit(row, 'created', { historyId, actorId });
+      if (row.assigned_to) emit(row, 'assigned', { historyId, actorId, changes: ['assignedTo'] });
     }
   }
 
@@ -617,7 +605,7 @@ export function createTicketService(deps: HelpdeskDeps) {
         note: patch.note ?? null,
       });
       if (newStatus === 'RE-OPENED' && set.escalation_due_at instanceof Date) {
-        await scheduleEscalation(trx, actor.tenantId, id, row.escalation_cycle + 1, 1, set.escalation_due_at);
+        await scheduleWakeUp(trx, set.escalation_due_at);
       }
       return { row, historyId, changes, previousAssignee };
     });
@@ -626,14 +614,14 @@ export function createTicketService(deps: HelpdeskDeps) {
     if (!fresh) throw notFound();
     if (result.historyId) {
       const fields = result.changes.map((c) => c.field);
-      await emit(fresh, 'updated', {
+      emit(fresh, 'updated', {
         changes: fields,
         historyId: result.historyId,
         actorId: actor.userId,
         userIds: result.previousAssignee ? [result.previousAssignee] : [],
       });
       if (fields.includes('assignedTo') && fresh.assigned_to) {
-        await emit(fresh, 'assigned', { changes: ['assignedTo'], historyId: result.historyId, actorId: actor.userId });
+        emit(fresh, 'assigned', { changes: ['assignedTo'], historyId: result.historyId, actorId: actor.userId });
       }
     }
     return { ticket: await detail(actor, fresh, config), historyId: result.historyId };
@@ -649,7 +637,6 @@ export function createTicketService(deps: HelpdeskDeps) {
     create,
     update,
     emit,
-    scheduleEscalation,
     async list(actor: Actor, query: TicketListQuery) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, query.type, config);
@@ -674,6 +661,12 @@ export function createTicketService(deps: HelpdeskDeps) {
         contents: TICKET_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0, color: TICKET_STATUS_COLOURS[status] })),
         total: [...counts.values()].reduce((a, b) => a + b, 0),
       };
+    },
+    /** Group by day: the true count of each day over the whole filtered list, not just the page shown. */
+    async days(actor: Actor, query: TicketDaysQuery) {
+      const config = await admin.config(actor.tenantId);
+      const scope = await scopeOf(actor, query.type, config);
+      return { contents: await repo.countByDay(db, actor.tenantId, resolveFilter(actor, query), scope, query.timeZone) };
     },
     async get(actor: Actor, id: number) {
       return detail(actor, await visibleTicket(actor, id));

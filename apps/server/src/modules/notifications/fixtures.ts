@@ -12,6 +12,7 @@ export function ticketPayload(overrides: Partial<TicketEventPayload> = {}): Tick
     ticketId: `TKT-${1000 + seq}`,
     title: `Generator offline ${seq}`,
     type: 'TICKET',
+    event: 'Power Failure',
     status: 'OPEN',
     priority: 'MAJOR',
     locationId: 7,

@@ -84,19 +84,23 @@ export const markAllRead = (db: Db, tenantId: number, userId: number) =>
     .executeTakeFirst()
     .then((r) => Number(r.numUpdatedRows));
 
-/** Of the given users, the active ones of this tenant: an event can never reach another tenant's user. */
-export const activeUsersOfTenant = async (db: Db, tenantId: number, userIds: number[]) =>
+/**
+ * Of the given users, the active ones of this tenant (an event can never reach another tenant's user), each with
+ * the notification config of their ticket list (stored with their ticket list preferences), when they saved one.
+ */
+export const recipientsOfTenant = async (db: Db, tenantId: number, userIds: number[]) =>
   userIds.length === 0
     ? []
-    : (
-        await db
-          .selectFrom('users')
-          .select('id')
-          .where('tenant_id', '=', tenantId)
-          .where('id', 'in', userIds)
-          .where('is_active', '=', true)
-          .execute()
-      ).map((r) => r.id);
+    : db
+        .selectFrom('users as u')
+        .leftJoin('ticket_user_prefs as p', (j) =>
+          j.onRef('p.user_id', '=', 'u.id').onRef('p.tenant_id', '=', 'u.tenant_id').on('p.key', '=', 'notifications'),
+        )
+        .select(['u.id', 'p.value as ticket_config'])
+        .where('u.tenant_id', '=', tenantId)
+        .where('u.id', 'in', userIds)
+        .where('u.is_active', '=', true)
+        .execute();
 
 export interface NewNotification {
   verb: string;
@@ -104,31 +108,74 @@ export interface NewNotification {
   actorId: number | null;
   metadata: NotificationMetadata;
   dedupeKey: string | null;
+  /** Whose inbox it goes to (distinct, checked users). */
+  userIds: number[];
 }
 
-/** Stores a notification and its inbox rows; returns the inbox ids by user, or none when it was a duplicate. */
-export async function insertNotification(db: Db, tenantId: number, userIds: number[], n: NewNotification) {
-  return db.transaction().execute(async (tx) => {
-    const row = await tx
-      .insertInto('notifications')
-      .values({
-        tenant_id: tenantId,
-        verb: n.verb,
-        message: n.message,
-        actor_id: n.actorId,
-        metadata: JSON.stringify(n.metadata),
-        dedupe_key: n.dedupeKey,
-      })
-      .onConflict((oc) => oc.columns(['tenant_id', 'dedupe_key']).where('dedupe_key', 'is not', null).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) return [];
-    return tx
-      .insertInto('notification_inbox')
-      .values(userIds.map((userId) => ({ tenant_id: tenantId, user_id: userId, notification_id: row.id })))
-      .returning(['id', 'user_id'])
-      .execute();
+/**
+ * Stores many notifications and their inbox rows in one statement; a notification whose dedupe key is already
+ * stored is skipped with its inbox rows. Returns the new inbox rows.
+ */
+export async function insertNotifications(db: Db, tenantId: number, notices: NewNotification[]) {
+  const ords: number[] = [];
+  const users: number[] = [];
+  notices.forEach((n, i) => {
+    for (const userId of n.userIds) {
+      ords.push(i + 1);
+      users.push(userId);
+    }
   });
+  if (users.length === 0) return [];
+  const result = await sql<{ id: number; user_id: number }>`
+    with src as (
+      select nextval(pg_get_serial_sequence('notifications', 'id')) as id, s.*
+      from unnest(
+        ${sql.val(notices.map((n) => n.verb))}::text[], ${sql.val(notices.map((n) => n.message))}::text[],
+        ${sql.val(notices.map((n) => n.actorId))}::int[], ${sql.val(notices.map((n) => JSON.stringify(n.metadata)))}::jsonb[],
+        ${sql.val(notices.map((n) => n.dedupeKey))}::text[]
+      ) with ordinality as s(verb, message, actor_id, metadata, dedupe_key, ord)
+    ), ins as (
+      insert into notifications (id, tenant_id, verb, message, actor_id, metadata, dedupe_key)
+      select id, ${tenantId}, verb, message, actor_id, metadata, dedupe_key from src order by ord
+      on conflict (tenant_id, dedupe_key) where dedupe_key is not null do nothing
+      returning id
+    )
+    insert into notification_inbox (tenant_id, user_id, notification_id)
+    select ${tenantId}, r.user_id, src.id
+    from ins join src on src.id = ins.id
+    join unnest(${sql.val(ords)}::bigint[], ${sql.val(users)}::int[]) as r(ord, user_id) on r.ord = src.ord
+    order by src.ord
+    returning id, user_id
+  `.execute(db);
+  return result.rows.map((r) => ({ id: Number(r.id), user_id: r.user_id }));
+}
+
+/** Inbox items of several users by id (the caller checked whose they are). */
+export const itemsOfTenant = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('notification_inbox as i')
+        .innerJoin('notifications as n', (join) => join.onRef('n.id', '=', 'i.notification_id').onRef('n.tenant_id', '=', 'i.tenant_id'))
+        .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'n.actor_id').onRef('a.tenant_id', '=', 'n.tenant_id'))
+        .select([...itemColumns, 'i.user_id'])
+        .where('i.tenant_id', '=', tenantId)
+        .where('i.id', 'in', ids)
+        .orderBy('i.id')
+        .execute();
+
+/** Unread counts of several users at once. */
+export async function unreadCounts(db: Db, tenantId: number, userIds: number[]) {
+  if (userIds.length === 0) return new Map<number, number>();
+  const rows = await db
+    .selectFrom('notification_inbox')
+    .select(['user_id', (eb) => eb.fn.countAll<number>().as('unread')])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', 'in', userIds)
+    .where('is_read', '=', false)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, Number(r.unread)]));
 }
 
 /** Removes inbox rows older than the cutoff, then notifications no inbox points to any more. */

@@ -5,6 +5,8 @@ import {
   type InboxUpdate,
   NOTIFICATION_EVENTS,
   type NotificationMetadata,
+  type TICKET_NOTIFICATION_EVENTS,
+  ticketNotificationPrefsSchema,
 } from '@sitewatch/contracts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
@@ -16,6 +18,15 @@ import * as repo from './repository.ts';
 export const INBOX_RETENTION_DAYS = 180;
 /** Event sent to a user's own sockets when their unread count changed (another tab marked something read). */
 export const INBOX_CHANGED = NOTIFICATION_EVENTS.updated;
+/**
+ * A user who gets more new items than this at once (an escalation sweep) is sent one unread-count change instead
+ * of a live popup per item; the bell then fetches the inbox.
+ */
+export const POPUP_BURST = 5;
+
+const DEFAULT_TICKET_CONFIG = ticketNotificationPrefsSchema.parse({});
+const ticketConfigOf = (value: unknown) =>
+  value ? ticketNotificationPrefsSchema.catch(DEFAULT_TICKET_CONFIG).parse(value) : DEFAULT_TICKET_CONFIG;
 
 export function toInboxItem(row: repo.InboxRow): InboxItem {
   return {
@@ -39,6 +50,14 @@ export interface Notice {
   metadata: NotificationMetadata;
   /** Handling the same event twice must not notify twice. */
   dedupeKey?: string | null;
+  /** A ticket notice: reaches only the users whose notification config wants this kind of event for this ticket type. */
+  ticket?: { event: (typeof TICKET_NOTIFICATION_EVENTS)[number]; type: string };
+}
+
+/** A notice and the users it is meant for. */
+export interface Target {
+  userIds: Iterable<number>;
+  notice: Notice;
 }
 
 export function createNotificationService(deps: { db: Db; events: EventBus }) {
@@ -80,26 +99,52 @@ export function createNotificationService(deps: { db: Db; events: EventBus }) {
     },
 
     /**
-     * Puts a notification in the inbox of those users who are active users of the tenant (anyone else named is
-     * dropped), then pushes it to their sockets. Returns the users who got it.
+     * Puts notifications in the inboxes of the users they name, in a few statements however many there are, then
+     * pushes them. This is the one place that decides who gets what: only active users of the tenant (anyone else
+     * named is dropped), and for ticket notices only those whose notification config wants that kind of event for
+     * that type of ticket. A user who gets many at once is sent one unread-count change instead of each item.
+     * Returns the users who got something.
      */
-    async notify(tenantId: number, userIds: Iterable<number>, notice: Notice): Promise<number[]> {
-      const wanted = [...new Set(userIds)].filter((id) => Number.isInteger(id) && id > 0);
-      const recipients = await repo.activeUsersOfTenant(db, tenantId, wanted);
-      if (recipients.length === 0) return [];
-      const inserted = await repo.insertNotification(db, tenantId, recipients, {
-        verb: notice.verb,
-        message: notice.message.slice(0, 1000),
-        actorId: notice.actorId ?? null,
-        metadata: notice.metadata,
-        dedupeKey: notice.dedupeKey ?? null,
+    async notifyMany(tenantId: number, targets: Target[]): Promise<number[]> {
+      const named = targets.map((t) => [...new Set(t.userIds)].filter((id) => Number.isInteger(id) && id > 0));
+      const rows = await repo.recipientsOfTenant(db, tenantId, [...new Set(named.flat())]);
+      const config = new Map(rows.map((r) => [r.id, ticketConfigOf(r.ticket_config)]));
+      const notices = targets.flatMap((t, i) => {
+        const ticket = t.notice.ticket;
+        const userIds = (named[i] ?? []).filter((id) => {
+          const c = config.get(id);
+          return c !== undefined && (!ticket || (c.events[ticket.event] && (c.types as string[]).includes(ticket.type)));
+        });
+        if (userIds.length === 0) return [];
+        const n = t.notice;
+        return [
+          {
+            verb: n.verb,
+            message: n.message.slice(0, 1000),
+            actorId: n.actorId ?? null,
+            metadata: n.metadata,
+            dedupeKey: n.dedupeKey ?? null,
+            userIds,
+          },
+        ];
       });
+      const inserted = await repo.insertNotifications(db, tenantId, notices);
+      const byUser = new Map<number, number[]>();
       for (const { id, user_id } of inserted) {
-        const [row] = await repo.findItems(db, tenantId, user_id, [id]);
-        if (!row) continue;
-        events.emit({ type: EVENT_TYPES.notificationCreated, tenantId, userIds: [user_id], payload: toInboxItem(row) });
+        const ids = byUser.get(user_id);
+        if (ids) ids.push(id);
+        else byUser.set(user_id, [id]);
       }
-      return inserted.map((r) => r.user_id);
+      const one = [...byUser.values()].filter((ids) => ids.length <= POPUP_BURST).flat();
+      for (const row of await repo.itemsOfTenant(db, tenantId, one)) {
+        events.emit({ type: EVENT_TYPES.notificationCreated, tenantId, userIds: [row.user_id], payload: toInboxItem(row) });
+      }
+      const many = [...byUser].filter(([, ids]) => ids.length > POPUP_BURST).map(([userId]) => userId);
+      const counts = await repo.unreadCounts(db, tenantId, many);
+      for (const userId of many) {
+        events.emit({ type: INBOX_CHANGED, tenantId, userIds: [userId], payload: { unreadCount: counts.get(userId) ?? 0 } });
+      }
+      return [...byUser.keys()];
     },
 
     prune: () => repo.pruneOlderThan(db, new Date(Date.now() - INBOX_RETENTION_DAYS * 86_400_000)),

@@ -1,8 +1,15 @@
-import { type AlarmEventPayload, EVENT_TYPES, type NotificationMetadata, type TicketEventPayload } from '@sitewatch/contracts';
+import {
+  type AlarmEventPayload,
+  EVENT_TYPES,
+  type NotificationMetadata,
+  TICKET_NOTICE_BATCH,
+  type TicketEventPayload,
+  type TicketNoticeBatch,
+} from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SiteDirectory } from '../../app.ts';
 import type { DomainEvent, EventBus } from '../../platform/events.ts';
-import type { Notice, NotificationService } from './service.ts';
+import type { NotificationService, Target } from './service.ts';
 
 /** Where a ticket notification leads: the ticket view link form of SPEC 2.2. */
 export const TICKET_URL_MASK = '/tickets/all/view/?ticketId={id}';
@@ -17,7 +24,7 @@ export function ticketMetadata(p: TicketEventPayload): NotificationMetadata {
     data: {
       id: p.id,
       priority: p.priority,
-      event: null,
+      event: p.event,
       status: p.status,
       type: p.type,
       additionalInformation: { assetLabel: p.assetLabel },
@@ -44,7 +51,7 @@ export function alarmMetadata(p: AlarmEventPayload): NotificationMetadata {
   };
 }
 
-type Targets = Array<{ userIds: Iterable<number>; notice: Notice }>;
+type Targets = Target[];
 
 const present = (...ids: Array<number | null | undefined>) => ids.filter((id): id is number => typeof id === 'number');
 const without = (ids: Iterable<number>, actor: number | null) => [...new Set(ids)].filter((id) => id !== actor);
@@ -52,65 +59,74 @@ const dedupe = (verb: string, p: TicketEventPayload, extra: string | number = ''
   p.historyId ? `${verb}:${p.id}:${p.historyId}:${extra}` : null;
 
 /**
- * Who hears about a ticket event, and what they read. When the emitter names the users (the helpdesk names those
- * concerned who did not turn that kind of notice off), only they are considered; otherwise the owner, the
- * assignee and the watchers of the payload are. The one who made the change never hears about it.
+ * What a ticket event tells, and to whom: the users the emitter names (the helpdesk names those concerned: owner,
+ * assignee, watchers, or an escalation level's list), else the owner, the assignee and the watchers of the payload.
+ * The one who made the change never hears about it. Each notice names the kind of event, so that the service
+ * leaves out whoever turned that kind (or that ticket type) off in their notification config.
  */
 export function ticketTargets(event: DomainEvent<TicketEventPayload>): Targets {
   const p = event.payload;
   const actor = p.actorId;
   const metadata = ticketMetadata(p);
   const named = event.userIds;
-  const pool = (fallback: number[]) => without(named ?? fallback, actor);
-  const assignee = p.assignedTo !== null && pool(present(p.assignedTo)).includes(p.assignedTo) ? [p.assignedTo] : [];
-  const assigned: Notice = {
-    verb: EVENT_TYPES.ticketAssigned,
-    message: `Ticket ${p.ticketId} has been assigned to you: ${p.title}`,
-    actorId: actor,
-    metadata,
-    dedupeKey: dedupe(EVENT_TYPES.ticketAssigned, p, p.assignedTo ?? ''),
+  const audience = without(named ?? [...present(p.ownerId, p.assignedTo), ...p.watcherIds], actor);
+  const ticket = (kind: 'created' | 'assigned' | 'updated' | 'escalated') => ({ event: kind, type: p.type });
+  const assignee = p.assignedTo !== null && audience.includes(p.assignedTo) ? [p.assignedTo] : [];
+  const assigned: Target = {
+    userIds: assignee,
+    notice: {
+      verb: EVENT_TYPES.ticketAssigned,
+      message: `Ticket ${p.ticketId} has been assigned to you: ${p.title}`,
+      actorId: actor,
+      metadata,
+      dedupeKey: dedupe(EVENT_TYPES.ticketAssigned, p, p.assignedTo ?? ''),
+      ticket: ticket('assigned'),
+    },
   };
   switch (event.type) {
     case EVENT_TYPES.ticketCreated:
       return [
-        { userIds: assignee, notice: assigned },
+        assigned,
         {
-          userIds: pool(p.watcherIds).filter((id) => id !== p.assignedTo),
+          userIds: audience.filter((id) => id !== p.assignedTo),
           notice: {
             verb: EVENT_TYPES.ticketCreated,
             message: `Ticket ${p.ticketId} was raised: ${p.title}`,
             actorId: actor,
             metadata,
             dedupeKey: dedupe(EVENT_TYPES.ticketCreated, p),
+            ticket: ticket('created'),
           },
         },
       ];
     case EVENT_TYPES.ticketAssigned:
-      return [{ userIds: assignee, notice: assigned }];
+      return [assigned];
     case EVENT_TYPES.ticketUpdated:
       if (!p.changes.includes('status')) return [];
       return [
         {
-          userIds: pool([...present(p.ownerId, p.assignedTo), ...p.watcherIds]),
+          userIds: audience,
           notice: {
             verb: EVENT_TYPES.ticketUpdated,
             message: `Ticket ${p.ticketId} status changed to ${p.status}: ${p.title}`,
             actorId: actor,
             metadata,
             dedupeKey: dedupe(`${EVENT_TYPES.ticketUpdated}:status`, p, p.status),
+            ticket: ticket('updated'),
           },
         },
       ];
     case EVENT_TYPES.ticketEscalated:
       return [
         {
-          userIds: pool(present(p.assignedTo, p.ownerId)),
+          userIds: named ? audience : audience.filter((id) => id === p.assignedTo || id === p.ownerId),
           notice: {
             verb: EVENT_TYPES.ticketEscalated,
             message: `Ticket ${p.ticketId} has been escalated: ${p.title}`,
             actorId: actor,
             metadata,
-            dedupeKey: dedupe(EVENT_TYPES.ticketEscalated, p, (named ?? []).join(',')),
+            dedupeKey: dedupe(EVENT_TYPES.ticketEscalated, p),
+            ticket: ticket('escalated'),
           },
         },
       ];
@@ -158,13 +174,18 @@ export function subscribeNotifications(deps: {
   async function handle(event: DomainEvent) {
     let targets: Targets = [];
     if (TICKET_EVENTS.has(event.type)) targets = ticketTargets(event as DomainEvent<TicketEventPayload>);
-    else if (event.type === EVENT_TYPES.alarmRaised)
+    else if (event.type === TICKET_NOTICE_BATCH) {
+      const { events } = event.payload as TicketNoticeBatch<TicketEventPayload>;
+      targets = events
+        .filter((e) => TICKET_EVENTS.has(e.type))
+        .flatMap((e) => ticketTargets({ type: e.type, tenantId: event.tenantId, userIds: e.userIds, payload: e.payload }));
+    } else if (event.type === EVENT_TYPES.alarmRaised)
       targets = await alarmTargets(event as DomainEvent<AlarmEventPayload>, deps.directory());
-    for (const { userIds, notice } of targets) await deps.notifications.notify(event.tenantId, userIds, notice);
+    if (targets.length > 0) await deps.notifications.notifyMany(event.tenantId, targets);
   }
 
   const unsubscribe = deps.events.subscribe((event) => {
-    if (!TICKET_EVENTS.has(event.type) && event.type !== EVENT_TYPES.alarmRaised) return;
+    if (!TICKET_EVENTS.has(event.type) && event.type !== TICKET_NOTICE_BATCH && event.type !== EVENT_TYPES.alarmRaised) return;
     const previous = queues.get(event.tenantId) ?? Promise.resolve();
     const next = previous
       .then(() => handle(event))

@@ -34,7 +34,16 @@ import type { Query } from '../../lib/http-client.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useUpdateProfile } from '../profile/api.ts';
-import { useAssignees, useHelpdeskConfig, usePrefs, useSavePrefs, useSiteOptions, useTicketStats, useTickets } from './api.ts';
+import {
+  useAssignees,
+  useHelpdeskConfig,
+  usePrefs,
+  useSavePrefs,
+  useSiteOptions,
+  useTicketDays,
+  useTicketStats,
+  useTickets,
+} from './api.ts';
 import { useDebounced } from './components.tsx';
 import { ExportDialog } from './ExportDialog.tsx';
 import { HelpdeskMenu } from './HelpdeskMenu.tsx';
@@ -117,6 +126,7 @@ export function TicketListPage({ fixedType }: { fixedType?: TicketType }) {
   const tickets = useTickets(listQuery, refetch);
   const { status: _omit, ...statsQuery } = filterQuery;
   const stats = useTicketStats(statsQuery, refetch);
+  const days = useTicketDays(filterQuery, prefs.groupByDay, refetch);
 
   // Names for the filter box of what the address holds by id.
   const assigneeId = assignedTo && assignedTo !== 'none' ? Number(assignedTo) : undefined;
@@ -199,6 +209,7 @@ export function TicketListPage({ fixedType }: { fixedType?: TicketType }) {
     limit,
     type,
     columns,
+    dayCounts: prefs.groupByDay ? days.data : undefined,
     onPage: (p: number, l: number) => setQuery({ page: String(p), limit: String(l) }),
   };
 

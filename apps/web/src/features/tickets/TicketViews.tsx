@@ -64,6 +64,8 @@ export interface PagingProps {
   onPage(page: number, limit: number): void;
   type: ListType;
   columns: TicketColumn[];
+  /** Group by day: each day's count over the whole filtered list, by YYYY-MM-DD. */
+  dayCounts?: ReadonlyMap<string, number>;
 }
 
 export function TableView(props: PagingProps & { orderBy: string; onOrder(orderBy: string): void }) {
@@ -110,13 +112,13 @@ export function TableView(props: PagingProps & { orderBy: string; onOrder(orderB
 
 /** Group by day: each day of the page under its heading, with the chosen columns. */
 export function GroupedView(props: PagingProps) {
-  const groups = groupByDay(props.rows);
+  const groups = groupByDay(props.rows, new Date(), props.dayCounts);
   return (
     <Box data-testid="ticket-groups">
       {groups.map((g) => (
         <Box key={g.key} sx={{ mb: 2 }}>
-          <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 0.5 }}>
-            {g.label} · {g.rows.length}
+          <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 0.5 }} data-testid="day-group-heading">
+            {g.label} · {g.count}
           </Typography>
           <Table size="small">
             <TableHead>
@@ -143,14 +145,16 @@ export function GroupedView(props: PagingProps) {
 }
 
 export function ThumbnailView(props: PagingProps & { groupByDay: boolean }) {
-  const groups = props.groupByDay ? groupByDay(props.rows) : [{ key: 'all', label: '', rows: props.rows }];
+  const groups = props.groupByDay
+    ? groupByDay(props.rows, new Date(), props.dayCounts)
+    : [{ key: 'all', label: '', rows: props.rows, count: props.rows.length }];
   return (
     <Box data-testid="ticket-thumbnails">
       {groups.map((g) => (
         <Box key={g.key} sx={{ mb: 2 }}>
           {g.label ? (
-            <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1 }}>
-              {g.label}
+            <Typography variant="subtitle2" sx={{ fontWeight: 700, mb: 1 }} data-testid="day-group-heading">
+              {g.label} · {g.count}
             </Typography>
           ) : null}
           <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: 2 }}>
@@ -201,14 +205,16 @@ export function ThumbnailView(props: PagingProps & { groupByDay: boolean }) {
 }
 
 export function CompactView(props: PagingProps & { groupByDay: boolean }) {
-  const groups = props.groupByDay ? groupByDay(props.rows) : [{ key: 'all', label: '', rows: props.rows }];
+  const groups = props.groupByDay
+    ? groupByDay(props.rows, new Date(), props.dayCounts)
+    : [{ key: 'all', label: '', rows: props.rows, count: props.rows.length }];
   return (
     <Box data-testid="ticket-compact">
       {groups.map((g) => (
         <Box key={g.key}>
           {g.label ? (
-            <Typography variant="subtitle2" sx={{ fontWeight: 700, mt: 1 }}>
-              {g.label}
+            <Typography variant="subtitle2" sx={{ fontWeight: 700, mt: 1 }} data-testid="day-group-heading">
+              {g.label} · {g.count}
             </Typography>
           ) : null}
           <List dense disablePadding>

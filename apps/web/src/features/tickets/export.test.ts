@@ -141,6 +141,23 @@ describe('ticket list helpers', () => {
     ]);
   });
 
+  it("heads each day with its count over the whole list when the server's day counts are known", () => {
+    const now = new Date('2026-03-10T12:00:00');
+    const rows = [
+      { createdAt: new Date('2026-03-10T09:00:00').toISOString() },
+      { createdAt: new Date('2026-03-09T23:00:00').toISOString() },
+    ];
+    const counts = new Map([
+      ['2026-03-10', 57],
+      ['2026-03-09', 12],
+    ]);
+    expect(groupByDay(rows, now, counts).map((g) => [g.key, g.label, g.rows.length, g.count])).toEqual([
+      ['2026-03-10', 'Today', 1, 57],
+      ['2026-03-09', 'Yesterday', 1, 12],
+    ]);
+    expect(groupByDay(rows, now).map((g) => g.count)).toEqual([1, 1]);
+  });
+
   it('starts with the last 24 hours and allows at most 6 months', () => {
     const range = presetRange('last24h', Date.parse('2026-03-10T12:00:00Z'));
     expect(Date.parse(range.to) - Date.parse(range.from)).toBe(24 * 3600_000);

@@ -119,7 +119,9 @@ export const fromLocalInput = (value: string) => (value ? new Date(value).toISOS
 
 // Group by day -------------------------------------------------------------------------------------------------
 
-const dayKey = (d: Date) => `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A local day as YYYY-MM-DD: the form the server counts days in (in the browser's time zone). */
+export const dayKey = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 /** A day's heading: Today, Yesterday, or the weekday and date. */
 export function dayLabel(iso: string, now = new Date()) {
@@ -131,18 +133,22 @@ export function dayLabel(iso: string, now = new Date()) {
   return date.toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'short', year: 'numeric' });
 }
 
-/** Tickets of a page grouped by the day they were raised, in the order of the page. */
-export function groupByDay<T extends { createdAt: string }>(rows: T[], now = new Date()) {
-  const groups: { key: string; label: string; rows: T[] }[] = [];
+/**
+ * Tickets of a page grouped by the day they were raised, in the order of the page. `count` is the day's number of
+ * tickets in the whole filtered list when the server's day counts are known, else the rows of the page.
+ */
+export function groupByDay<T extends { createdAt: string }>(rows: T[], now = new Date(), dayCounts?: ReadonlyMap<string, number>) {
+  const groups: { key: string; label: string; rows: T[]; count: number }[] = [];
   for (const row of rows) {
     const key = dayKey(new Date(row.createdAt));
     let group = groups.find((g) => g.key === key);
     if (!group) {
-      group = { key, label: dayLabel(row.createdAt, now), rows: [] };
+      group = { key, label: dayLabel(row.createdAt, now), rows: [], count: 0 };
       groups.push(group);
     }
     group.rows.push(row);
   }
+  for (const g of groups) g.count = Math.max(dayCounts?.get(g.key) ?? 0, g.rows.length);
   return groups;
 }
 
