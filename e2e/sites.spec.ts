@@ -175,3 +175,55 @@ test('the map shows one marker per country at zoom 4 or less and site markers cl
   await expect(page.getByText('Max Locations')).toBeVisible();
   await api.dispose();
 });
+
+test('a site chosen on the site summary is revealed in the tree, whose right-click entries come from the settings', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const name = `Reveal Test ${Date.now()}`;
+  const { site } = await makeBusySite(api, name);
+  const before = (await (await api.get('/iotapp/customer-settings/')).json()).settings.treeNavigation as unknown[];
+  try {
+    // A customer admin adds a site entry on /settings; the shared schema refuses an unknown placeholder first.
+    await signIn('customeradmin', { next: '/settings' });
+    const section = page.getByTestId('settings-tree-navigation');
+    await expect(section.getByTestId('tree-navigation-row')).toHaveCount(before.length, FIRST_PAINT);
+    await section.getByTestId('tree-navigation-add').click();
+    const row = section.getByTestId('tree-navigation-row').last();
+    await row.getByRole('combobox', { name: 'Node' }).click();
+    await page.getByRole('option', { name: 'Site', exact: true }).click();
+    await row.getByTestId('tree-navigation-label').fill('Site Record');
+    await row.getByTestId('tree-navigation-to').fill('/assets/view/{siteId}');
+    await page.getByTestId('settings-save').click();
+    await expect(row.getByText('Address may only use {assetId} and {deviceId}')).toBeVisible();
+    await row.getByTestId('tree-navigation-to').fill('/assets/view/{assetId}');
+    await page.getByTestId('settings-save').click();
+    await expect(page.getByText('Settings updated successfully')).toBeVisible();
+
+    // Choosing the site in the site summary table opens the tree down to it and selects it.
+    await page.goto('/site-summary/dashboard');
+    await page.getByTestId('list-search').fill(name);
+    const grid = page.getByTestId('site-summary-grid');
+    await expect(grid.getByRole('row')).toHaveCount(2, FIRST_PAINT);
+    await grid.getByRole('row').nth(1).getByRole('gridcell').nth(1).click();
+    await expect(page).toHaveURL(new RegExp(`assetId=${site.id}`));
+    const tree = page.getByTestId('asset-tree');
+    const node = tree.locator(`[data-node="asset:${site.id}"]`);
+    await expect(node).toBeVisible();
+    await expect(node).toHaveAttribute('aria-selected', 'true');
+    await expect(tree.getByRole('button', { name: 'Collapse Portugal' })).toBeVisible();
+    await expect(tree.getByRole('button', { name: 'Collapse Lisbon' })).toBeVisible();
+
+    // Its right-click menu carries the entry from the settings, filled in with the site's id.
+    await node.click({ button: 'right' });
+    const menu = page.getByTestId('tree-context-menu');
+    await expect(menu.getByRole('menuitem', { name: 'Site Dashboard' })).toBeVisible();
+    await menu.getByRole('menuitem', { name: 'Site Record' }).click();
+    await expect(page).toHaveURL(new RegExp(`/assets/view/${site.id}$`));
+  } finally {
+    await api.put('/iotapp/customer-settings/', { treeNavigation: before });
+    await api.dispose();
+  }
+});

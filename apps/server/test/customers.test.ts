@@ -1,3 +1,4 @@
+import { DEFAULT_TREE_NAVIGATION } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, HOST_B, type TestApp } from './support/harness.ts';
 
@@ -38,6 +39,54 @@ describe('customer calls', () => {
   it('reports the version fields to anyone on the tenant', async () => {
     const res = await t.anonymous().get('/app-version/');
     expect(res.json().version).toMatchObject({ IOTFW: '4.2.1', iotGateway: '2.8.0', AIFW: '1.6.3', analyticsFW: '3.1.0' });
+  });
+});
+
+describe('tree navigation entries (SPEC 2.13)', () => {
+  const genset = { nodeType: 'device', deviceType: 'GENERATOR', label: 'Fuel report', to: '/genset/view/{assetId}/{deviceId}?tab=fuel' };
+  const site = { nodeType: 'asset', label: 'Site tickets', to: '/helpdesk/tickets?assetId={assetId}' };
+
+  it('starts every customer with the default entries', async () => {
+    const other = await t.login('customer', HOST_B);
+    expect((await other.get('/iotapp/customer-settings/')).json().settings.treeNavigation).toEqual(DEFAULT_TREE_NAVIGATION);
+  });
+
+  it('refuses entries that are not paths in the app, use unknown placeholders or mix node and device type', async () => {
+    const admin = await t.login('customeradmin');
+    const cases: [unknown, string][] = [
+      [[{ ...site, to: 'https://example.com/{assetId}' }], 'starting with a single /'],
+      [[{ ...site, to: '//example.com/x' }], 'starting with a single /'],
+      [[{ ...genset, to: '/genset/{siteId}' }], 'may only use {assetId} and {deviceId}'],
+      [[{ ...site, deviceType: 'DVR' }], 'A site entry has no device type'],
+      [[{ ...site, to: '/devices/{deviceId}/view' }], 'A site entry cannot use {deviceId}'],
+      [[{ ...genset, deviceType: 'TOASTER' }], 'type must be one of'],
+      [[{ ...genset, label: ' ' }], 'Label is required'],
+      [[{ ...genset, extra: true }], 'extra'],
+      [Array.from({ length: 51 }, () => site), 'At most 50 entries'],
+    ];
+    for (const [treeNavigation, message] of cases) {
+      const res = await admin.put('/iotapp/customer-settings/', { treeNavigation });
+      expect(res.statusCode, message).toBe(400);
+      expect(JSON.stringify(res.json()), message).toContain(message);
+    }
+    expect((await admin.get('/iotapp/customer-settings/')).json().settings.treeNavigation).toEqual(DEFAULT_TREE_NAVIGATION);
+  });
+
+  it('lets a customer admin replace the entries for their tenant only, keeping the other settings', async () => {
+    const admin = await t.login('customeradmin');
+    expect((await (await t.login('customer')).put('/iotapp/customer-settings/', { treeNavigation: [site] })).statusCode).toBe(403);
+    expect((await (await t.login('sysadmin')).put('/iotapp/customer-settings/', { treeNavigation: [site] })).statusCode).toBe(403);
+    const before = (await admin.get('/iotapp/customer-settings/')).json().settings;
+    const res = await admin.put('/iotapp/customer-settings/', { treeNavigation: [genset, { ...site, label: '  Site tickets ' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().settings.treeNavigation).toEqual([genset, site]);
+    const seen = (await (await t.login('customer')).get('/iotapp/customer-settings/')).json().settings;
+    expect(seen.treeNavigation).toEqual([genset, site]);
+    expect(seen.aliases).toEqual(before.aliases);
+    expect(seen.menu).toEqual(before.menu);
+    const other = (await (await t.login('customeradmin', HOST_B)).get('/iotapp/customer-settings/')).json().settings;
+    expect(other.treeNavigation).toEqual(DEFAULT_TREE_NAVIGATION);
+    expect((await admin.put('/iotapp/customer-settings/', { treeNavigation: [] })).json().settings.treeNavigation).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_ALIASES, TICKET_DEFAULTS } from './constants.ts';
+import { DEFAULT_TREE_NAVIGATION, treeNavigationSchema } from './devices.ts';
 import { roleSchema } from './role-schemas.ts';
 
 export interface MenuItem {
@@ -68,6 +69,8 @@ export const customerSettingsSchema = z.object({
   mapTileUrl: z.string().max(500).optional(),
   sellerLogo: z.string().max(200_000).optional(),
   menu: z.array(menuItemSchema).default([]),
+  /** SPEC 2.13: the asset tree's right-click navigation entries. */
+  treeNavigation: treeNavigationSchema.default(() => DEFAULT_TREE_NAVIGATION.map((e) => ({ ...e }))),
 });
 export type CustomerSettings = z.infer<typeof customerSettingsSchema>;
 /**

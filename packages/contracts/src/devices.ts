@@ -637,13 +637,77 @@ export const TYPE_DASHBOARDS = {
   cctv: { type: 'DVR', title: 'CCTV Dashboard', path: '/cctv/dashboard' },
 } as const satisfies Record<string, { type: DeviceType; title: string; path: string }>;
 
-/** Tree right-click navigation by device type (SPEC 2.13: configurable entries by node and device type). */
-export const TREE_DEVICE_LINKS: Partial<Record<DeviceType, { label: string; to: (assetId: number, deviceId: number) => string }[]>> = {
-  GENERATOR: [{ label: 'Genset Dashboard', to: (a, d) => `/genset/view/${a}/${d}` }],
-  UPS: [{ label: 'UPS Dashboard', to: (a, d) => `/ups/view/${a}/${d}` }],
-  RECTIFIER: [{ label: 'Rectifier Dashboard', to: (a, d) => `/rectifier/view/${a}/${d}` }],
-  ALARMPANEL: [{ label: 'Alarm Panel Dashboard', to: (_a, d) => `/alarm-panel/view/${d}` }],
-  DVR: [{ label: 'CCTV Dashboard', to: (a) => `/cctv/dashboard?assetId=${a}` }],
-  CAMERA: [{ label: 'Camera View', to: (_a, d) => `/cctv/view/${d}` }],
-  ROUTER: [{ label: 'Power Dashboard', to: (a) => `/site-summary/power-dashboard/${a}` }],
-};
+/* ------------------------------------------------------------------ tree navigation entries (SPEC 2.13) */
+
+/**
+ * The tree's right-click navigation entries (SPEC 2.13: configurable by node and device type), a customer setting.
+ * `to` is an address in the app with `{assetId}` and `{deviceId}` filled in from the node clicked; an entry without
+ * `deviceType` is shown for every device (device entries) or every site (site entries).
+ */
+export const TREE_NAVIGATION_NODE_TYPES = ['asset', 'device'] as const;
+export type TreeNavigationNodeType = (typeof TREE_NAVIGATION_NODE_TYPES)[number];
+export const TREE_NAVIGATION_PLACEHOLDERS = ['{assetId}', '{deviceId}'] as const;
+export const TREE_NAVIGATION_MAX_ENTRIES = 50;
+
+export interface TreeNavigationEntry {
+  nodeType: TreeNavigationNodeType;
+  deviceType?: DeviceType;
+  label: string;
+  to: string;
+}
+
+/** The entries a customer starts with. */
+export const DEFAULT_TREE_NAVIGATION: readonly TreeNavigationEntry[] = [
+  { nodeType: 'device', deviceType: 'GENERATOR', label: 'Genset Dashboard', to: '/genset/view/{assetId}/{deviceId}' },
+  { nodeType: 'device', deviceType: 'UPS', label: 'UPS Dashboard', to: '/ups/view/{assetId}/{deviceId}' },
+  { nodeType: 'device', deviceType: 'RECTIFIER', label: 'Rectifier Dashboard', to: '/rectifier/view/{assetId}/{deviceId}' },
+  { nodeType: 'device', deviceType: 'ALARMPANEL', label: 'Alarm Panel Dashboard', to: '/alarm-panel/view/{deviceId}' },
+  { nodeType: 'device', deviceType: 'DVR', label: 'CCTV Dashboard', to: '/cctv/dashboard?assetId={assetId}' },
+  { nodeType: 'device', deviceType: 'CAMERA', label: 'Camera View', to: '/cctv/view/{deviceId}' },
+  { nodeType: 'device', deviceType: 'ROUTER', label: 'Power Dashboard', to: '/site-summary/power-dashboard/{assetId}' },
+];
+
+const PLACEHOLDER = /\{[^}]*\}/g;
+
+export const treeNavigationEntrySchema = z
+  .strictObject({
+    nodeType: z.enum(TREE_NAVIGATION_NODE_TYPES, { message: `nodeType must be one of ${TREE_NAVIGATION_NODE_TYPES.join(', ')}` }),
+    deviceType: deviceTypeSchema.optional(),
+    label: z.string().trim().min(1, 'Label is required').max(60, 'Please use maximum 60 characters'),
+    to: z
+      .string()
+      .trim()
+      .max(300, 'Please use maximum 300 characters')
+      .regex(/^\/(?![/\\])[^\s]*$/, 'Address must be a path in the app, starting with a single /')
+      .refine(
+        (to) => (to.match(PLACEHOLDER) ?? []).every((p) => (TREE_NAVIGATION_PLACEHOLDERS as readonly string[]).includes(p)),
+        `Address may only use ${TREE_NAVIGATION_PLACEHOLDERS.join(' and ')}`,
+      ),
+  })
+  .refine((e) => e.nodeType === 'device' || e.deviceType === undefined, {
+    message: 'A site entry has no device type',
+    path: ['deviceType'],
+  })
+  .refine((e) => e.nodeType === 'device' || !e.to.includes('{deviceId}'), {
+    message: 'A site entry cannot use {deviceId}',
+    path: ['to'],
+  });
+
+export const treeNavigationSchema = z
+  .array(treeNavigationEntrySchema)
+  .max(TREE_NAVIGATION_MAX_ENTRIES, `At most ${TREE_NAVIGATION_MAX_ENTRIES} entries`);
+
+/** The entries of a node, with their addresses filled in. */
+export function treeNavigationFor(
+  entries: readonly TreeNavigationEntry[],
+  node: { nodeType: string; deviceType?: string; assetId?: number | null; deviceId?: number },
+): { label: string; to: string }[] {
+  return entries
+    .filter((e) => e.nodeType === node.nodeType && (!e.deviceType || e.deviceType === node.deviceType))
+    .map((e) => ({
+      label: e.label,
+      to: e.to
+        .replaceAll('{assetId}', encodeURIComponent(String(node.assetId ?? 0)))
+        .replaceAll('{deviceId}', encodeURIComponent(String(node.deviceId ?? 0))),
+    }));
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAP } from './map.ts';
 import { idList, limitParam, orderBy, pageParam, queryBoolean, repeated, searchText } from './query.ts';
 import { roleSchema } from './role-schemas.ts';
 
@@ -31,21 +32,8 @@ export const ASSET_TREE = {
   maxAddressLevels: 6,
 } as const;
 
-/** Map view (SPEC 2.12, 9). */
-export const MAP = {
-  pageSize: 1000,
-  searchDebounceMs: 500,
-  minZoom: 1.5,
-  initialZoom: 2,
-  groupByFirstLevelAtOrBelowZoom: 4,
-  bounds: [
-    [-85, -180],
-    [85, 180],
-  ] as [[number, number], [number, number]],
-  center: [20, 10] as [number, number],
-  maxLocationsOptions: [5, 10, 20, 30, 50, 100, 500] as const,
-  defaultParentDevice: 'ROUTER',
-} as const;
+/** Map view (SPEC 2.12, 9): in its own module, which the web app's main bundle can import without zod. */
+export { MAP } from './map.ts';
 
 /** SPEC 2.12: marker size grows with the zoom level. */
 export const markerSize = (level: number) => ({ width: Math.min(15 + level + 12, 40), height: Math.min(20 + level + 12, 50) });

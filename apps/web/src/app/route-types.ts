@@ -48,6 +48,11 @@ export interface AppRoute {
   screen?: boolean;
   /** Loads the page component (a dynamic import, so each feature is its own chunk). */
   page: () => Promise<ComponentType>;
+  /**
+   * Starts the page's first data request on navigation, after the login check and beside the loading of its code.
+   * It must not import what the login page does not load (it runs from the main bundle).
+   */
+  prefetch?: (url: URL) => void;
 }
 
 export interface RouteHandle {

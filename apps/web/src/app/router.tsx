@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/PageLoader.tsx';
 import { loaderFor } from './guards/loaders.ts';
 import { RootShell } from './RootShell.tsx';
@@ -24,10 +24,20 @@ function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { title: route.title, crumbs: route.crumbs, hideNavigation: route.hideNavigation };
   return {
     path: route.path,
-    loader: loaderFor(route),
+    loader: withPrefetch(loaderFor(route), route.prefetch),
     lazy: async () => ({ Component: await route.page() }),
     handle,
     ErrorBoundary: RouteErrorBoundary,
+  };
+}
+
+/** The route's guard, then its data prefetch (not awaited: the page's code loads meanwhile). */
+function withPrefetch(guard: LoaderFunction | undefined, prefetch: AppRoute['prefetch']): LoaderFunction | undefined {
+  if (!prefetch) return guard;
+  return async (args) => {
+    const result = guard ? await guard(args) : null;
+    prefetch(new URL(args.request.url));
+    return result;
   };
 }
 

@@ -76,8 +76,10 @@ function connect() {
     keepalive = setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
     }, KEEPALIVE_MS);
-    // Whatever happened while the socket was down is fetched again.
-    if (queryClient) for (const { key } of invalidations) void queryClient.invalidateQueries({ queryKey: key });
+    // Whatever happened while the socket was down is fetched again, each query once (a key registered for several
+    // topics would otherwise restart the same refetch, e.g. every page of the map's markers).
+    const keys = new Map(invalidations.map(({ key }) => [JSON.stringify(key), key]));
+    if (queryClient) for (const key of keys.values()) void queryClient.invalidateQueries({ queryKey: key });
   };
   ws.onmessage = (message) => {
     try {

@@ -25,19 +25,17 @@ function DeviceTreeFrame() {
   const showTree = Boolean(Pane && settings?.treeAccess);
   return (
     <AppShell>
-      {showTree && Pane ? (
-        <TreeSplitter
-          pane={
+      <TreeSplitter
+        pane={
+          showTree && Pane ? (
             <Suspense fallback={<PageLoader />}>
               <Pane />
             </Suspense>
-          }
-        >
-          <Outlet />
-        </TreeSplitter>
-      ) : (
+          ) : null
+        }
+      >
         <Outlet />
-      )}
+      </TreeSplitter>
     </AppShell>
   );
 }

@@ -11,8 +11,12 @@ import { readJson, writeJson } from '../../lib/storage.ts';
 const KEY = 'tree-pane';
 const clamp = (w: number) => Math.min(TREE_PANE_WIDTH.max, Math.max(TREE_PANE_WIDTH.min, Math.round(w)));
 
-/** SPEC 2.4 / 9: a resizable tree pane (400 px, 300 to 900) with an open/close toggle; both are remembered. */
-export function TreeSplitter({ pane, children }: { pane: ReactNode; children: ReactNode }) {
+/**
+ * SPEC 2.4 / 9: a resizable tree pane (400 px, 300 to 900) with an open/close toggle; both are remembered. Without a
+ * pane (no tree access, or not known yet) the page is shown alone, at the same place in the element tree, so that
+ * the pane arriving later does not mount the page a second time.
+ */
+export function TreeSplitter({ pane, children }: { pane: ReactNode | null; children: ReactNode }) {
   const { t } = useTranslation();
   const stored = readJson<{ open?: boolean; width?: number }>(KEY);
   const [open, setOpen] = useState(stored?.open ?? true);
@@ -42,8 +46,8 @@ export function TreeSplitter({ pane, children }: { pane: ReactNode; children: Re
   };
 
   return (
-    <Box sx={{ display: 'flex', minHeight: 'calc(100vh - 200px)', gap: 0 }}>
-      {open ? (
+    <Box sx={{ display: 'flex', minHeight: pane ? 'calc(100vh - 200px)' : undefined, gap: 0 }}>
+      {open && pane ? (
         <>
           <Box
             component="aside"
@@ -70,17 +74,19 @@ export function TreeSplitter({ pane, children }: { pane: ReactNode; children: Re
           />
         </>
       ) : null}
-      <Box sx={{ flex: 1, minWidth: 0, pl: 1 }}>
-        <Tooltip title={open ? t('layout.hideTree') : t('layout.showTree')}>
-          <IconButton
-            size="small"
-            onClick={() => setOpen((v) => !v)}
-            aria-label={open ? t('layout.hideTree') : t('layout.showTree')}
-            aria-pressed={open}
-          >
-            {open ? <ChevronLeft /> : <ChevronRight />}
-          </IconButton>
-        </Tooltip>
+      <Box sx={{ flex: 1, minWidth: 0, pl: pane ? 1 : 0 }}>
+        {pane ? (
+          <Tooltip title={open ? t('layout.hideTree') : t('layout.showTree')}>
+            <IconButton
+              size="small"
+              onClick={() => setOpen((v) => !v)}
+              aria-label={open ? t('layout.hideTree') : t('layout.showTree')}
+              aria-pressed={open}
+            >
+              {open ? <ChevronLeft /> : <ChevronRight />}
+            </IconButton>
+          </Tooltip>
+        ) : null}
         {children}
       </Box>
     </Box>

@@ -8,14 +8,17 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ASSET_MESSAGES, ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
+import { useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAssetAlias } from '../sites/alias.ts';
+import { assetQuery } from '../sites/api.ts';
 import { useDebounced } from '../sites/hooks.ts';
 import { NodeIcon } from './NodeIcon.tsx';
+import { revealSite } from './reveal.ts';
 import { TreeContextMenu } from './TreeContextMenu.tsx';
 import { fetchChildren, searchTree } from './tree-api.ts';
-import { initialTree, ROOT, type Row, selectionTarget, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
+import { initialTree, ROOT, type Row, selectionTarget, type TreeAction, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
 import { useAlarmRefresh } from './useAlarmRefresh.ts';
 
 const ROW_HEIGHT = 30;
@@ -24,6 +27,8 @@ const OVERSCAN = 12;
 /**
  * SPEC 2.13: address levels → sites → devices, loaded a level at a time with 'Load More', a search, the footer
  * count and right-click menus; colours follow alarmStatus. Rows are virtualised: only the visible ones render.
+ * A site chosen elsewhere (`assetId` in the address, set by the dashboards and the map) is revealed: its address
+ * levels are opened, loaded as needed, and it is scrolled into view.
  */
 export function AssetTree() {
   const alias = useAssetAlias();
@@ -41,6 +46,11 @@ export function AssetTree() {
   const act = inSearch ? dispatchFound : dispatch;
   const stateRef = useRef(state);
   stateRef.current = state;
+  const treeRef = useRef(tree);
+  treeRef.current = tree;
+  const client = useQueryClient();
+  const chosenSite = Number(params.get('assetId')) || null;
+  const [revealed, setRevealed] = useState<{ key: string } | null>(null);
 
   const load = useCallback(
     async (key: string, page: number) => {
@@ -84,6 +94,33 @@ export function AssetTree() {
       cancelled = true;
     };
   }, [searchText]);
+
+  useEffect(() => {
+    if (!chosenSite) return;
+    let cancelled = false;
+    // The reveal reads the tree between its own steps: it sees its actions at once, before React renders them.
+    const dispatchSeen = (action: TreeAction) => {
+      treeRef.current = treeReducer(treeRef.current, action);
+      dispatch(action);
+    };
+    client
+      .ensureQueryData(assetQuery(chosenSite))
+      .then((asset) =>
+        revealSite(asset.id, asset.address, {
+          current: () => treeRef.current,
+          dispatch: dispatchSeen,
+          fetchChildren,
+          cancelled: () => cancelled,
+        }),
+      )
+      .then((key) => {
+        if (key && !cancelled) setRevealed({ key });
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [chosenSite, client]);
 
   useAlarmRefresh(tree, dispatch);
 
@@ -142,6 +179,7 @@ export function AssetTree() {
         <VirtualRows
           rows={rows}
           selectedKey={selectedKey}
+          reveal={inSearch ? null : revealed}
           onToggle={handleToggle}
           onSelect={handleSelect}
           onMore={(parent) => {
@@ -166,6 +204,8 @@ export function AssetTree() {
 function VirtualRows(props: {
   rows: Row[];
   selectedKey: string | null;
+  /** A row to bring into view once (a new object for each reveal). */
+  reveal: { key: string } | null;
   onToggle(row: Extract<Row, { kind: 'node' }>): void;
   onSelect(node: TreeNode): void;
   onMore(parent: string): void;
@@ -181,6 +221,20 @@ function VirtualRows(props: {
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
+  const revealedRef = useRef<{ key: string } | null>(null);
+  const { reveal, rows } = props;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !reveal || revealedRef.current === reveal) return;
+    const index = rows.findIndex((r) => r.key === reveal.key);
+    if (index < 0) return;
+    revealedRef.current = reveal;
+    const top = index * ROW_HEIGHT;
+    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
+      setScrollTop(el.scrollTop);
+    }
+  }, [reveal, rows]);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(props.rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   return (

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAsset } from '../sites/api.ts';
 
@@ -17,4 +18,26 @@ export function useTreeSelection() {
     /** Filters for the calls that accept a site or an address prefix. */
     query: assetId ? { assetId } : path.length ? { path } : {},
   };
+}
+
+/**
+ * Chooses a site from a dashboard of the device-tree layout (a row, a marker, the map's list): the site goes into the
+ * address as the tree's selection, and the tree reveals it. The page and its other parameters stay.
+ */
+export function useChooseSite(): (assetId: number) => void {
+  const [, setParams] = useSearchParams();
+  return useCallback(
+    (assetId: number) =>
+      setParams(
+        (current) => {
+          if (current.get('assetId') === String(assetId) && !current.has('deviceId')) return current;
+          const next = new URLSearchParams(current);
+          next.set('assetId', String(assetId));
+          next.delete('deviceId');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
 }

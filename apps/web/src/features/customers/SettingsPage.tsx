@@ -26,7 +26,8 @@ import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { SystemAlertsPanel } from '../admin/SystemAlertsPanel.tsx';
 import { useCustomerSettings, useUpdateCustomerSettings } from './api.ts';
-import { type EditableSettings, editableOf, settingsPatch, validateSettings } from './settings-form.ts';
+import { type EditableSettings, editableOf, settingsPatch, treeNavigationIssues, validateSettings } from './settings-form.ts';
+import { TreeNavigationSection } from './TreeNavigationSection.tsx';
 
 /** /settings (customer admin; no login check in SPEC 2.1): a partial update of the customer settings. */
 export function SettingsPage() {
@@ -70,6 +71,7 @@ function SettingsForm({ settings }: { settings: CustomerSettings }) {
   const [values, setValues] = useState<EditableSettings>(initial);
   const [serverError, setServerError] = useState<string | null>(null);
   const errors = validateSettings(values, (key, options) => t(key, { ...options }));
+  const navigationIssues = useMemo(() => treeNavigationIssues(values.treeNavigation), [values.treeNavigation]);
   const dirty = JSON.stringify(values) !== JSON.stringify(initial);
   const set = <K extends keyof EditableSettings>(key: K, value: EditableSettings[K]) => setValues((v) => ({ ...v, [key]: value }));
   const [submitted, setSubmitted] = useState(false);
@@ -77,7 +79,7 @@ function SettingsForm({ settings }: { settings: CustomerSettings }) {
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (Object.keys(errors).length) return;
+    if (Object.keys(errors).length || Object.keys(navigationIssues).length) return;
     setServerError(null);
     // The whole settings object goes back with the edits: the server's partial-update schema fills omitted keys
     // with their defaults (see the report), which would otherwise reset e.g. the menu.
@@ -189,6 +191,15 @@ function SettingsForm({ settings }: { settings: CustomerSettings }) {
           </FormGroup>
           <FormHelperText>{t('settings.mfaRequiredHint')}</FormHelperText>
         </Box>
+      </Section>
+      <Section title="Tree navigation">
+        <TreeNavigationSection
+          entries={values.treeNavigation}
+          onChange={(entries) => set('treeNavigation', entries)}
+          issues={navigationIssues}
+          showIssues={submitted}
+          siteAlias={values.assetAlias.trim() || settings.aliases.asset}
+        />
       </Section>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
         <Button type="submit" variant="contained" disabled={update.isPending || !dirty} data-testid="settings-save">

@@ -1,4 +1,5 @@
 import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import { DEFAULT_TREE_NAVIGATION, type TreeNavigationEntry, treeNavigationSchema } from '@sitewatch/contracts/devices';
 import type { Role } from '@sitewatch/contracts/roles';
 
 /** The part of the customer settings the Settings page edits. */
@@ -11,6 +12,7 @@ export interface EditableSettings {
   treeAccess: boolean;
   livePopup: boolean;
   mfaRequiredRoles: Role[];
+  treeNavigation: TreeNavigationEntry[];
 }
 
 export function editableOf(s: CustomerSettings): EditableSettings {
@@ -23,6 +25,7 @@ export function editableOf(s: CustomerSettings): EditableSettings {
     treeAccess: s.treeAccess,
     livePopup: s.livePopup,
     mfaRequiredRoles: [...(s.mfaRequiredRoles ?? [])],
+    treeNavigation: (s.treeNavigation ?? DEFAULT_TREE_NAVIGATION).map((e) => ({ ...e })),
   };
 }
 
@@ -38,6 +41,12 @@ export function settingsPatch(v: EditableSettings): Partial<CustomerSettings> {
     treeAccess: v.treeAccess,
     livePopup: v.livePopup,
     mfaRequiredRoles: v.mfaRequiredRoles,
+    treeNavigation: v.treeNavigation.map(({ deviceType, ...e }) => ({
+      ...e,
+      label: e.label.trim(),
+      to: e.to.trim(),
+      ...(e.nodeType === 'device' && deviceType ? { deviceType } : {}),
+    })),
   };
 }
 
@@ -51,4 +60,17 @@ export function validateSettings(v: EditableSettings, t: (key: string, options?:
   if (!v.assetAlias.trim()) errors.assetAlias = t('settings.required');
   if (!v.ticketAlias.trim()) errors.ticketAlias = t('settings.required');
   return errors;
+}
+
+/** Problems of the tree navigation entries, by row and field, from the schema the server validates with. */
+export function treeNavigationIssues(entries: TreeNavigationEntry[]): Record<string, string> {
+  const result = treeNavigationSchema.safeParse(entries);
+  const issues: Record<string, string> = {};
+  if (result.success) return issues;
+  for (const issue of result.error.issues) {
+    const [row, field] = issue.path;
+    const key = row === undefined ? 'list' : `${String(row)}.${String(field ?? 'label')}`;
+    issues[key] ??= issue.message;
+  }
+  return issues;
 }

@@ -9,6 +9,7 @@ import type {
 } from '@sitewatch/contracts/devices';
 import { DEFAULT_TELEMETRY } from '@sitewatch/contracts/devices';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
 import type { Page } from '../sites/api.ts';
@@ -28,7 +29,25 @@ export const deviceKeys = {
   mappings: (query: Query) => ['devices', 'mappings', query] as const,
 };
 
-export const fetchDevices = (query: Query) => http.get<Page<Device>>('/iotapp/devices/', { query });
+export const fetchDevices = async (query: Query) => {
+  const page = await http.get<Page<Device>>('/iotapp/devices/', { query });
+  // Grouped answers (groupBy) are counts, not devices.
+  if (!query.groupBy) remember('devices', page.contents);
+  return page;
+};
+
+/** One device by id, from the device cache when it is fresh enough (SPEC 9). */
+export const deviceQuery = (id: number, opts: { toast?: boolean } = {}) => ({
+  queryKey: deviceKeys.one(id),
+  staleTime: 30_000,
+  ...cachedById('devices', id, () => http.get<Device>(`/iotapp/devices/${id}/`, { toast: opts.toast })),
+});
+
+/** Devices change together (subtree actions, moves): the cached ones are dropped with the queries. */
+function devicesChanged(client: ReturnType<typeof useQueryClient>) {
+  entityCache('devices').clear();
+  return client.invalidateQueries({ queryKey: deviceKeys.all });
+}
 
 export function useDevices(query: Query, opts: { enabled?: boolean; refetchInterval?: number } = {}) {
   return useQuery({
@@ -43,7 +62,7 @@ export function useDevices(query: Query, opts: { enabled?: boolean; refetchInter
 export const fetchCompact = (query: Query) => http.get<Page<CompactDevice>>('/iotapp/devices/compact-list/', { query });
 
 export function useDevice(id: number | null) {
-  return useQuery({ queryKey: deviceKeys.one(id ?? 0), enabled: Boolean(id), queryFn: () => http.get<Device>(`/iotapp/devices/${id}/`) });
+  return useQuery({ ...deviceQuery(id ?? 0), enabled: Boolean(id) });
 }
 
 export interface TypeCount {
@@ -93,7 +112,7 @@ export function useSaveDevice(id: number | null) {
       id
         ? http.put<Device>(`/iotapp/devices/${id}/`, input, { toast: false })
         : http.post<Device>('/iotapp/devices/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: () => devicesChanged(client),
   });
 }
 
@@ -101,7 +120,7 @@ export function useDeleteDevice() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.del<null>(`/iotapp/devices/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: () => devicesChanged(client),
   });
 }
 
@@ -109,7 +128,7 @@ export function useAddToInventory(id: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Partial<DeviceValues>) => http.post<Device>(`/iotapp/devices/${id}/add-to-inventory/`, input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: () => devicesChanged(client),
   });
 }
 
@@ -118,7 +137,7 @@ export function useAssignDevices() {
   return useMutation({
     mutationFn: (input: { deviceIds: number[]; assetId: number | null; parentId: number | null }) =>
       http.post<{ updated: number }>('/iotapp/devices/assign/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: () => devicesChanged(client),
   });
 }
 
@@ -129,7 +148,7 @@ export function useAlarmAction(id: number) {
       http.post<{ success: boolean; updatedDevices: number; ticketId: number | null }>(`/iotapp/devices/${id}/alarm-actions/`, input, {
         toast: false,
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: () => devicesChanged(client),
   });
 }
 
@@ -152,7 +171,11 @@ export function useAlarmActionLog(id: number) {
   });
 }
 
-export const fetchTemplates = (query: Query) => http.get<Page<DeviceTemplate>>('/iotapp/device-templates/', { query });
+export const fetchTemplates = async (query: Query) => {
+  const page = await http.get<Page<DeviceTemplate>>('/iotapp/device-templates/', { query });
+  remember('deviceTemplates', page.contents);
+  return page;
+};
 
 export function useTemplates(query: Query) {
   return useQuery({ queryKey: deviceKeys.templates(query), queryFn: () => fetchTemplates(query), placeholderData: keepPreviousData });
@@ -162,7 +185,8 @@ export function useTemplate(id: number | null) {
   return useQuery({
     queryKey: deviceKeys.template(id ?? 0),
     enabled: Boolean(id),
-    queryFn: () => http.get<DeviceTemplate>(`/iotapp/device-templates/${id}/`),
+    staleTime: 30_000,
+    ...cachedById('deviceTemplates', id ?? 0, () => http.get<DeviceTemplate>(`/iotapp/device-templates/${id}/`)),
   });
 }
 
@@ -175,7 +199,10 @@ export function useSaveTemplate(id: number | null) {
       id
         ? http.put<DeviceTemplate>(`/iotapp/device-templates/${id}/`, input, { toast: false })
         : http.post<DeviceTemplate>('/iotapp/device-templates/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: (saved) => {
+      entityCache('deviceTemplates').set(saved.id, saved);
+      return client.invalidateQueries({ queryKey: deviceKeys.all });
+    },
   });
 }
 
@@ -183,7 +210,10 @@ export function useDeleteTemplate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.del<null>(`/iotapp/device-templates/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.all }),
+    onSuccess: (_none, id) => {
+      entityCache('deviceTemplates').delete(id);
+      return client.invalidateQueries({ queryKey: deviceKeys.all });
+    },
   });
 }
 

@@ -11,12 +11,13 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
 import { MAP, type MapSite } from '@sitewatch/contracts/sites';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useTreeSelection } from '../asset-tree/selection.ts';
+import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useDebounced } from '../sites/hooks.ts';
+import { mapQueryOf } from './map-data.ts';
 import { statusColour } from './map-model.ts';
 import { SiteMap } from './SiteMap.tsx';
 import { useMapSites } from './useMapSites.ts';
@@ -88,12 +89,19 @@ export function LocationList({ sites, onPick, alias }: { sites: MapSite[]; onPic
 export function MultisiteStatusPage() {
   const alias = useAssetAlias();
   const [params] = useSearchParams();
-  const parentDevice = (params.get('parentDevice') ?? MAP.defaultParentDevice).toUpperCase();
+  const { parentDevice, filter } = mapQueryOf(params);
   const selection = useTreeSelection();
-  const filter = selection.path.length ? { path: selection.path } : {};
   const sites = useMapSites(parentDevice, filter);
   const list = sites.data ?? [];
   const [focus, setFocus] = useState<MapSite | null>(null);
+  const chooseSite = useChooseSite();
+  const pick = useCallback(
+    (site: MapSite) => {
+      setFocus(site);
+      chooseSite(site.id);
+    },
+    [chooseSite],
+  );
   const online = list.filter((s) => s.status === 'Online').length;
   const offline = list.filter((s) => s.status === 'Offline').length;
   useEffect(() => {
@@ -116,7 +124,7 @@ export function MultisiteStatusPage() {
       />
       {sites.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '320px 1fr' } }}>
-        <LocationList sites={list} onPick={setFocus} alias={alias} />
+        <LocationList sites={list} onPick={pick} alias={alias} />
         <SiteMap sites={list} focus={focus} height="calc(100vh - 260px)" />
       </Box>
     </Box>

@@ -64,7 +64,6 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
-  const indexRef = useRef<{ index: Supercluster<{ site: MapSite }>; sites: MapSite[] } | null>(null);
   const tileUrl = useCustomerSettings().data?.mapTileUrl;
 
   // The map itself, once.
@@ -77,6 +76,8 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       maxBoundsViscosity: 1,
       worldCopyJump: false,
       attributionControl: true,
+      // The country outlines on one canvas: far cheaper to draw and to pan than an SVG path per country.
+      preferCanvas: true,
     }).setView(MAP.center, MAP.initialZoom);
     map.attributionControl.setPrefix(false);
     mapRef.current = map;
@@ -118,15 +119,21 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
     const map = mapRef.current;
     const layer = layerRef.current;
     if (!map || !layer) return;
-    const index = new Supercluster<{ site: MapSite }>({ radius: 48, maxZoom: 16 });
-    index.load(
-      sites.map((site) => ({
-        type: 'Feature',
-        properties: { site },
-        geometry: { type: 'Point', coordinates: [site.longitude, site.latitude] },
-      })),
-    );
-    indexRef.current = { index, sites };
+    // The cluster index is built when a zoom past the country grouping first needs it.
+    let built: Supercluster<{ site: MapSite }> | null = null;
+    const clusterIndex = () => {
+      if (built) return built;
+      built = new Supercluster<{ site: MapSite }>({ radius: 48, maxZoom: 16 });
+      built.load(
+        sites.map((site) => ({
+          type: 'Feature',
+          properties: { site },
+          geometry: { type: 'Point', coordinates: [site.longitude, site.latitude] },
+        })),
+      );
+      return built;
+    };
+    const groups = groupByFirstLevel(sites);
     const bubble = (count: number, colour: string, className: string) =>
       L.divIcon({
         className,
@@ -138,7 +145,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       layer.clearLayers();
       const zoom = map.getZoom();
       if (zoom <= MAP.groupByFirstLevelAtOrBelowZoom) {
-        for (const g of groupByFirstLevel(sites)) {
+        for (const g of groups) {
           L.marker([g.latitude, g.longitude], { icon: bubble(g.count, groupColour(g), 'sw-group'), keyboard: true, title: g.level1 })
             .bindTooltip(tooltip(`${g.level1}: ${g.count} sites (${g.online} online, ${g.offline} offline)`))
             .on('click', () => map.flyTo([g.latitude, g.longitude], MAP.groupByFirstLevelAtOrBelowZoom + 1))
@@ -148,6 +155,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       }
       const b = map.getBounds();
       const size = markerSize(Math.round(zoom));
+      const index = clusterIndex();
       const clusters = index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.round(zoom));
       for (const c of clusters) {
         const [lng, lat] = c.geometry.coordinates as [number, number];

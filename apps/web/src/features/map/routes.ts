@@ -1,5 +1,6 @@
 import type { AppRoute } from '../../app/route-types.ts';
 import { i18n } from '../../lib/i18n/index.ts';
+import { mapQueryOf, prefetchMapSites } from './map-data.ts';
 
 i18n.addResourceBundle('en', 'translation', { map: { multisite: 'Multi-site status' } }, true, false);
 
@@ -10,5 +11,9 @@ export const mapRoutes: AppRoute[] = [
     layout: 'deviceTree',
     title: 'map.multisite',
     page: () => import('./MultisiteStatusPage.tsx').then((m) => m.MultisiteStatusPage),
+    prefetch: (url) => {
+      const { parentDevice, filter } = mapQueryOf(url.searchParams);
+      prefetchMapSites(parentDevice, filter);
+    },
   },
 ];

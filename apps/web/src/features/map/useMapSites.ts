@@ -1,27 +1,14 @@
-import { MAP, type MapSite } from '@sitewatch/contracts/sites';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
-
-interface MapPage {
-  contents: MapSite[];
-  totalCount: number;
-}
+import { MAP_SITES_FRESH_MS, type MapFilter, takeMapSites } from './map-data.ts';
 
 /**
- * Every located site as a compact marker, fetched in pages of 1000 (SPEC 9): the first page tells how many there
- * are, the rest are fetched side by side.
+ * Every located site as a compact marker (pages of 1000, SPEC 9), taking over the requests the route started on
+ * navigation when there are any.
  */
-export function useMapSites(parentDevice: string, filter: Record<string, unknown>) {
+export function useMapSites(parentDevice: string, filter: MapFilter) {
   return useQuery({
     queryKey: ['sites', 'map', parentDevice, filter],
-    staleTime: 30_000,
-    queryFn: async () => {
-      const page = (n: number) =>
-        http.get<MapPage>('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } as never });
-      const first = await page(1);
-      const pages = Math.ceil(first.totalCount / MAP.pageSize);
-      const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => page(i + 2)));
-      return [...first.contents, ...rest.flatMap((p) => p.contents)];
-    },
+    staleTime: MAP_SITES_FRESH_MS,
+    queryFn: () => takeMapSites(parentDevice, filter),
   });
 }

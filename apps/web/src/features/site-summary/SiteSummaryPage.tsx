@@ -13,12 +13,12 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
 import { MAP, type MapSite, SITE_SUMMARY, type SiteSummaryRow } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { http } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
-import { useTreeSelection } from '../asset-tree/selection.ts';
+import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
 import { LocationList } from '../map/MultisiteStatusPage.tsx';
 import { SiteMap } from '../map/SiteMap.tsx';
 import { useMapSites } from '../map/useMapSites.ts';
@@ -73,6 +73,14 @@ export function SiteSummaryPage() {
     placeholderData: keepPreviousData,
   });
   const [focus, setFocus] = useState<MapSite | null>(null);
+  const chooseSite = useChooseSite();
+  const pick = useCallback(
+    (site: MapSite) => {
+      setFocus(site);
+      chooseSite(site.id);
+    },
+    [chooseSite],
+  );
   const mapSites = useMapSites(MAP.defaultParentDevice, filter);
 
   const columns: GridColDef<SiteSummaryRow>[] = [
@@ -182,12 +190,13 @@ export function SiteSummaryPage() {
                 pageSizeOptions={[10, 25, 50, 100]}
                 disableColumnMenu
                 disableRowSelectionOnClick
+                onRowClick={(p) => chooseSite(p.row.id)}
               />
             </Box>
           </>
         ) : (
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '320px 1fr' } }}>
-            <LocationList sites={mapSites.data ?? []} onPick={setFocus} alias={alias} />
+            <LocationList sites={mapSites.data ?? []} onPick={pick} alias={alias} />
             <SiteMap sites={mapSites.data ?? []} focus={focus} />
           </Box>
         )}

@@ -2,6 +2,7 @@ import type { User } from '@sitewatch/contracts/auth';
 import type { Asset, AssetInput, SiteCustomer } from '@sitewatch/contracts/sites';
 import type { UserAsset } from '@sitewatch/contracts/users';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
 
@@ -24,18 +25,33 @@ export const siteKeys = {
   groups: ['users', 'groups'] as const,
 };
 
-export const fetchAssets = (query: Query) => http.get<Page<Asset>>('/iotapp/assets/', { query });
+export const fetchAssets = async (query: Query) => {
+  const page = await http.get<Page<Asset>>('/iotapp/assets/', { query });
+  remember('assets', page.contents);
+  return page;
+};
+
+/** One site by id, from the asset cache when it is fresh enough (SPEC 9). */
+export const assetQuery = (id: number) => ({
+  queryKey: siteKeys.asset(id),
+  staleTime: 30_000,
+  ...cachedById('assets', id, () => http.get<Asset>(`/iotapp/assets/${id}/`)),
+});
 
 export function useAssets(query: Query, enabled = true) {
   return useQuery({ queryKey: siteKeys.assets(query), queryFn: () => fetchAssets(query), placeholderData: keepPreviousData, enabled });
 }
 
 export function useAsset(id: number | null, opts: { showRoles?: boolean } = {}) {
-  return useQuery({
-    queryKey: siteKeys.asset(id ?? 0, Boolean(opts.showRoles)),
-    enabled: id !== null && id > 0,
-    queryFn: () => http.get<Asset>(`/iotapp/assets/${id}/`, { query: opts.showRoles ? { showRoles: true } : undefined }),
+  const enabled = id !== null && id > 0;
+  const byId = useQuery({ ...assetQuery(id ?? 0), enabled: enabled && !opts.showRoles });
+  // With its roles the site is read as it is now (the view page), not from the cache.
+  const withRoles = useQuery({
+    queryKey: siteKeys.asset(id ?? 0, true),
+    enabled: enabled && Boolean(opts.showRoles),
+    queryFn: () => http.get<Asset>(`/iotapp/assets/${id}/`, { query: { showRoles: true } }),
   });
+  return opts.showRoles ? withRoles : byId;
 }
 
 export function useSaveAsset(id: number | null) {
@@ -43,7 +59,10 @@ export function useSaveAsset(id: number | null) {
   return useMutation({
     mutationFn: (input: AssetInput) =>
       id ? http.put<Asset>(`/iotapp/assets/${id}/`, input, { toast: false }) : http.post<Asset>('/iotapp/assets/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+    onSuccess: (saved) => {
+      entityCache('assets').set(saved.id, saved);
+      return client.invalidateQueries({ queryKey: siteKeys.all });
+    },
   });
 }
 
@@ -51,7 +70,10 @@ export function useDeleteAsset() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.del<null>(`/iotapp/assets/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
+    onSuccess: (_none, id) => {
+      entityCache('assets').delete(id);
+      return client.invalidateQueries({ queryKey: siteKeys.all });
+    },
   });
 }
 
@@ -122,7 +144,7 @@ export function useUserAssets(query: Query & { userId: number | null }) {
     queryKey: siteKeys.userAssets(query),
     enabled: Boolean(query.userId),
     placeholderData: keepPreviousData,
-    queryFn: () => http.get<Page<UserAsset>>('/iotapp/user-assets/', { query }),
+    ...cachedById('userAssets', JSON.stringify(query), () => http.get<Page<UserAsset>>('/iotapp/user-assets/', { query })),
   });
 }
 
@@ -131,7 +153,10 @@ export function useAssignAssets() {
   return useMutation({
     mutationFn: (input: { userId: number; assetIds: number[]; address?: string[] }) =>
       http.post<{ assigned: number }>('/iotapp/user-assets/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => {
+      entityCache('userAssets').clear();
+      return client.invalidateQueries({ queryKey: ['users'] });
+    },
   });
 }
 
@@ -140,7 +165,10 @@ export function useUnassignAssets() {
   return useMutation({
     mutationFn: (input: { userId: number; assetIds: number[] }) =>
       http.post<{ removed: number }>('/iotapp/user-assets/remove/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => {
+      entityCache('userAssets').clear();
+      return client.invalidateQueries({ queryKey: ['users'] });
+    },
   });
 }
 

@@ -10,7 +10,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { Device, EntityMapping } from '@sitewatch/contracts/devices';
+import type { EntityMapping } from '@sitewatch/contracts/devices';
 import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,6 +20,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { http } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { AlarmSettingsDialog } from '../devices/AlarmSettingsDialog.tsx';
+import { deviceQuery } from '../devices/api.ts';
 import { CameraRecordingDialog, LiveVideoDialog } from '../video/index.ts';
 import { Section } from './TicketSections.tsx';
 
@@ -112,11 +113,7 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
   const user = useUser();
   const { settings } = useShell();
   const [dialog, setDialog] = useState<'alerts' | 'live' | 'recording' | null>(null);
-  const device = useQuery({
-    queryKey: ['tickets', 'device', deviceId],
-    queryFn: () => http.get<Device>(`/iotapp/devices/${deviceId}/`, { toast: false }),
-    retry: false,
-  });
+  const device = useQuery({ ...deviceQuery(deviceId, { toast: false }), retry: false });
   const actions = useQuery({
     queryKey: ['tickets', 'device-actions', deviceId],
     queryFn: () =>

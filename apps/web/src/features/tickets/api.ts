@@ -8,8 +8,9 @@ import type {
   TicketNotificationPrefs,
   TicketReport,
 } from '@sitewatch/contracts/helpdesk-admin';
-import type { Comment, HistoryEntry, Ticket, TicketStatus, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+import type { Comment, HistoryEntry, Ticket, TicketDays, TicketStatus, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
@@ -44,6 +45,7 @@ export const ticketKeys = {
   all: ['tickets'] as const,
   list: (q: Query) => ['tickets', 'list', q] as const,
   stats: (q: Query) => ['tickets', 'stats', q] as const,
+  days: (q: Query) => ['tickets', 'days', q] as const,
   ticket: (id: number) => ['tickets', 'ticket', id] as const,
   history: (id: number, page: number) => ['tickets', 'history', id, page] as const,
   comments: (id: number) => ['tickets', 'comments', id] as const,
@@ -88,6 +90,21 @@ export function useTicketStats(query: Query, refetchInterval: number | false) {
   });
 }
 
+/** Group by day: the count of each day over the whole filtered list (YYYY-MM-DD in the browser's time zone). */
+export function useTicketDays(query: Query, enabled: boolean, refetchInterval: number | false) {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return useQuery({
+    queryKey: ticketKeys.days({ ...query, timeZone }),
+    queryFn: async ({ signal }) => {
+      const days = await http.get<TicketDays>('/helpdesk/tickets/days/', { query: { ...query, timeZone }, signal });
+      return new Map(days.contents.map((d) => [d.day, d.count]));
+    },
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchInterval,
+  });
+}
+
 export function useTicket(id: number) {
   return useQuery({ queryKey: ticketKeys.ticket(id), queryFn: () => http.get<Ticket>(`/helpdesk/tickets/${id}/`), enabled: id > 0 });
 }
@@ -101,6 +118,7 @@ export function useTicketChange<TArgs>(call: (args: TArgs) => Promise<Ticket>) {
       client.setQueryData(ticketKeys.ticket(ticket.id), ticket);
       void client.invalidateQueries({ queryKey: ['tickets', 'list'] });
       void client.invalidateQueries({ queryKey: ['tickets', 'stats'] });
+      void client.invalidateQueries({ queryKey: ['tickets', 'days'] });
       void client.invalidateQueries({ queryKey: ['tickets', 'history', ticket.id] });
     },
   });
@@ -193,12 +211,19 @@ export function useAssignees(search: string, ids?: number[]) {
 
 export function useIssueTypes(query: Query = {}) {
   const q: Query = { page: 1, limit: 500, ...query };
-  return useQuery({ queryKey: ticketKeys.issueTypes(q), queryFn: () => http.get<Page<IssueType>>('/helpdesk/issue-types/', { query: q }) });
+  return useQuery({
+    queryKey: ticketKeys.issueTypes(q),
+    queryFn: async () => {
+      const page = await http.get<Page<IssueType>>('/helpdesk/issue-types/', { query: q });
+      remember('issueTypes', page.contents);
+      return page;
+    },
+  });
 }
 export function useIssueType(id: number) {
   return useQuery({
     queryKey: ticketKeys.issueType(id),
-    queryFn: () => http.get<IssueType>(`/helpdesk/issue-types/${id}/`),
+    ...cachedById('issueTypes', id, () => http.get<IssueType>(`/helpdesk/issue-types/${id}/`)),
     enabled: id > 0,
   });
 }
@@ -209,14 +234,20 @@ export function useSaveIssueType(id: number | null) {
       id
         ? http.put<IssueType>(`/helpdesk/issue-types/${id}/`, body, { toast: false })
         : http.post<IssueType>('/helpdesk/issue-types/', body, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
+    onSuccess: () => {
+      entityCache('issueTypes').clear();
+      return client.invalidateQueries({ queryKey: ['helpdesk'] });
+    },
   });
 }
 export function useDeleteIssueType() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.del<null>(`/helpdesk/issue-types/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
+    onSuccess: () => {
+      entityCache('issueTypes').clear();
+      return client.invalidateQueries({ queryKey: ['helpdesk'] });
+    },
   });
 }
 
