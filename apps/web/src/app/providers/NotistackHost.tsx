@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { i18n } from '../../lib/i18n/index.ts';
 import { drainToasts, subscribeToasts, TOAST_DURATION } from '../../lib/toasts.ts';
 
-/** SPEC 9: toasts top right; success 3 s, error 5 s. */
+/** SPEC 9: toasts top right, below the top bar so its profile button stays usable; success 3 s, error 5 s. */
 export function NotistackHost() {
   useEffect(() => {
     const flush = () => {
@@ -23,5 +23,12 @@ export function NotistackHost() {
     flush();
     return subscribeToasts(flush);
   }, []);
-  return <SnackbarProvider maxSnack={4} anchorOrigin={{ vertical: 'top', horizontal: 'right' }} preventDuplicate />;
+  return (
+    <SnackbarProvider
+      maxSnack={4}
+      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      classes={{ containerAnchorOriginTopRight: 'toast-container-top-right' }}
+      preventDuplicate
+    />
+  );
 }
