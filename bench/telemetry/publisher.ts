@@ -1,146 +1,244 @@
 /**
- * A lean MQTT publisher for the ingest benchmark: N device connections (raw sockets, mqtt-packet) each publishing
- * ~100-byte JSON with 3 keys at QoS 1, at a fixed total rate. The latency of a message is the time from its PUBLISH
- * to its PUBACK — with Sitewatch's broker a PUBACK is only sent once the message is committed, so that is the
- * publish-to-queryable time. Prints one JSON line of results.
+ * The ingest benchmark's device fleet, in one lean process: one MQTT connection per device token, each publishing
+ * ~95-byte JSON with 3 keys. Packets are encoded by hand and PUBACKs read by hand, so that the publisher is not the
+ * bottleneck. Devices publish on a fixed total schedule (open loop) without waiting for acks; a device whose
+ * socket or in-flight window is full skips its turn, counted as `skipped` (the offered rate is what was really sent).
  *
- *   node --import tsx bench/telemetry/publisher.ts <host> <port> <tokensFile> <rate> <seconds> <topicMode: me|token>
+ * QoS mix: the first `qos1Share` of the devices publish at QoS 1, the others at QoS 0 (fleets mix both: QoS 0 for
+ * frequent readings, QoS 1 where a lost value matters). The latency of a QoS 1 message is PUBLISH → PUBACK; Sitewatch
+ * sends a PUBACK only once the message is committed, so with it that is the publish-to-queryable time.
+ *
+ * Phases run one after another on the same connections; for each, a line `PHASE <name> start|end` is printed at the
+ * measurement window's edges (the parent samples the server there) and one JSON line of results at the end.
+ *
+ *   node --import tsx bench/telemetry/publisher.ts <host> <port> <tokensFile> <me|token> <qos1Share> <phases JSON>
+ *   phases: [{"name":"sustained","rate":20000,"seconds":30,"warmupSeconds":3}, …]
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import mqttPacket from 'mqtt-packet';
 
-const [host = '127.0.0.1', portArg = '1884', tokensFile = '', rateArg = '20000', secondsArg = '20', topicMode = 'me'] =
-  process.argv.slice(2);
+interface Phase {
+  name: string;
+  rate: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+const [host = '127.0.0.1', portArg = '1884', tokensFile = '', topicMode = 'me', shareArg = '0.5', phasesArg = '[]'] = process.argv.slice(2);
 const port = Number(portArg);
-const rate = Number(rateArg);
-const seconds = Number(secondsArg);
+const qos1Share = Number(shareArg);
+const phases = JSON.parse(phasesArg) as Phase[];
 const tokens = readFileSync(tokensFile, 'utf8').split('\n').filter(Boolean);
+
+/** Unacknowledged QoS 1 messages a device may have before it skips its turn. */
+const MAX_IN_FLIGHT = 64;
+/** Bytes waiting in a socket before its device skips its turn (QoS 0 has no other backpressure). */
+const MAX_QUEUED_BYTES = 16 * 1024;
 
 interface Conn {
   socket: Socket;
-  token: string;
+  qos: 0 | 1;
+  topic: Buffer;
   nextId: number;
   sent: Map<number, number>;
   ready: boolean;
+  rest: Buffer | null;
 }
 
-const latencies: number[] = [];
-let acked = 0;
-let sent = 0;
-let refused = 0;
-let measuring = false;
+let recording = false;
+/** Only messages published inside the measurement window count. */
 let windowStart = Number.POSITIVE_INFINITY;
 let windowEnd = Number.POSITIVE_INFINITY;
+let latencies: number[] = [];
+let acked = 0;
+let refused = 0;
 
-function open(token: string): Promise<Conn> {
+/** Reads CONNACKs and PUBACKs (4 bytes each; a chunk may end inside one). */
+function onPacketBytes(conn: Conn, chunk: Buffer, resolveConnack: (ok: boolean) => void) {
+  const buf = conn.rest ? Buffer.concat([conn.rest, chunk]) : chunk;
+  let at = 0;
+  while (buf.length - at >= 4) {
+    const type = (buf[at] as number) >> 4;
+    const length = buf[at + 1] as number;
+    if (type === 4 && length === 2) {
+      const id = ((buf[at + 2] as number) << 8) | (buf[at + 3] as number);
+      const sentAt = conn.sent.get(id);
+      if (sentAt !== undefined) {
+        conn.sent.delete(id);
+        if (sentAt >= windowStart && sentAt <= windowEnd) {
+          acked++;
+          latencies.push(performance.now() - sentAt);
+        }
+      }
+    } else if (type === 2) {
+      const ok = buf[at + 3] === 0;
+      if (!ok) refused++;
+      conn.ready = ok;
+      resolveConnack(ok);
+    }
+    at += 2 + length;
+  }
+  conn.rest = at < buf.length ? buf.subarray(at) : null;
+}
+
+function connectPacket(token: string, index: number) {
+  const clientId = Buffer.from(`bench-${index}`);
+  const user = Buffer.from(token);
+  const body = Buffer.alloc(10 + 2 + clientId.length + 2 + user.length);
+  let o = body.write('\u0000\u0004MQTT', 0, 'latin1');
+  body[o++] = 4; // protocol level 3.1.1
+  body[o++] = 0x82; // username, clean session
+  body.writeUInt16BE(300, o); // keepalive
+  o += 2;
+  body.writeUInt16BE(clientId.length, o);
+  clientId.copy(body, o + 2);
+  o += 2 + clientId.length;
+  body.writeUInt16BE(user.length, o);
+  user.copy(body, o + 2);
+  return Buffer.concat([Buffer.from([0x10, body.length]), body]);
+}
+
+function open(token: string, index: number): Promise<Conn> {
+  const qos: 0 | 1 = index < Math.round(tokens.length * qos1Share) ? 1 : 0;
+  const topic = Buffer.from(topicMode === 'me' ? 'v1/devices/me/telemetry' : `v1/devices/${token}/telemetry`);
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     socket.setNoDelay(true);
-    const conn: Conn = { socket, token, nextId: 1, sent: new Map(), ready: false };
-    const parser = mqttPacket.parser();
-    parser.on('packet', (packet) => {
-      if (packet.cmd === 'connack') {
-        if (packet.returnCode !== 0) refused++;
-        conn.ready = packet.returnCode === 0;
-        resolve(conn);
-      } else if (packet.cmd === 'puback') {
-        const at = conn.sent.get(packet.messageId as number);
-        if (at !== undefined) {
-          conn.sent.delete(packet.messageId as number);
-          const now = performance.now();
-          if (measuring) acked++;
-          if (at >= windowStart && at <= windowEnd) latencies.push(now - at);
-        }
-      }
-    });
-    socket.on('data', (buf) => parser.parse(buf));
+    const conn: Conn = { socket, qos, topic, nextId: 1, sent: new Map(), ready: false, rest: null };
+    socket.on('data', (chunk: Buffer) => onPacketBytes(conn, chunk, () => resolve(conn)));
     socket.on('error', () => resolve(conn));
-    socket.on('connect', () => {
-      socket.write(
-        mqttPacket.generate({
-          cmd: 'connect',
-          protocolId: 'MQTT',
-          protocolVersion: 4,
-          clean: true,
-          clientId: `bench-${token.slice(-16)}`,
-          keepalive: 300,
-          username: token,
-        }),
-      );
+    socket.on('close', () => {
+      conn.ready = false;
     });
+    socket.on('connect', () => socket.write(connectPacket(token, index)));
+  });
+}
+
+function publishPacket(conn: Conn, payload: string, messageId: number) {
+  const payloadLength = Buffer.byteLength(payload);
+  const remaining = 2 + conn.topic.length + (conn.qos ? 2 : 0) + payloadLength;
+  const header = remaining < 128 ? 2 : 3;
+  const packet = Buffer.allocUnsafe(header + remaining);
+  packet[0] = 0x30 | (conn.qos << 1);
+  if (header === 2) packet[1] = remaining;
+  else {
+    packet[1] = (remaining & 0x7f) | 0x80;
+    packet[2] = remaining >> 7;
+  }
+  let o = header;
+  packet.writeUInt16BE(conn.topic.length, o);
+  conn.topic.copy(packet, o + 2);
+  o += 2 + conn.topic.length;
+  if (conn.qos) {
+    packet.writeUInt16BE(messageId, o);
+    o += 2;
+  }
+  packet.write(payload, o, 'latin1');
+  return packet;
+}
+
+let seq = 0;
+let cursor = 0;
+let sent = 0;
+let sentQos1 = 0;
+let skipped = 0;
+
+function publishNext(ready: Conn[]): void {
+  for (let tries = 0; tries < ready.length; tries++) {
+    const conn = ready[cursor++ % ready.length] as Conn;
+    if (!conn.ready || conn.socket.writableLength > MAX_QUEUED_BYTES || conn.sent.size >= MAX_IN_FLIGHT) continue;
+    const n = seq++;
+    const payload = `{"ts":${Date.now()},"values":{"temperature":${(20 + (n % 100) / 10).toFixed(1)},"humidity":${(40 + (n % 37) / 7).toFixed(2)},"batteryVoltage":${(229.5 + (n % 7) / 3).toFixed(2)}}}`;
+    let messageId = 0;
+    if (conn.qos) {
+      messageId = conn.nextId;
+      conn.nextId = conn.nextId === 65535 ? 1 : conn.nextId + 1;
+      conn.sent.set(messageId, performance.now());
+    }
+    conn.socket.write(publishPacket(conn, payload, messageId));
+    if (recording) {
+      sent++;
+      if (conn.qos) sentQos1++;
+    }
+    return;
+  }
+  if (recording) skipped++;
+}
+
+/** Publishes at `rate` for `ms`, keeping the schedule (what falls behind is sent as soon as possible). */
+function run(ready: Conn[], rate: number, ms: number, onStart?: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let due = 0;
+    onStart?.();
+    const timer = setInterval(() => {
+      const elapsed = performance.now() - start;
+      const target = Math.min(Math.floor((Math.min(elapsed, ms) / 1000) * rate), Math.ceil((ms / 1000) * rate));
+      // at most 50 ms worth at once, so that a stall does not turn into a burst
+      const now = Math.min(target - due, Math.ceil(rate / 20));
+      for (let i = 0; i < now; i++) publishNext(ready);
+      due += Math.max(0, now);
+      if (elapsed >= ms) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 5);
   });
 }
 
 const conns: Conn[] = [];
 const t0 = performance.now();
-for (let i = 0; i < tokens.length; i += 500) {
-  conns.push(...(await Promise.all(tokens.slice(i, i + 500).map(open))));
+for (let i = 0; i < tokens.length; i += 200) {
+  conns.push(...(await Promise.all(tokens.slice(i, i + 200).map((t, j) => open(t, i + j)))));
 }
 const ready = conns.filter((c) => c.ready);
-const connectMs = performance.now() - t0;
+const connectMs = Math.round(performance.now() - t0);
+console.log(JSON.stringify({ connected: ready.length, refused, connectMs }));
 
-function publishOne(conn: Conn, seq: number) {
-  const messageId = conn.nextId;
-  conn.nextId = conn.nextId === 65535 ? 1 : conn.nextId + 1;
-  const payload = JSON.stringify({
-    ts: Date.now(),
-    values: { temperature: 20 + (seq % 100) / 10, humidity: 40 + (seq % 37) / 7, batteryVoltage: 229.5 + (seq % 7) / 3 },
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number) : null;
+
+for (const phase of phases) {
+  await run(ready, phase.rate, phase.warmupSeconds * 1000);
+  sent = 0;
+  sentQos1 = 0;
+  skipped = 0;
+  acked = 0;
+  latencies = [];
+  await run(ready, phase.rate, phase.seconds * 1000, () => {
+    recording = true;
+    windowStart = performance.now();
+    windowEnd = Number.POSITIVE_INFINITY;
+    console.log(`PHASE ${phase.name} start`);
   });
-  const topic = topicMode === 'me' ? 'v1/devices/me/telemetry' : `v1/devices/${conn.token}/telemetry`;
-  conn.sent.set(messageId, performance.now());
-  conn.socket.write(mqttPacket.generate({ cmd: 'publish', topic, payload, qos: 1, messageId, retain: false, dup: false }));
-  sent++;
+  recording = false;
+  windowEnd = performance.now();
+  const windowMs = windowEnd - windowStart;
+  console.log(`PHASE ${phase.name} end`);
+  // the acks of what was sent in the window: wait for them (bounded), still recording their latency
+  const waitUntil = performance.now() + 60_000;
+  while (ready.some((c) => c.sent.size > 0) && performance.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
+  const unacked = ready.reduce((n, c) => n + c.sent.size, 0);
+  for (const c of ready) c.sent.clear();
+  const list = Array.from(Float64Array.from(latencies).sort());
+  console.log(
+    JSON.stringify({
+      phase: phase.name,
+      offeredPerSecond: phase.rate,
+      windowSeconds: Number((windowMs / 1000).toFixed(1)),
+      sent,
+      sentPerSecond: Math.round(sent / (windowMs / 1000)),
+      skipped,
+      sentQos1,
+      acked,
+      ackedPerSecondOfWindow: Math.round(acked / (windowMs / 1000)),
+      unacked,
+      p50Ms: pct(list, 0.5),
+      p95Ms: pct(list, 0.95),
+      p99Ms: pct(list, 0.99),
+      maxMs: list.length ? Math.round(list[list.length - 1] as number) : null,
+    }),
+  );
 }
-
-// warm-up 2 s, then measure
-let seq = 0;
-let cursor = 0;
-const tickMs = 20;
-const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
-const start = performance.now();
-let measureStart = 0;
-await new Promise<void>((resolve) => {
-  const timer = setInterval(() => {
-    const elapsed = performance.now() - start;
-    if (!measuring && elapsed > 2000) {
-      measuring = true;
-      measureStart = performance.now();
-      windowStart = measureStart;
-    }
-    if (elapsed > 2000 + seconds * 1000) {
-      measuring = false;
-      windowEnd = performance.now();
-      clearInterval(timer);
-      resolve();
-      return;
-    }
-    // keep the schedule: publish what is due by now
-    const due = Math.floor((elapsed / 1000) * rate) - seq;
-    for (let i = 0; i < Math.min(due, perTick * 5); i++) {
-      const conn = ready[cursor++ % ready.length] as Conn;
-      publishOne(conn, seq++);
-    }
-  }, tickMs);
-});
-const measureMs = performance.now() - measureStart;
-// let in-flight acks arrive
-await new Promise((r) => setTimeout(r, 3000));
-latencies.sort((a, b) => a - b);
-const pct = (p: number) =>
-  latencies.length ? (latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] as number) : null;
-console.log(
-  JSON.stringify({
-    connections: ready.length,
-    refused,
-    connectMs: Math.round(connectMs),
-    sent,
-    ackedInWindow: acked,
-    ackedPerSecond: Math.round(acked / (measureMs / 1000)),
-    p50Ms: pct(0.5),
-    p99Ms: pct(0.99),
-    maxMs: latencies.at(-1) ?? null,
-  }),
-);
 for (const c of conns) c.socket.destroy();
 process.exit(0);

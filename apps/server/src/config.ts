@@ -39,11 +39,11 @@ const envSchema = z.object({
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   TELEMETRY_BUFFER_CAPACITY: z.coerce.number().int().min(10).default(100_000),
   TELEMETRY_BATCH_SIZE: z.coerce.number().int().min(1).default(5000),
-  TELEMETRY_FLUSH_MS: z.coerce.number().int().min(1).default(100),
+  TELEMETRY_FLUSH_MS: z.coerce.number().int().min(1).default(50),
   /** Batches written in parallel on PostgreSQL (PGlite has one connection: always 1). */
   TELEMETRY_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** Latest values are coalesced and written this often, off the ack path (0: with every batch). */
-  TELEMETRY_LATEST_FLUSH_MS: z.coerce.number().int().min(0).default(1000),
+  TELEMETRY_LATEST_FLUSH_MS: z.coerce.number().int().min(0).default(3000),
   TELEMETRY_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
   /** How often connected MQTT clients' tokens are re-checked (revoked tokens are disconnected). */
   TELEMETRY_TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(1).default(15),

@@ -1,6 +1,9 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conditionHolds, ruleApplies, sideEffects, thresholdStep, worstSeverity } from '../src/modules/alarms/engine.ts';
+import { createAlarmRepository } from '../src/modules/alarms/repository.ts';
+import { createAlarmService } from '../src/modules/alarms/service.ts';
+import { createDeviceActivityRepository } from '../src/modules/devices/activity-repository.ts';
 import { telemetryOf } from '../src/modules/telemetry/index.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { devicePost, makeDevice } from './telemetry-fixtures.ts';
@@ -24,7 +27,7 @@ describe('alarm engine rules', () => {
     expect(step.action).toBe('none');
     step = thresholdStep({ active: false, pendingSince: 1000 }, true, 61_000, 60);
     expect(step.action).toBe('raise');
-    expect(thresholdStep({ active: true, pendingSince: 1000 }, true, 90_000, 60).action).toBe('none');
+    expect(thresholdStep({ active: true, pendingSince: 1000 }, true, 90_000, 60)).toEqual({ action: 'none', pendingSince: null });
     expect(thresholdStep({ active: true, pendingSince: 1000 }, false, 95_000, 60)).toEqual({ action: 'clear', pendingSince: null });
     expect(thresholdStep({ active: false, pendingSince: 1000 }, false, 30_000, 60)).toEqual({ action: 'none', pendingSince: null });
     expect(thresholdStep({ active: false, pendingSince: null }, true, 5, 0).action).toBe('raise');
@@ -298,5 +301,54 @@ describe('raising and clearing', () => {
     await send(device.token, { hddHealth: 98 });
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ state: 'CLEARED' })]);
     expect((await deviceRow(device.id)).alarm_status).toBe('NORMAL');
+  });
+});
+
+describe('pending durations across a restart', () => {
+  const pendingOf = (deviceId: number) =>
+    t.db.selectFrom('alarm_pending').select(['rule_id', 'since', 'value']).where('device_id', '=', deviceId).execute();
+
+  it('keeps the start of a pending duration in the database, so that a restarted engine raises on time', async () => {
+    const rule = await admin.post('/api/alarms/rules/', {
+      name: 'Overload',
+      kind: 'threshold',
+      deviceType: 'METER',
+      key: 'load',
+      operator: '>',
+      threshold: 90,
+      durationSeconds: 600,
+      severity: 'MAJOR',
+    });
+    expect(rule.statusCode).toBe(201);
+    const device = await makeDevice(t.db, t.tenantA, { type: 'METER' });
+    const before = Date.now();
+    await send(device.token, { load: 95 });
+    await send(device.token, { load: 97 });
+    expect(await alarmsOf(device.id)).toEqual([]);
+    const [row] = await pendingOf(device.id);
+    expect(row).toMatchObject({ rule_id: rule.json().id, value: 95 });
+    expect(new Date(row?.since as Date).getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+    // a value that breaks the condition ends the pending duration, in the database too
+    const other = await makeDevice(t.db, t.tenantA, { type: 'METER' });
+    await send(other.token, { load: 99 });
+    expect(await pendingOf(other.id)).toHaveLength(1);
+    await send(other.token, { load: 40 });
+    expect(await pendingOf(other.id)).toEqual([]);
+
+    // an engine started afresh (nothing in memory), ten minutes later: the duration has passed
+    const restarted = createAlarmService({
+      repo: createAlarmRepository(t.db),
+      link: createDeviceActivityRepository(t.db),
+      events: telemetryOf(t.app.server).context.events,
+      log: { error: () => undefined, warn: () => undefined },
+      helpdesk: () => undefined,
+      directory: () => undefined,
+      now: () => Date.now() + 601_000,
+    });
+    await restarted.tick();
+    expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'Overload', state: 'ACTIVE', value: 95 })]);
+    expect(await alarmsOf(other.id)).toEqual([]);
+    expect(await pendingOf(device.id)).toEqual([]);
   });
 });

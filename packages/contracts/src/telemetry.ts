@@ -149,6 +149,8 @@ export const ingestStatsSchema = z.object({
   buffered: z.number(),
   capacity: z.number(),
   flushes: z.number(),
+  averageBatch: z.number().nullable(),
+  averageFlushMs: z.number().nullable(),
   lastFlushMs: z.number().nullable(),
   mqttClients: z.number(),
 });

@@ -45,7 +45,8 @@ export type Step = { action: 'raise' | 'clear' | 'none'; pendingSince: number | 
 
 /**
  * One step of a threshold rule for one device: the condition must hold continuously for the duration before the
- * alarm is raised; the first value that breaks the condition clears it (and restarts the duration).
+ * alarm is raised; the first value that breaks the condition clears it (and restarts the duration). While the alarm
+ * is active nothing is pending: the duration counts again from the first value after the clear.
  */
 export function thresholdStep(
   state: { active: boolean; pendingSince: number | null },
@@ -54,8 +55,8 @@ export function thresholdStep(
   durationSeconds: number,
 ): Step {
   if (!holds) return { action: state.active ? 'clear' : 'none', pendingSince: null };
+  if (state.active) return { action: 'none', pendingSince: null };
   const since = state.pendingSince ?? now;
-  if (state.active) return { action: 'none', pendingSince: since };
   return { action: now - since >= durationSeconds * 1000 ? 'raise' : 'none', pendingSince: since };
 }
 

@@ -2,6 +2,15 @@ import type { AlarmListQuery, AlarmRuleInput } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
+export interface PendingRow {
+  deviceId: number;
+  ruleId: number;
+  tenantId: number;
+  /** Epoch milliseconds. */
+  since: number;
+  value: unknown;
+}
+
 export function createAlarmRepository(db: Db) {
   return {
     allEnabledRules: () => db.selectFrom('alarm_rules').selectAll().where('enabled', '=', true).execute(),
@@ -61,6 +70,31 @@ export function createAlarmRepository(db: Db) {
       Number(
         (await db.deleteFrom('alarm_rules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst()).numDeletedRows,
       ) > 0,
+
+    /** Every pending duration (read once at start). */
+    loadPending: () => db.selectFrom('alarm_pending').select(['device_id', 'rule_id', 'tenant_id', 'since', 'value']).execute(),
+    /**
+     * One evaluation's changes to the pending durations: those that started (an existing row keeps its earlier
+     * start) and those that ended. Two statements at most, whatever the number of devices.
+     */
+    async syncPending(started: PendingRow[], ended: Array<{ deviceId: number; ruleId: number }>) {
+      if (ended.length > 0) {
+        await sql`
+          delete from alarm_pending p using unnest(${ended.map((e) => e.deviceId)}::int[], ${ended.map((e) => e.ruleId)}::int[]) as e(d, r)
+          where p.device_id = e.d and p.rule_id = e.r`.execute(db);
+      }
+      if (started.length > 0) {
+        await sql`
+          insert into alarm_pending (device_id, rule_id, tenant_id, since, value)
+          select e.d, e.r, e.t, to_timestamp(e.ms / 1000), e.v
+          from unnest(${started.map((p) => p.deviceId)}::int[], ${started.map((p) => p.ruleId)}::int[], ${started.map((p) => p.tenantId)}::int[],
+                      ${started.map((p) => p.since)}::float8[], ${started.map((p) => JSON.stringify(p.value ?? null))}::jsonb[]) as e(d, r, t, ms, v)
+            join devices on devices.id = e.d
+            join alarm_rules on alarm_rules.id = e.r
+          on conflict (device_id, rule_id) do nothing`.execute(db);
+      }
+    },
+    dropPendingOfRule: (ruleId: number) => db.deleteFrom('alarm_pending').where('rule_id', '=', ruleId).execute(),
 
     activeFor: (deviceIds: number[]) =>
       deviceIds.length === 0

@@ -13,10 +13,10 @@ import type { SiteDirectory } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
-import type { DeviceFlags, DeviceLink } from '../telemetry/device-link.ts';
+import type { DeviceActivityRepository, DeviceFlags } from '../devices/activity-repository.ts';
 import type { BatchDevice } from '../telemetry/ingest.ts';
 import { conditionHolds, describe, type RuleView, ruleApplies, sideEffects, thresholdStep, worstSeverity } from './engine.ts';
-import type { AlarmRepository } from './repository.ts';
+import type { AlarmRepository, PendingRow } from './repository.ts';
 
 /**
  * What the alarm engine asks of the helpdesk to open a device-health ticket (adapted from the helpdesk's port on the
@@ -63,7 +63,7 @@ const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_
 
 export function createAlarmService(deps: {
   repo: AlarmRepository;
-  link: DeviceLink;
+  link: DeviceActivityRepository;
   events: EventBus;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   helpdesk: () => AlarmTicketPort | undefined;
@@ -74,8 +74,54 @@ export function createAlarmService(deps: {
   const now = deps.now ?? Date.now;
   let rules: RuleView[] = [];
   let rulesLoadedAt = 0;
-  /** Threshold rules whose condition holds but whose duration has not passed: `${deviceId}:${ruleId}` → since, value. */
-  const pending = new Map<string, { since: number; value: unknown; tenantId: number; deviceId: number; ruleId: number }>();
+  /**
+   * Threshold rules whose condition holds but whose duration has not passed: `${deviceId}:${ruleId}` → since, value.
+   * Mirrored in alarm_pending (written once per evaluation, read at start), so that a restart keeps the durations.
+   */
+  const pending = new Map<string, PendingRow>();
+  let pendingLoaded = false;
+  async function loadPending() {
+    if (pendingLoaded) return;
+    for (const row of await repo.loadPending()) {
+      pending.set(`${row.device_id}:${row.rule_id}`, {
+        deviceId: row.device_id,
+        ruleId: row.rule_id,
+        tenantId: row.tenant_id,
+        since: new Date(row.since).getTime(),
+        value: row.value,
+      });
+    }
+    pendingLoaded = true;
+  }
+  /** Changes to `pending` during one evaluation, written together at its end. */
+  const started = new Map<string, PendingRow>();
+  const ended = new Map<string, { deviceId: number; ruleId: number }>();
+  function startPending(slot: string, row: PendingRow) {
+    pending.set(slot, row);
+    started.set(slot, row);
+  }
+  function endPending(slot: string) {
+    const row = pending.get(slot);
+    if (!row) return;
+    pending.delete(slot);
+    if (started.has(slot)) started.delete(slot);
+    else ended.set(slot, { deviceId: row.deviceId, ruleId: row.ruleId });
+  }
+  async function savePending() {
+    if (started.size === 0 && ended.size === 0) return;
+    const toStart = [...started.values()];
+    const toEnd = [...ended.values()];
+    started.clear();
+    ended.clear();
+    try {
+      await repo.syncPending(toStart, toEnd);
+    } catch (error) {
+      // written with the next evaluation
+      for (const e of toEnd) ended.set(`${e.deviceId}:${e.ruleId}`, e);
+      for (const p of toStart) if (pending.get(`${p.deviceId}:${p.ruleId}`) === p) started.set(`${p.deviceId}:${p.ruleId}`, p);
+      throw error;
+    }
+  }
   /** Active alarms of devices seen so far: deviceId → ruleId → alarm id. */
   const active = new Map<number, Map<number, number>>();
   let chain: Promise<void> = Promise.resolve();
@@ -174,6 +220,7 @@ export function createAlarmService(deps: {
   async function evaluateBatch(batch: BatchDevice[]) {
     const all = await currentRules();
     if (all.length === 0 || batch.length === 0) return;
+    await loadPending();
     await loadActive(batch.map((d) => d.deviceId));
     const t = now();
     const actions: Array<{ kind: 'raise' | 'clear'; rule: RuleView; tenantId: number; deviceId: number; value: unknown }> = [];
@@ -189,21 +236,23 @@ export function createAlarmService(deps: {
         if (!reading || rule.operator === null || rule.threshold === null) continue;
         const slot = `${device.deviceId}:${rule.id}`;
         const holds = conditionHolds(rule.operator, rule.threshold, reading.value);
-        const step = thresholdStep({ active: isActive, pendingSince: pending.get(slot)?.since ?? null }, holds, t, rule.durationSeconds);
-        if (step.pendingSince === null) pending.delete(slot);
-        else
-          pending.set(slot, {
+        const held = pending.get(slot);
+        const step = thresholdStep({ active: isActive, pendingSince: held?.since ?? null }, holds, t, rule.durationSeconds);
+        if (step.action === 'raise' || step.pendingSince === null) endPending(slot);
+        else if (!held) {
+          startPending(slot, {
             since: step.pendingSince,
             value: reading.value,
             tenantId: device.tenantId,
             deviceId: device.deviceId,
             ruleId: rule.id,
           });
-        if (step.action === 'raise') pending.delete(slot);
+        } else held.value = reading.value;
         if (step.action !== 'none')
           actions.push({ kind: step.action, rule, tenantId: device.tenantId, deviceId: device.deviceId, value: reading.value });
       }
     }
+    await savePending();
     await apply(actions);
   }
 
@@ -224,20 +273,22 @@ export function createAlarmService(deps: {
   /** Periodic: threshold durations that passed without a new value, and inactivity rules. */
   async function evaluateTimers() {
     const all = await currentRules();
+    await loadPending();
     const t = now();
     const actions: Array<{ kind: 'raise' | 'clear'; rule: RuleView; tenantId: number; deviceId: number; value: unknown }> = [];
     const byId = new Map(all.map((r) => [r.id, r]));
     for (const [slot, p] of pending) {
       const rule = byId.get(p.ruleId);
       if (!rule) {
-        pending.delete(slot);
+        endPending(slot);
         continue;
       }
       if (t - p.since >= rule.durationSeconds * 1000) {
-        pending.delete(slot);
+        endPending(slot);
         actions.push({ kind: 'raise', rule, tenantId: p.tenantId, deviceId: p.deviceId, value: p.value });
       }
     }
+    await savePending();
     for (const rule of all.filter((r) => r.kind === 'inactivity')) {
       const silent = await link.silentDevices(
         rule.tenantId,
@@ -274,6 +325,11 @@ export function createAlarmService(deps: {
 
   return {
     onBatch: (batch: BatchDevice[]) => serial(() => evaluateBatch(batch)),
+    /** Whether a rule may apply to the device (always, while the rules are not loaded or due for a reload). */
+    watches(device: { tenantId: number; type: string; templateId: number | null }) {
+      if (rulesLoadedAt === 0 || now() - rulesLoadedAt > RULE_CACHE_MS) return true;
+      return rules.some((rule) => rule.tenantId === device.tenantId && ruleApplies(rule, device));
+    },
     tick: () => serial(evaluateTimers),
     /** Waits for every evaluation queued so far (tests). */
     settled: () => chain,
@@ -295,7 +351,11 @@ export function createAlarmService(deps: {
       const row = await repo.updateRule(auth.tenantId, id, input);
       if (!row) throw notFound('Alarm rule not found.');
       rulesLoadedAt = 0;
-      for (const key of pending.keys()) if (key.endsWith(`:${id}`)) pending.delete(key);
+      // a changed rule starts its durations anew
+      await serial(async () => {
+        for (const key of pending.keys()) if (key.endsWith(`:${id}`)) pending.delete(key);
+        await repo.dropPendingOfRule(id);
+      });
       return toRule(row);
     },
     async deleteRule(auth: AuthContext, id: number) {

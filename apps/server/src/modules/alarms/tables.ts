@@ -37,7 +37,17 @@ export interface AlarmsTable {
   cleared_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A threshold rule's condition that holds on a device, since when (the duration has not passed yet). */
+export interface AlarmPendingTable {
+  device_id: number;
+  rule_id: number;
+  tenant_id: number;
+  since: ColumnType<Date, Date | string, Date | string>;
+  value: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface AlarmTables {
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
+  alarm_pending: AlarmPendingTable;
 }

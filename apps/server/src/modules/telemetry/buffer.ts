@@ -4,21 +4,26 @@
  * told no at once (HTTP: 503 with Retry-After). A message's promise settles when its batch is committed, so a QoS 1
  * ack is only sent for stored data. A failed flush keeps the batch and retries with backoff: nothing acknowledged is
  * dropped.
+ *
+ * Messages are grouped into batches as they arrive, and the messages of one batch share one promise: at tens of
+ * thousands of messages a second a promise and a closure per message would be most of the buffer's cost.
  */
 export interface BufferOptions<T> {
   /** Most messages held (queued plus in flight). */
   capacity: number;
   /** Largest batch written at once. */
   batchSize: number;
-  /** Longest a message waits before its batch is written. */
+  /** Longest a message waits before its batch is written (unless a write is still running then). */
   flushIntervalMs: number;
   /** Writes one batch; throws to retry. */
   sink: (items: T[]) => Promise<void>;
   onError?: (error: unknown, attempt: number) => void;
 }
 
-interface Entry<T> {
-  item: T;
+interface Batch<T> {
+  items: T[];
+  openedAt: number;
+  stored: Promise<void>;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -29,53 +34,93 @@ export class BufferClosedError extends Error {
   }
 }
 
+const ignore = () => undefined;
+
+function openBatch<T>(): Batch<T> {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const stored = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // a caller that does not wait (QoS 0) must not turn a refused batch into an unhandled rejection
+  stored.catch(ignore);
+  return { items: [], openedAt: performance.now(), stored, resolve, reject };
+}
+
 export function createIngestBuffer<T>(options: BufferOptions<T>) {
-  let queue: Entry<T>[] = [];
+  /** Batches waiting to be written, oldest first; only the last one still takes messages. */
+  const queue: Batch<T>[] = [];
+  let queued = 0;
   let inFlight = 0;
   let flushing = false;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let failures = 0;
   let flushes = 0;
+  let flushedItems = 0;
+  let flushMsTotal = 0;
   let lastFlushMs: number | null = null;
-  const roomWaiters: Array<() => void> = [];
+  /** Messages waiting for room (MQTT), first come first served; `waitingHead` is the next one in. */
+  const waiting: Array<{ item: T; admit: (stored: Promise<void>) => void; refuse: (error: Error) => void } | undefined> = [];
+  let waitingHead = 0;
   let idleWaiters: Array<() => void> = [];
 
-  const held = () => queue.length + inFlight;
+  const held = () => queued + inFlight;
+  const anyWaiting = () => waitingHead < waiting.length;
 
+  /** Lets waiting messages in, oldest first, as far as there is room. */
+  function admitWaiting() {
+    while (anyWaiting() && held() < options.capacity) {
+      const next = waiting[waitingHead] as NonNullable<(typeof waiting)[number]>;
+      waiting[waitingHead++] = undefined;
+      next.admit(enqueue(next.item));
+    }
+    if (!anyWaiting()) {
+      waiting.length = 0;
+      waitingHead = 0;
+    } else if (waitingHead > 4096 && waitingHead * 2 > waiting.length) {
+      waiting.splice(0, waitingHead);
+      waitingHead = 0;
+    }
+  }
+
+  function clearTimer() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+
+  /** Writes at once when a batch is full, otherwise when the oldest message has waited the flush interval. */
   function schedule() {
-    if (flushing || closed) return;
-    if (queue.length >= options.batchSize) {
-      if (timer) clearTimeout(timer);
-      timer = null;
+    if (flushing || closed || queue.length === 0) return;
+    const head = queue[0] as Batch<T>;
+    if (queue.length > 1 || head.items.length >= options.batchSize) {
+      clearTimer();
       void flush();
-    } else if (!timer && queue.length > 0) {
+    } else if (!timer) {
+      const due = Math.max(0, head.openedAt + options.flushIntervalMs - performance.now());
       timer = setTimeout(() => {
         timer = null;
         void flush();
-      }, options.flushIntervalMs);
+      }, due);
     }
   }
 
   async function flush(): Promise<void> {
     if (flushing || queue.length === 0) return;
     flushing = true;
-    const batch = queue.slice(0, options.batchSize);
-    queue = queue.slice(batch.length);
-    inFlight = batch.length;
+    const batch = queue.shift() as Batch<T>;
+    queued -= batch.items.length;
+    inFlight = batch.items.length;
     const started = performance.now();
     try {
-      await options.sink(batch.map((e) => e.item));
-      failures = 0;
-      flushes++;
-      lastFlushMs = performance.now() - started;
-      inFlight = 0;
-      for (const e of batch) e.resolve();
+      await options.sink(batch.items);
     } catch (error) {
       failures++;
       options.onError?.(error, failures);
       inFlight = 0;
-      queue = batch.concat(queue);
+      queue.unshift(batch);
+      queued += batch.items.length;
       flushing = false;
       for (const w of idleWaiters.splice(0)) w();
       if (!closed) {
@@ -87,8 +132,15 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
       }
       return;
     }
+    failures = 0;
+    flushes++;
+    flushedItems += batch.items.length;
+    lastFlushMs = performance.now() - started;
+    flushMsTotal += lastFlushMs;
+    inFlight = 0;
     flushing = false;
-    while (roomWaiters.length && held() < options.capacity) roomWaiters.shift()?.();
+    batch.resolve();
+    admitWaiting();
     if (queue.length === 0 && idleWaiters.length) {
       const waiters = idleWaiters;
       idleWaiters = [];
@@ -98,27 +150,36 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
   }
 
   function enqueue(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
-      schedule();
-    });
+    let batch = queue.at(-1);
+    if (!batch || batch.items.length >= options.batchSize) {
+      batch = openBatch<T>();
+      queue.push(batch);
+    }
+    batch.items.push(item);
+    queued++;
+    if (batch.items.length === 1 || batch.items.length >= options.batchSize) schedule();
+    return batch.stored;
   }
 
   return {
     /** Adds the message, or returns null when the buffer is full. The promise settles when it is stored. */
     tryAdd(item: T): Promise<void> | null {
       if (closed) return Promise.reject(new BufferClosedError());
-      if (held() >= options.capacity) return null;
+      if (held() >= options.capacity || anyWaiting()) return null;
       return enqueue(item);
     },
-    /** Waits for room, then adds the message; `stored` settles when it is written. */
-    async add(item: T): Promise<{ stored: Promise<void> }> {
-      while (held() >= options.capacity) {
-        if (closed) throw new BufferClosedError();
-        await new Promise<void>((resolve) => roomWaiters.push(resolve));
-      }
-      if (closed) throw new BufferClosedError();
-      return { stored: enqueue(item) };
+    /** Waits for room (after the messages already waiting), then adds the message; `stored` settles when it is written. */
+    add(item: T): Promise<{ stored: Promise<void> }> {
+      if (closed) return Promise.reject(new BufferClosedError());
+      if (held() < options.capacity && !anyWaiting()) return Promise.resolve({ stored: enqueue(item) });
+      return new Promise((resolve, reject) => {
+        waiting.push({ item, admit: (stored) => resolve({ stored }), refuse: reject });
+      });
+    },
+    /** Adds the message if there is room now (null otherwise): the fast path of `add`, without a promise of its own. */
+    addNow(item: T): Promise<void> | null {
+      if (closed || held() >= options.capacity || anyWaiting()) return null;
+      return enqueue(item);
     },
     get size() {
       return held();
@@ -126,13 +187,12 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     get full() {
       return held() >= options.capacity;
     },
-    stats: () => ({ buffered: held(), capacity: options.capacity, flushes, lastFlushMs, failures }),
+    stats: () => ({ buffered: held(), capacity: options.capacity, flushes, flushedItems, flushMsTotal, lastFlushMs, failures }),
     /** Writes everything held now (tests, shutdown). */
     async drain(): Promise<void> {
       while (queue.length > 0 || flushing) {
         if (!flushing) {
-          if (timer) clearTimeout(timer);
-          timer = null;
+          clearTimer();
           await flush();
           if (failures > 0) return; // the database is down: keep what is held, the caller decides
         } else {
@@ -145,10 +205,11 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     async close(): Promise<void> {
       await this.drain();
       closed = true;
-      if (timer) clearTimeout(timer);
-      for (const e of queue) e.reject(new BufferClosedError());
-      queue = [];
-      for (const w of roomWaiters.splice(0)) w();
+      clearTimer();
+      for (const batch of queue.splice(0)) batch.reject(new BufferClosedError());
+      queued = 0;
+      for (const w of waiting.splice(0)) w?.refuse(new BufferClosedError());
+      waitingHead = 0;
     },
   };
 }

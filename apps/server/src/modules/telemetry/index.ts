@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app.ts';
+import { openPostgres } from '../../platform/db.ts';
 import { createAlarmRepository } from '../alarms/repository.ts';
 import { alarmRoutes } from '../alarms/routes.ts';
 import { type AlarmService, type AlarmTicketPort, createAlarmService } from '../alarms/service.ts';
-import { createDeviceLink } from './device-link.ts';
+import { createDeviceActivityRepository } from '../devices/activity-repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createTelemetryRepository } from './repository.ts';
 import { deviceApiRoutes, telemetryRoutes } from './routes.ts';
@@ -57,10 +58,12 @@ export const telemetryOf = (server: object): TelemetryHandle => {
  * building the app never opens a port.
  */
 export function telemetryModule(app: FastifyInstance, context: AppContext) {
-  const { db, config, events } = context;
-  const link = createDeviceLink(db);
+  const { db, config, events, database } = context;
+  const link = createDeviceActivityRepository(db);
   const repo = createTelemetryRepository(db);
-  const ingest = createIngest({ db, events, link, repo, log: app.log, settings: config.telemetry });
+  // batches are written through connections of their own: one per flusher, one for the latest values
+  const ingestDatabase = database?.kind === 'pg' && database.url ? openPostgres(database.url, config.telemetry.flushConcurrency + 1) : null;
+  const ingest = createIngest({ db, flushDb: ingestDatabase?.db, events, link, repo, log: app.log, settings: config.telemetry });
   const alarms = createAlarmService({
     repo: createAlarmRepository(db),
     link,
@@ -69,7 +72,10 @@ export function telemetryModule(app: FastifyInstance, context: AppContext) {
     helpdesk: () => alarmTicketsVia(context),
     directory: () => context.directory,
   });
-  ingest.onBatch((devices) => alarms.onBatch(devices));
+  ingest.onBatch(
+    (devices) => alarms.onBatch(devices),
+    (device) => alarms.watches(device),
+  );
   const runtime = createTelemetryRuntime({
     ingest,
     repo,
@@ -96,5 +102,6 @@ export function telemetryModule(app: FastifyInstance, context: AppContext) {
   app.addHook('onClose', async () => {
     await runtime.stop();
     await alarms.settled();
+    await ingestDatabase?.close();
   });
 }

@@ -2,8 +2,8 @@ import { EVENT_TYPES, INGEST_REJECT_REASONS, type IngestRejectReason, type Telem
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
+import type { ActivityRow, ActivityUpdate, DeviceActivityRepository, IngestDevice } from '../devices/activity-repository.ts';
 import { createIngestBuffer } from './buffer.ts';
-import type { ActivityUpdate, DeviceLink, IngestDevice, StatusChange } from './device-link.ts';
 import { parseAttributes, parseTelemetry, type Reading } from './parse.ts';
 import { emptyColumns, type LatestRow, pushReading, type TelemetryRepository } from './repository.ts';
 
@@ -22,6 +22,16 @@ export interface IngestSettings {
 /** A device's last activity and stored state are written at most this often (status changes at once). */
 const ACTIVITY_WRITE_MS = 15_000;
 
+/** A device's activity not yet written to its row: newest value per key (with its time) and the last message's time. */
+interface PendingState {
+  state: Record<string, unknown>;
+  stateTs: Record<string, number>;
+  lastTs: number;
+  writtenAt: number;
+  /** A message arrived since the last write. */
+  dirty: boolean;
+}
+
 export interface IngestItem {
   device: IngestDevice;
   kind: 'telemetry' | 'attributes';
@@ -36,24 +46,32 @@ export interface BatchDevice {
   templateId: number | null;
   values: Map<string, { ts: number; value: TelemetryValue }>;
 }
-export type BatchListener = (devices: BatchDevice[]) => void | Promise<void>;
+export interface BatchListener {
+  onBatch(devices: BatchDevice[]): void | Promise<void>;
+  /** Whether the listener cares about this device at all (all devices when absent). */
+  wants?(device: IngestDevice): boolean;
+}
 
 export type SubmitResult = { ok: true; stored: Promise<void> } | { ok: false; reason: IngestRejectReason; message: string };
 
 /**
  * The ingest pipeline shared by MQTT and HTTP: token lookup (cached), parsing and refusal (counted), a bounded
- * buffer written in batches — one multi-row INSERT for the history, one upsert for the latest values, one UPDATE
- * for device activity per batch — then device.status events and the alarm engine.
+ * buffer written in batches — one statement per batch: the history rows and the activity of the devices that are
+ * due — then device.status events and the alarm engine; the latest values are coalesced and written apart.
  */
 export function createIngest(deps: {
   db: Db;
+  /** Where batches are written: on PostgreSQL a small pool of its own, so that ingest never queues behind HTTP
+   * requests for a connection (and they never queue behind it). */
+  flushDb?: Db;
   events: EventBus;
-  link: DeviceLink;
+  link: DeviceActivityRepository;
   repo: TelemetryRepository;
   settings: IngestSettings;
   log: FastifyBaseLogger;
 }) {
-  const { db, events, link, repo, settings, log } = deps;
+  const { events, link, repo, settings, log } = deps;
+  const db = deps.flushDb ?? deps.db;
   const rejected = Object.fromEntries(INGEST_REJECT_REASONS.map((r) => [r, 0])) as Record<IngestRejectReason, number>;
   let accepted = 0;
   let stored = 0;
@@ -73,24 +91,57 @@ export function createIngest(deps: {
 
   /** Devices known to this process by id (the token cache's objects), to keep their status current. */
   const known = new Map<number, IngestDevice>();
-  /** State not yet written to the device row, and when its activity was last written. */
-  const pendingState = new Map<number, { state: Record<string, unknown>; lastTs: number; writtenAt: number }>();
+  /** State not yet written to the device row (newest value per key, with its time), and when activity was last written. */
+  const pendingState = new Map<number, PendingState>();
+  /** Takes the device's unwritten activity for a write (given back by `restoreActivity` if the write fails). */
+  function takeActivity(deviceId: number, entry: PendingState, online: boolean, now: number): ActivityUpdate {
+    const update = { deviceId, lastTs: entry.lastTs, state: entry.state, online };
+    entry.state = {};
+    entry.stateTs = {};
+    entry.writtenAt = now;
+    entry.dirty = false;
+    return update;
+  }
+  function restoreActivity(updates: ActivityUpdate[]) {
+    for (const a of updates) {
+      const entry = pendingState.get(a.deviceId);
+      if (!entry) continue;
+      entry.writtenAt = 0;
+      entry.dirty = true;
+      entry.state = { ...a.state, ...entry.state };
+    }
+  }
 
-  /** Latest values waiting for the next coalesced write. */
-  let latestPending = new Map<string, LatestRow>();
+  /** Latest values waiting for the next coalesced write: device → key → newest reading. */
+  let latestPending = new Map<number, { tenantId: number; readings: Map<string, Reading> }>();
+  type LatestByDevice = typeof latestPending;
+  function mergeReading(target: LatestByDevice, tenantId: number, deviceId: number, r: Reading) {
+    let entry = target.get(deviceId);
+    if (!entry) {
+      entry = { tenantId, readings: new Map() };
+      target.set(deviceId, entry);
+    }
+    const prev = entry.readings.get(r.key);
+    if (!prev || prev.ts <= r.ts) entry.readings.set(r.key, r);
+  }
+  const mergeLatest = (tenantId: number, deviceId: number, r: Reading) => mergeReading(latestPending, tenantId, deviceId, r);
+  const latestRows = (pending: typeof latestPending) => {
+    const rows: LatestRow[] = [];
+    for (const [deviceId, { tenantId, readings }] of pending)
+      for (const r of readings.values()) rows.push({ tenantId, deviceId, key: r.key, ts: r.ts, value: r.value });
+    return rows;
+  };
   let latestWriting: Promise<void> = Promise.resolve();
   async function writeLatest() {
     if (latestPending.size === 0) return;
-    const rows = [...latestPending.values()];
+    const pending = latestPending;
     latestPending = new Map();
+    const rows = latestRows(pending);
     try {
       for (let i = 0; i < rows.length; i += 20_000) await repo.upsertLatest(db, 'telemetry_latest', rows.slice(i, i + 20_000));
     } catch (error) {
       log.error({ err: error }, 'latest values write failed; retrying');
-      for (const row of rows) {
-        const slot = `${row.deviceId}\u0000${row.key}`;
-        if (!latestPending.has(slot)) latestPending.set(slot, row);
-      }
+      for (const [deviceId, { tenantId, readings }] of pending) for (const r of readings.values()) mergeLatest(tenantId, deviceId, r);
     }
   }
   const flushLatest = () => {
@@ -100,91 +151,135 @@ export function createIngest(deps: {
   const latestTimer = settings.latestFlushMs > 0 ? setInterval(() => void flushLatest(), settings.latestFlushMs) : null;
   latestTimer?.unref();
 
-  async function sink(items: IngestItem[]) {
-    const cols = emptyColumns();
-    const latest = new Map<string, LatestRow>();
-    const attributes = new Map<string, LatestRow>();
-    const batch = new Map<number, BatchDevice>();
-    const toOnline = new Map<number, IngestDevice>();
+  /**
+   * Activity of devices that went quiet before their next write fell due (a batch writes a device's activity only
+   * when it sends again): written by the status sweep, so that last activity and state never stay behind.
+   */
+  async function writeQuietActivity() {
     const now = Date.now();
-    for (const { device, kind, readings } of items) {
-      if (device.status !== 'Online') toOnline.set(device.id, device);
-      let pendingEntry = pendingState.get(device.id);
-      if (!pendingEntry) {
-        pendingEntry = { state: {}, lastTs: now, writtenAt: 0 };
-        pendingState.set(device.id, pendingEntry);
+    const updates: ActivityUpdate[] = [];
+    for (const [deviceId, entry] of pendingState) {
+      if (entry.dirty && now - entry.writtenAt >= ACTIVITY_WRITE_MS) updates.push(takeActivity(deviceId, entry, false, now));
+    }
+    for (let i = 0; i < updates.length; i += 5000) {
+      const part = updates.slice(i, i + 5000);
+      try {
+        await link.activityStatement(part).execute(db);
+      } catch (error) {
+        restoreActivity(updates.slice(i));
+        throw error;
       }
-      pendingEntry.lastTs = now;
+    }
+  }
+
+  /** What the listeners are told of a committed batch: the newest value per key of each device they watch. */
+  function batchDevices(items: IngestItem[]): BatchDevice[] {
+    const watched = listeners.filter((l) => l.wants);
+    const everything = watched.length < listeners.length;
+    const batch = new Map<number, BatchDevice>();
+    for (const { device, kind, readings } of items) {
+      if (kind !== 'telemetry') continue;
       let summary = batch.get(device.id);
-      if (!summary && kind === 'telemetry') {
+      if (!summary) {
+        if (!everything && !watched.some((l) => l.wants?.(device))) continue;
         summary = { tenantId: device.tenantId, deviceId: device.id, type: device.type, templateId: device.templateId, values: new Map() };
         batch.set(device.id, summary);
       }
       for (const r of readings) {
-        const slot = `${device.id}\u0000${r.key}`;
-        if (kind === 'telemetry') {
+        const prev = summary.values.get(r.key);
+        if (!prev || prev.ts <= r.ts) summary.values.set(r.key, r);
+      }
+    }
+    return [...batch.values()];
+  }
+
+  async function sink(items: IngestItem[]) {
+    const cols = emptyColumns();
+    const attributes = new Map<string, LatestRow>();
+    const toOnline = new Map<number, IngestDevice>();
+    const activity: ActivityUpdate[] = [];
+    const now = Date.now();
+    for (const { device, kind, readings } of items) {
+      if (device.status !== 'Online') toOnline.set(device.id, device);
+      let entry = pendingState.get(device.id);
+      if (!entry) {
+        // a device's first write comes at a random point of the interval (at once if it turns Online), so that
+        // devices seen together (all of them, after a restart) are not written together every interval after
+        entry = { state: {}, stateTs: {}, lastTs: now, writtenAt: now - Math.random() * ACTIVITY_WRITE_MS, dirty: true };
+        pendingState.set(device.id, entry);
+      }
+      entry.lastTs = now;
+      entry.dirty = true;
+      if (kind === 'telemetry') {
+        for (const r of readings) {
           pushReading(cols, device.tenantId, device.id, r.key, r.ts, r.value);
-          const prev = latest.get(slot);
-          if (!prev || prev.ts <= r.ts) {
-            latest.set(slot, { tenantId: device.tenantId, deviceId: device.id, key: r.key, ts: r.ts, value: r.value });
-            pendingEntry.state[r.key] = r.value;
-            summary?.values.set(r.key, { ts: r.ts, value: r.value });
+          const prevTs = entry.stateTs[r.key];
+          if (prevTs === undefined || prevTs <= r.ts) {
+            entry.state[r.key] = r.value;
+            entry.stateTs[r.key] = r.ts;
           }
-        } else {
-          attributes.set(slot, { tenantId: device.tenantId, deviceId: device.id, key: r.key, ts: r.ts, value: r.value });
+        }
+      } else {
+        for (const r of readings) {
+          attributes.set(`${device.id}\u0000${r.key}`, {
+            tenantId: device.tenantId,
+            deviceId: device.id,
+            key: r.key,
+            ts: r.ts,
+            value: r.value,
+          });
         }
       }
     }
-    const activity: ActivityUpdate[] = [];
     for (const { device } of items) {
       const entry = pendingState.get(device.id);
       if (!entry || entry.writtenAt === now) continue;
-      if (toOnline.has(device.id) || now - entry.writtenAt >= ACTIVITY_WRITE_MS) {
-        activity.push({ deviceId: device.id, lastTs: entry.lastTs, state: entry.state });
-        entry.writtenAt = now;
-      }
+      const online = toOnline.has(device.id);
+      if (online || now - entry.writtenAt >= ACTIVITY_WRITE_MS) activity.push(takeActivity(device.id, entry, online, now));
     }
-    let changes: StatusChange[] = [];
-    const inline = settings.latestFlushMs === 0;
+    let latest: LatestRow[] = [];
+    if (settings.latestFlushMs === 0) {
+      const batchLatest: LatestByDevice = new Map();
+      for (const { device, kind, readings } of items) {
+        if (kind === 'telemetry') for (const r of readings) mergeReading(batchLatest, device.tenantId, device.id, r);
+      }
+      latest = latestRows(batchLatest);
+    }
+    let changes: ActivityRow[];
     try {
-      await db.transaction().execute(async (trx) => {
-        await repo.insertTelemetry(trx, cols);
-        if (inline) await repo.upsertLatest(trx, 'telemetry_latest', [...latest.values()]);
-        await repo.upsertLatest(trx, 'device_attributes', [...attributes.values()]);
-        changes = await link.recordActivity(trx, activity, [...toOnline.keys()]);
+      // one statement: one round trip per batch, atomic
+      changes = await repo.writeBatch(db, {
+        cols,
+        latest,
+        attributes: [...attributes.values()],
+        activity: activity.length > 0 ? link.activityStatement(activity) : null,
       });
     } catch (error) {
-      for (const a of activity) {
-        const entry = pendingState.get(a.deviceId);
-        if (entry) entry.writtenAt = 0;
-      }
+      restoreActivity(activity);
       throw error;
     }
-    for (const a of activity) {
-      const entry = pendingState.get(a.deviceId);
-      if (entry && entry.state === a.state) entry.state = {};
-    }
-    if (!inline) {
-      for (const [slot, row] of latest) {
-        const prev = latestPending.get(slot);
-        if (!prev || prev.ts <= row.ts) latestPending.set(slot, row);
+    if (settings.latestFlushMs > 0) {
+      for (const { device, kind, readings } of items) {
+        if (kind === 'telemetry') for (const r of readings) mergeLatest(device.tenantId, device.id, r);
       }
     }
     stored += items.length;
     for (const device of toOnline.values()) device.status = 'Online';
     for (const c of changes) {
+      if (!c.turned_online) continue;
       events.emit({
         type: EVENT_TYPES.deviceStatus,
-        tenantId: c.tenantId,
-        payload: { deviceId: c.id, deviceLabel: c.label, assetId: c.assetId, status: c.status },
+        tenantId: c.tenant_id,
+        payload: { deviceId: c.id, deviceLabel: c.label, assetId: c.asset_id, status: 'Online' },
       });
     }
-    const devices = [...batch.values()];
+    if (listeners.length === 0) return;
+    const devices = batchDevices(items);
     // the alarm engine runs after the commit without holding the batch's acks (it orders its own work)
     if (devices.length > 0) {
       for (const listener of listeners) {
         Promise.resolve()
-          .then(() => listener(devices))
+          .then(() => listener.onBatch(devices))
           .catch((error) => log.error({ err: error }, 'batch listener failed'));
       }
     }
@@ -204,6 +299,7 @@ export function createIngest(deps: {
   const buffer = {
     tryAdd: (item: IngestItem) => shardOf(item).tryAdd(item),
     add: (item: IngestItem) => shardOf(item).add(item),
+    addNow: (item: IngestItem) => shardOf(item).addNow(item),
     get size() {
       return shards.reduce((n, b) => n + b.size, 0);
     },
@@ -212,10 +308,13 @@ export function createIngest(deps: {
     },
     stats() {
       const all = shards.map((b) => b.stats());
+      const sum = (pick: (b: (typeof all)[number]) => number) => all.reduce((n, b) => n + pick(b), 0);
       return {
-        buffered: all.reduce((n, b) => n + b.buffered, 0),
-        capacity: all.reduce((n, b) => n + b.capacity, 0),
-        flushes: all.reduce((n, b) => n + b.flushes, 0),
+        buffered: sum((b) => b.buffered),
+        capacity: sum((b) => b.capacity),
+        flushes: sum((b) => b.flushes),
+        flushedMessages: sum((b) => b.flushedItems),
+        flushMsTotal: sum((b) => b.flushMsTotal),
         lastFlushMs: all.reduce<number | null>((m, b) => (b.lastFlushMs === null ? m : Math.max(m ?? 0, b.lastFlushMs)), null),
       };
     },
@@ -232,8 +331,8 @@ export function createIngest(deps: {
 
   return {
     buffer,
-    onBatch(listener: BatchListener) {
-      listeners.push(listener);
+    onBatch(onBatch: BatchListener['onBatch'], wants?: BatchListener['wants']) {
+      listeners.push({ onBatch, wants });
     },
 
     /** The device a token belongs to (null: unknown or revoked), cached for a few seconds. */
@@ -269,7 +368,12 @@ export function createIngest(deps: {
      * Parses and buffers one message. `wait` (MQTT) waits for room when the buffer is full; otherwise (HTTP) a full
      * buffer is refused at once as overloaded.
      */
-    async submit(device: IngestDevice, kind: 'telemetry' | 'attributes', payload: Buffer | string, wait: boolean): Promise<SubmitResult> {
+    submit(
+      device: IngestDevice,
+      kind: 'telemetry' | 'attributes',
+      payload: Buffer | string,
+      wait: boolean,
+    ): SubmitResult | Promise<SubmitResult> {
       const now = Date.now();
       const parsed =
         kind === 'telemetry'
@@ -277,16 +381,17 @@ export function createIngest(deps: {
           : parseAttributes(payload, now);
       if (!parsed.ok) return reject(parsed.reason, parsed.message, device);
       const item: IngestItem = { device, kind, readings: parsed.readings };
-      if (wait) {
-        // waits for room in the buffer: the caller (MQTT) holds the device's socket meanwhile
-        const { stored } = await buffer.add(item);
+      const storedNow = buffer.addNow(item);
+      if (storedNow) {
+        accepted++;
+        return { ok: true, stored: storedNow };
+      }
+      if (!wait) return reject('overloaded', 'ingest buffer full');
+      // waits for room in the buffer: the caller (MQTT) holds the device's socket meanwhile
+      return buffer.add(item).then(({ stored }): SubmitResult => {
         accepted++;
         return { ok: true, stored };
-      }
-      const storedPromise = buffer.tryAdd(item);
-      if (!storedPromise) return reject('overloaded', 'ingest buffer full');
-      accepted++;
-      return { ok: true, stored: storedPromise };
+      });
     },
 
     stats() {
@@ -298,12 +403,16 @@ export function createIngest(deps: {
         buffered: b.buffered,
         capacity: b.capacity,
         flushes: b.flushes,
+        /** Messages per batch written, on average. */
+        averageBatch: b.flushes ? Math.round(b.flushedMessages / b.flushes) : null,
+        averageFlushMs: b.flushes ? Math.round(b.flushMsTotal / b.flushes) : null,
         lastFlushMs: b.lastFlushMs,
       };
     },
 
     /** Marks silent devices Offline and tells whoever listens. */
     async sweepOffline(timeoutSeconds: number) {
+      await writeQuietActivity();
       const changes = await link.markInactiveOffline(timeoutSeconds);
       for (const c of changes) {
         const device = known.get(c.id);

@@ -1,15 +1,23 @@
 import type { TelemetryAggregation, TelemetryValue } from '@sitewatch/contracts';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
-/** Rows of one flush, column by column (one multi-row INSERT per table, whatever the batch size). */
+/**
+ * Rows of one flush, column by column, as PostgreSQL array literals in the making (one multi-row INSERT per table,
+ * whatever the batch size). Building the literals here is several times cheaper than handing the driver arrays of
+ * values, which it escapes one element at a time.
+ */
 export interface TelemetryColumns {
   tenantIds: number[];
   deviceIds: number[];
+  /** Array elements: quoted keys. */
   keys: string[];
-  times: string[];
-  nums: (number | null)[];
-  txts: (string | null)[];
+  /** Epoch milliseconds. */
+  times: number[];
+  /** Numbers (booleans as 1/0), or NULL. */
+  nums: Array<number | 'NULL'>;
+  /** Array elements: quoted text, or NULL. */
+  txts: string[];
 }
 
 export interface LatestRow {
@@ -22,20 +30,36 @@ export interface LatestRow {
 
 export const emptyColumns = (): TelemetryColumns => ({ tenantIds: [], deviceIds: [], keys: [], times: [], nums: [], txts: [] });
 
+/** A text as an element of a PostgreSQL array literal. */
+export const arrayElement = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+const literal = (elements: ReadonlyArray<string | number>) => `{${elements.join(',')}}`;
+
+/** Keys repeat in every message: their quoted form is kept. */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string) {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    if (quotedKeys.size >= 10_000) quotedKeys.clear();
+    q = arrayElement(key);
+    quotedKeys.set(key, q);
+  }
+  return q;
+}
+
 export function pushReading(cols: TelemetryColumns, tenantId: number, deviceId: number, key: string, ts: number, value: TelemetryValue) {
   cols.tenantIds.push(tenantId);
   cols.deviceIds.push(deviceId);
-  cols.keys.push(key);
-  cols.times.push(new Date(ts).toISOString());
+  cols.keys.push(quotedKey(key));
+  cols.times.push(ts);
   if (typeof value === 'number') {
     cols.nums.push(value);
-    cols.txts.push(null);
+    cols.txts.push('NULL');
   } else if (typeof value === 'boolean') {
     cols.nums.push(value ? 1 : 0);
-    cols.txts.push(null);
+    cols.txts.push('NULL');
   } else {
-    cols.nums.push(null);
-    cols.txts.push(value);
+    cols.nums.push('NULL');
+    cols.txts.push(arrayElement(value));
   }
 }
 
@@ -46,39 +70,59 @@ const dayStart = (ms: number) => {
   return d;
 };
 
+function insertHistory(cols: TelemetryColumns) {
+  return sql`
+    insert into telemetry (tenant_id, device_id, key, ts, num, txt)
+    select t, d, k, to_timestamp(ms / 1000), n, x
+    from unnest(${literal(cols.tenantIds)}::int[], ${literal(cols.deviceIds)}::int[], ${literal(cols.keys)}::text[],
+                ${literal(cols.times)}::float8[], ${literal(cols.nums)}::float8[], ${literal(cols.txts)}::text[]) as u(t, d, k, ms, n, x)`;
+}
+
+/** Latest value per key (rows deduplicated per device and key); devices deleted meanwhile are skipped. */
+function upsertValues(table: 'telemetry_latest' | 'device_attributes', rows: LatestRow[]) {
+  const tenantIds = literal(rows.map((r) => r.tenantId));
+  const deviceIds = literal(rows.map((r) => r.deviceId));
+  const keys = literal(rows.map((r) => quotedKey(r.key)));
+  const times = literal(rows.map((r) => r.ts));
+  const values = literal(rows.map((r) => arrayElement(JSON.stringify(r.value))));
+  const source = sql`
+    select u.t, u.d, u.k, to_timestamp(u.ms / 1000), u.v
+    from unnest(${tenantIds}::int[], ${deviceIds}::int[], ${keys}::text[], ${times}::float8[], ${values}::jsonb[]) as u(t, d, k, ms, v)
+      join devices on devices.id = u.d`;
+  return table === 'telemetry_latest'
+    ? sql`
+        insert into telemetry_latest (tenant_id, device_id, key, ts, value) ${source}
+        on conflict (device_id, key) do update set ts = excluded.ts, value = excluded.value where telemetry_latest.ts <= excluded.ts`
+    : sql`
+        insert into device_attributes (tenant_id, device_id, key, updated_at, value) ${source}
+        on conflict (device_id, key) do update set updated_at = excluded.updated_at, value = excluded.value`;
+}
+
 export function createTelemetryRepository(db: Db) {
   return {
-    async insertTelemetry(trx: Db, cols: TelemetryColumns) {
-      if (cols.deviceIds.length === 0) return;
-      await sql`
-        insert into telemetry (tenant_id, device_id, key, ts, num, txt)
-        select * from unnest(${cols.tenantIds}::int[], ${cols.deviceIds}::int[], ${cols.keys}::text[], ${cols.times}::timestamptz[],
-                             ${cols.nums}::float8[], ${cols.txts}::text[])`.execute(trx);
+    /**
+     * Writes one ingest batch in a single statement (one round trip, atomic without a transaction block): the
+     * history rows, the latest values and attributes when given, and the devices' activity (`activity`, from the
+     * devices module). Returns the rows of `activity`.
+     */
+    async writeBatch<A>(
+      db: Db,
+      batch: { cols: TelemetryColumns; latest: LatestRow[]; attributes: LatestRow[]; activity: RawBuilder<A> | null },
+    ): Promise<A[]> {
+      const parts: RawBuilder<unknown>[] = [];
+      if (batch.cols.deviceIds.length > 0) parts.push(sql`history as (${insertHistory(batch.cols)})`);
+      if (batch.latest.length > 0) parts.push(sql`latest as (${upsertValues('telemetry_latest', batch.latest)})`);
+      if (batch.attributes.length > 0) parts.push(sql`attributes as (${upsertValues('device_attributes', batch.attributes)})`);
+      if (batch.activity) parts.push(sql`activity as (${batch.activity})`);
+      if (parts.length === 0) return [];
+      const result = batch.activity ? sql<A>`select * from activity` : sql<A>`select null where false`;
+      const { rows } = await sql<A>`with ${sql.join(parts)} ${result}`.execute(db);
+      return rows;
     },
 
     /** Latest value per key (rows already deduplicated per device and key); skips devices deleted meanwhile. */
-    async upsertLatest(trx: Db, table: 'telemetry_latest' | 'device_attributes', rows: LatestRow[]) {
-      if (rows.length === 0) return;
-      const tenantIds = rows.map((r) => r.tenantId);
-      const deviceIds = rows.map((r) => r.deviceId);
-      const keys = rows.map((r) => r.key);
-      const times = rows.map((r) => new Date(r.ts).toISOString());
-      const values = rows.map((r) => JSON.stringify(r.value));
-      if (table === 'telemetry_latest') {
-        await sql`
-          insert into telemetry_latest (tenant_id, device_id, key, ts, value)
-          select u.t, u.d, u.k, u.ts, u.v from unnest(${tenantIds}::int[], ${deviceIds}::int[], ${keys}::text[], ${times}::timestamptz[], ${values}::jsonb[])
-            as u(t, d, k, ts, v) join devices on devices.id = u.d
-          on conflict (device_id, key) do update set ts = excluded.ts, value = excluded.value where telemetry_latest.ts <= excluded.ts`.execute(
-          trx,
-        );
-      } else {
-        await sql`
-          insert into device_attributes (tenant_id, device_id, key, updated_at, value)
-          select u.t, u.d, u.k, u.ts, u.v from unnest(${tenantIds}::int[], ${deviceIds}::int[], ${keys}::text[], ${times}::timestamptz[], ${values}::jsonb[])
-            as u(t, d, k, ts, v) join devices on devices.id = u.d
-          on conflict (device_id, key) do update set updated_at = excluded.updated_at, value = excluded.value`.execute(trx);
-      }
+    async upsertLatest(db: Db, table: 'telemetry_latest' | 'device_attributes', rows: LatestRow[]) {
+      if (rows.length > 0) await upsertValues(table, rows).execute(db);
     },
 
     async latest(tenantId: number, deviceId: number) {

@@ -2,8 +2,8 @@ import { DEVICE_TOPICS } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../platform/mqtt/broker.ts';
 import { type ExternalConsumer, startExternalConsumer } from '../../platform/mqtt/external.ts';
-import type { IngestDevice } from './device-link.ts';
-import type { Ingest } from './ingest.ts';
+import type { IngestDevice } from '../devices/activity-repository.ts';
+import type { Ingest, SubmitResult } from './ingest.ts';
 import type { TelemetryRepository } from './repository.ts';
 
 export interface RuntimeSettings {
@@ -18,8 +18,11 @@ export interface RuntimeSettings {
   statusSweepSeconds: number;
 }
 
+const ME_TELEMETRY = { who: 'me', kind: 'telemetry' } as const;
+
 /** `v1/devices/{me|token}/{telemetry|attributes}` → its parts, or null for any other topic. */
 export function parseDeviceTopic(topic: string): { who: string; kind: 'telemetry' | 'attributes' } | null {
+  if (topic === DEVICE_TOPICS.telemetry) return ME_TELEMETRY;
   const parts = topic.split('/');
   if (parts.length !== 4 || parts[0] !== 'v1' || parts[1] !== 'devices' || !parts[2]) return null;
   const kind = parts[3];
@@ -45,28 +48,27 @@ export function createTelemetryRuntime(deps: {
   const timers: NodeJS.Timeout[] = [];
   let sweeping = false;
 
-  async function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number) {
+  const STORED = Promise.resolve();
+  const done = { stored: STORED };
+
+  /** What the broker waits for before it acknowledges: the commit for QoS 1, nothing for QoS 0. */
+  const ackAfter = (result: SubmitResult, qos: number) => (result.ok && qos > 0 ? result.stored : STORED);
+
+  function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number): Promise<void> {
     const parsed = parseDeviceTopic(topic);
     if (!parsed || (parsed.who !== 'me' && parsed.who !== device.token)) {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
-      throw new Error('publish allowed only to v1/devices/me/telemetry and v1/devices/me/attributes');
+      return Promise.reject(new Error('publish allowed only to v1/devices/me/telemetry and v1/devices/me/attributes'));
     }
-    await submit(device, parsed.kind, payload, qos);
+    // refused input is counted and acknowledged, so that the device does not resend it forever
+    const result = ingest.submit(device, parsed.kind, payload, true);
+    return result instanceof Promise ? result.then((r) => ackAfter(r, qos)) : ackAfter(result, qos);
   }
-
-  const done = { stored: Promise.resolve() };
 
   /** Accepts the message into the buffer (waiting for room); `stored` settles when it is written. */
   async function accept(device: IngestDevice, kind: 'telemetry' | 'attributes', payload: Buffer) {
     const result = await ingest.submit(device, kind, payload, true);
-    // refused input is counted and acknowledged, so that the device does not resend it forever
     return result.ok ? { stored: result.stored } : done;
-  }
-
-  async function submit(device: IngestDevice, kind: 'telemetry' | 'attributes', payload: Buffer, qos: number) {
-    const { stored } = await accept(device, kind, payload);
-    if (qos > 0) await stored;
-    else stored.catch(() => undefined);
   }
 
   async function handleExternal(topic: string, payload: Buffer, _qos: number) {

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import type { DeviceLink } from './device-link.ts';
+import type { DeviceActivityRepository } from '../devices/activity-repository.ts';
 import type { TelemetryRepository } from './repository.ts';
 
 const NICE_INTERVALS = [1, 5, 10, 30, 60, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 604800];
@@ -27,7 +27,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function createTelemetryService(deps: {
   repo: TelemetryRepository;
-  link: DeviceLink;
+  link: DeviceActivityRepository;
   context: Pick<AppContext, 'directory' | 'config'>;
 }) {
   const { repo, link, context } = deps;

@@ -75,6 +75,12 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
       return null;
     },
   });
+  // Nobody can subscribe, so a publish has nowhere to go once onPublish took it: skip aedes' routing (retained
+  // store, offline queues, the emitter and its $SYS messages): work for every message that serves nobody.
+  (broker as unknown as { publish: (packet: unknown, client: unknown, done?: () => void) => void }).publish = (_packet, client, done) => {
+    const callback = typeof client === 'function' ? (client as () => void) : done;
+    callback?.();
+  };
   const byId = new Map<string, WithPrincipal<P>>();
   broker.on('client', (client) => byId.set(client.id, client as WithPrincipal<P>));
   broker.on('clientDisconnect', (client) => {

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
 /**
- * What ingest and alarms need from the devices domain, in one place: look a device up by its access token, record
- * activity and the latest state in batches, and flip status / alarm status. It works on the devices domain's
- * `devices` table (issue 3); when that domain grows a repository with these calls this file delegates to it.
+ * The devices table as device traffic sees it: look a device up by its access token, record activity and the latest
+ * state in batches, flip status (Online / Offline) and alarm status, and read the toggles the alarm engine obeys.
+ * Telemetry ingest and the alarm engine call it; the devices module owns the SQL.
  */
 
 export interface IngestDevice {
@@ -41,6 +41,16 @@ export interface ActivityUpdate {
   lastTs: number;
   /** Latest value per key in this batch (merged into the device's stored state). */
   state: Record<string, unknown>;
+  /** The device may not be Online yet: it becomes Online. */
+  online: boolean;
+}
+
+export interface ActivityRow {
+  id: number;
+  tenant_id: number;
+  label: string;
+  asset_id: number | null;
+  turned_online: boolean;
 }
 
 export interface StatusChange {
@@ -70,7 +80,7 @@ const toFlags = (r: Record<string, unknown>): DeviceFlags => {
   };
 };
 
-export function createDeviceLink(db: Db) {
+export function createDeviceActivityRepository(db: Db) {
   return {
     async byToken(token: string): Promise<IngestDevice | null> {
       const row = await db
@@ -103,30 +113,28 @@ export function createDeviceLink(db: Db) {
     },
 
     /**
-     * Per batch: last activity and merged state of the devices that are due (one statement), then the devices that
-     * may not be Online yet become Online (returned, for device.status events).
+     * The devices part of one ingest batch, as a statement for ingest to run inside its single statement per batch:
+     * last activity and merged state of the devices that are due, and those flagged `online` become Online.
+     * Its rows tell which devices turned Online (for device.status events).
      */
-    async recordActivity(trx: Db, updates: ActivityUpdate[], maybeNotOnline: number[]): Promise<StatusChange[]> {
-      if (updates.length > 0) await this.writeActivity(trx, updates);
-      if (maybeNotOnline.length === 0) return [];
-      const { rows } = await sql<{ id: number; tenant_id: number; label: string; asset_id: number | null }>`
-        update devices set status = 'Online', updated_at = now()
-        where id = any(${maybeNotOnline}::int[]) and status <> 'Online'
-        returning id, tenant_id, label, asset_id`.execute(trx);
-      return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, label: r.label, assetId: r.asset_id, status: 'Online' }));
-    },
-
-    async writeActivity(trx: Db, updates: ActivityUpdate[]) {
+    activityStatement(updates: ActivityUpdate[]) {
       const ids = updates.map((u) => u.deviceId);
-      const times = updates.map((u) => new Date(u.lastTs).toISOString());
+      const times = updates.map((u) => u.lastTs);
       const states = updates.map((u) => JSON.stringify(u.state));
-      await sql`
+      const online = updates.map((u) => u.online);
+      return sql<ActivityRow>`
         update devices d set
           last_activity_at = greatest(d.last_activity_at, v.ts),
-          state = d.state || v.state,
-          state_updated_at = greatest(d.state_updated_at, v.ts)
-        from (select unnest(${ids}::int[]) as id, unnest(${times}::timestamptz[]) as ts, unnest(${states}::jsonb[]) as state) v
-        where d.id = v.id`.execute(trx);
+          -- writes of one device may commit out of order: the older one does not overwrite the newer values
+          state = case when v.ts >= coalesce(d.state_updated_at, '-infinity') then d.state || v.state else v.state || d.state end,
+          state_updated_at = greatest(d.state_updated_at, v.ts),
+          status = case when v.online then 'Online' else d.status end,
+          updated_at = case when v.online and prev.status <> 'Online' then now() else d.updated_at end
+        from (select u.id, to_timestamp(u.ms / 1000) as ts, u.state, u.online
+              from unnest(${ids}::int[], ${times}::float8[], ${states}::jsonb[], ${online}::bool[]) as u(id, ms, state, online)) v
+          join devices prev on prev.id = v.id
+        where d.id = v.id
+        returning d.id, d.tenant_id, d.label, d.asset_id, (v.online and prev.status <> 'Online') as turned_online`;
     },
 
     /** Marks Offline every Online device silent for longer than the timeout; returns them. */
@@ -179,4 +187,4 @@ export function createDeviceLink(db: Db) {
     },
   };
 }
-export type DeviceLink = ReturnType<typeof createDeviceLink>;
+export type DeviceActivityRepository = ReturnType<typeof createDeviceActivityRepository>;
