@@ -42,6 +42,8 @@ export async function signInThroughForm(page: Page, username: string, options: {
   const role = options.role ?? 'auth';
   const next = options.next ? `?next=${encodeURIComponent(options.next)}` : '';
   await page.goto(`/${role}/login/${next}`);
+  // A person answers the captcha they see: a form sent before the image arrives is refused.
+  await expect(page.getByTestId('captcha-image')).toBeVisible();
   await page.getByLabel(/username/i).fill(username);
   await page.getByLabel(/^password/i).fill(PASSWORD);
   await page.getByLabel(/captcha/i).fill(CAPTCHA);

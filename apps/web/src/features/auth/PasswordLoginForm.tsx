@@ -12,6 +12,9 @@ interface Props {
   onResult(result: LoginResult): Promise<string | null>;
 }
 
+const CAPTCHA_ATTEMPTS = 3;
+const CAPTCHA_RETRY_MS = 1000;
+
 /** Username, password and captcha (SPEC 2.1). Every failure fetches a new captcha. */
 export function PasswordLoginForm({ role, onResult }: Props) {
   const { t } = useTranslation();
@@ -30,8 +33,20 @@ export function PasswordLoginForm({ role, onResult }: Props) {
     setCaptchaLoading(true);
     setAnswer('');
     try {
-      const next = await authApi.captcha();
-      if (request === captchaRequest.current) setCaptcha({ id: next.captchaId, src: svgDataUrl(next.image) });
+      // A busy or restarting server gets a few more tries before the user is told.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const next = await authApi.captcha();
+          if (request === captchaRequest.current) {
+            setCaptcha({ id: next.captchaId, src: svgDataUrl(next.image) });
+            setError((shown) => (shown === LOGIN_MESSAGES.captchaGenerationFailed ? null : shown));
+          }
+          return;
+        } catch (failure) {
+          if (attempt >= CAPTCHA_ATTEMPTS || request !== captchaRequest.current) throw failure;
+          await new Promise((resolve) => setTimeout(resolve, CAPTCHA_RETRY_MS));
+        }
+      }
     } catch {
       if (request === captchaRequest.current) {
         setCaptcha(null);
@@ -60,6 +75,7 @@ export function PasswordLoginForm({ role, onResult }: Props) {
     }
     if (!captcha) {
       setError(LOGIN_MESSAGES.captchaGenerationFailed);
+      void loadCaptcha();
       return;
     }
     setBusy(true);
