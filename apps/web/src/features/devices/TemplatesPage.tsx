@@ -8,11 +8,10 @@ import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid
 import { DEVICE_MESSAGES, DEVICE_TYPE_LABELS, DEVICE_TYPES, type DeviceTemplate, type DeviceType } from '@sitewatch/contracts/devices';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
-import { showToast } from '../../lib/toasts.ts';
 import { downloadCsv, fetchAll, toCsv } from '../sites/csv.ts';
 import { useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
@@ -26,8 +25,11 @@ export function TemplatesPage() {
   const [type, setType] = useState<DeviceType | ''>('');
   const query = { ...list.query, type: type || undefined };
   const templates = useTemplates(query);
-  const remove = useDeleteTemplate();
-  const [deleting, setDeleting] = useState<DeviceTemplate | null>(null);
+  const deletion = useDeleteConfirmation<DeviceTemplate>({
+    mutation: useDeleteTemplate(),
+    text: "Devices using it keep their values and fall back to their type's keys.",
+    successMessage: DEVICE_MESSAGES.templateDeleted,
+  });
   const [exporting, setExporting] = useState(false);
 
   const columns: GridColDef<DeviceTemplate>[] = [
@@ -66,7 +68,7 @@ export function TemplatesPage() {
             ]
           : []),
         ...(perms.has('delete_device')
-          ? [<GridActionsCellItem key="d" icon={<DeleteOutline />} label="Delete" onClick={() => setDeleting(p.row)} />]
+          ? [<GridActionsCellItem key="d" icon={<DeleteOutline />} label="Delete" onClick={() => deletion.ask(p.row)} />]
           : []),
       ],
     },
@@ -138,23 +140,7 @@ export function TemplatesPage() {
         disableColumnMenu
         disableRowSelectionOnClick
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text="Devices using it keep their values and fall back to their type's keys."
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              showToast('success', DEVICE_MESSAGES.templateDeleted);
-              setDeleting(null);
-            },
-          })
-        }
-      />
+      {deletion.dialog}
     </Box>
   );
 }

@@ -9,11 +9,10 @@ import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid
 import { ASSET_MESSAGES, type Asset } from '@sitewatch/contracts/sites';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { hasRole, permissionsOf, useUser } from '../../lib/session.ts';
-import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
 import { fetchAssets, useAssets, useCustomers, useDeleteAsset } from './api.ts';
 import { downloadCsv, fetchAll, toCsv } from './csv.ts';
@@ -42,8 +41,11 @@ export function AssetsPage() {
   const query = { ...list.query, customerId: customerId || undefined };
   const assets = useAssets(query);
   const customers = useCustomers({ limit: 500 });
-  const remove = useDeleteAsset();
-  const [deleting, setDeleting] = useState<Asset | null>(null);
+  const deletion = useDeleteConfirmation<Asset>({
+    mutation: useDeleteAsset(),
+    text: 'Its devices go back to the inventory. This cannot be undone.',
+    successMessage: ASSET_MESSAGES.deleted,
+  });
   const [exporting, setExporting] = useState(false);
 
   const handleExport = async () => {
@@ -93,7 +95,7 @@ export function AssetsPage() {
           ? [<GridActionsCellItem key="edit" icon={<EditOutlined />} label="Edit" onClick={() => navigate(`/assets/edit/${p.row.id}`)} />]
           : []),
         ...(perms.has('delete_asset')
-          ? [<GridActionsCellItem key="delete" icon={<DeleteOutline />} label="Delete" onClick={() => setDeleting(p.row)} />]
+          ? [<GridActionsCellItem key="delete" icon={<DeleteOutline />} label="Delete" onClick={() => deletion.ask(p.row)} />]
           : []),
       ],
     },
@@ -161,23 +163,7 @@ export function AssetsPage() {
         disableColumnMenu
         disableRowSelectionOnClick
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text={`Its devices go back to the inventory. This cannot be undone.`}
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              showToast('success', ASSET_MESSAGES.deleted);
-              setDeleting(null);
-            },
-          })
-        }
-      />
+      {deletion.dialog}
     </Box>
   );
 }

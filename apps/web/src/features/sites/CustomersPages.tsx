@@ -16,6 +16,7 @@ import { ASSET_MESSAGES, type SiteCustomer, siteCustomerInputSchema } from '@sit
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
@@ -49,8 +50,11 @@ export function CustomersPage() {
   const canWrite = useCanWrite();
   const list = useListState({ orderBy: 'name' });
   const customers = useCustomers(list.query);
-  const remove = useDeleteCustomer();
-  const [deleting, setDeleting] = useState<SiteCustomer | null>(null);
+  const deletion = useDeleteConfirmation<SiteCustomer>({
+    mutation: useDeleteCustomer(),
+    text: `Its ${alias.toLowerCase()}s stay, without a customer.`,
+    successMessage: ASSET_MESSAGES.customerDeleted,
+  });
   const [exporting, setExporting] = useState(false);
   const columns: GridColDef<SiteCustomer>[] = [
     {
@@ -81,7 +85,7 @@ export function CustomersPage() {
                 label="IoT framework credentials"
                 onClick={() => navigate(`/customers/${p.row.id}/iot-fw-cred/`)}
               />,
-              <GridActionsCellItem key="d" icon={<DeleteOutline />} label="Delete" onClick={() => setDeleting(p.row)} />,
+              <GridActionsCellItem key="d" icon={<DeleteOutline />} label="Delete" onClick={() => deletion.ask(p.row)} />,
             ]
           : []),
       ],
@@ -134,23 +138,7 @@ export function CustomersPage() {
         disableColumnMenu
         disableRowSelectionOnClick
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete '${deleting?.name ?? ''}'?`}
-        text={`Its ${alias.toLowerCase()}s stay, without a customer.`}
-        destructive
-        busy={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              showToast('success', ASSET_MESSAGES.customerDeleted);
-              setDeleting(null);
-            },
-          })
-        }
-      />
+      {deletion.dialog}
     </Box>
   );
 }
