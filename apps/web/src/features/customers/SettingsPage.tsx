@@ -53,7 +53,12 @@ export function SettingsPage() {
     body = (
       <Stack spacing={3}>
         <SettingsForm settings={settings.data} />
-        <SystemAlertsPanel />
+        <Box component="section" aria-labelledby="settings-system-alerts">
+          <Typography variant="h2" component="h2" id="settings-system-alerts" sx={{ mb: 1 }}>
+            {t('admin.alerts')}
+          </Typography>
+          <SystemAlertsPanel />
+        </Box>
       </Stack>
     );
   return (
