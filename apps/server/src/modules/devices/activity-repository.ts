@@ -61,6 +61,12 @@ export interface StatusChange {
   status: string;
 }
 
+/** The columns toFlags reads. */
+const SELECT_FLAGS = sql`
+  select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
+         d.last_activity_at, d.metadata
+  from devices d left join assets a on a.id = d.asset_id`;
+
 const toFlags = (r: Record<string, unknown>): DeviceFlags => {
   const metadata = (r.metadata ?? {}) as Record<string, unknown>;
   return {
@@ -149,9 +155,7 @@ export function createDeviceActivityRepository(db: Db) {
     async flags(tenantId: number, deviceIds: number[]): Promise<DeviceFlags[]> {
       if (deviceIds.length === 0) return [];
       const { rows } = await sql<Record<string, unknown>>`
-        select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
-               d.last_activity_at, d.metadata
-        from devices d left join assets a on a.id = d.asset_id
+        ${SELECT_FLAGS}
         where d.tenant_id = ${tenantId} and d.id = any(${deviceIds}::int[])`.execute(db);
       return rows.map(toFlags);
     },
@@ -159,9 +163,7 @@ export function createDeviceActivityRepository(db: Db) {
     /** Devices that inactivity rules watch: of the given types/templates, silent since before `silentSince`. */
     async silentDevices(tenantId: number, types: string[], templateIds: number[], silentSince: Date): Promise<DeviceFlags[]> {
       const { rows } = await sql<Record<string, unknown>>`
-        select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
-               d.last_activity_at, d.metadata
-        from devices d left join assets a on a.id = d.asset_id
+        ${SELECT_FLAGS}
         where d.tenant_id = ${tenantId}
           and (d.type = any(${types}::text[]) or d.template_id = any(${templateIds}::int[]))
           and d.last_activity_at is not null and d.last_activity_at < ${silentSince.toISOString()}::timestamptz`.execute(db);

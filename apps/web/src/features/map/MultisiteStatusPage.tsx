@@ -11,16 +11,17 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
 import { MAP, type MapSite } from '@sitewatch/contracts/sites';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
+import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useDebounced } from '../sites/hooks.ts';
 import { mapQueryOf } from './map-data.ts';
 import { statusColour } from './map-model.ts';
 import { SiteMap } from './SiteMap.tsx';
 import { useMapSites } from './useMapSites.ts';
+import { useSiteFocus } from './useSiteFocus.ts';
 
 /** The locations beside the map: searched, paged by 'Max Locations', a click flies to the site. */
 export function LocationList({ sites, onPick, alias }: { sites: MapSite[]; onPick(site: MapSite): void; alias: string }) {
@@ -93,22 +94,14 @@ export function MultisiteStatusPage() {
   const selection = useTreeSelection();
   const sites = useMapSites(parentDevice, filter);
   const list = sites.data ?? [];
-  const [focus, setFocus] = useState<MapSite | null>(null);
-  const chooseSite = useChooseSite();
-  const pick = useCallback(
-    (site: MapSite) => {
-      setFocus(site);
-      chooseSite(site.id);
-    },
-    [chooseSite],
-  );
+  const { focus, setFocus, pick } = useSiteFocus();
   const online = list.filter((s) => s.status === 'Online').length;
   const offline = list.filter((s) => s.status === 'Offline').length;
   useEffect(() => {
     if (!selection.assetId) return;
     const site = list.find((s) => s.id === selection.assetId);
     if (site) setFocus(site);
-  }, [selection.assetId, list]);
+  }, [selection.assetId, list, setFocus]);
   return (
     <Box>
       <PageHeader

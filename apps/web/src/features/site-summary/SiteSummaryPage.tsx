@@ -11,9 +11,9 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
-import { MAP, type MapSite, SITE_SUMMARY, type SiteSummaryRow } from '@sitewatch/contracts/sites';
+import { MAP, SITE_SUMMARY, type SiteSummaryRow } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { http } from '../../lib/http.ts';
@@ -22,6 +22,7 @@ import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
 import { LocationList } from '../map/MultisiteStatusPage.tsx';
 import { SiteMap } from '../map/SiteMap.tsx';
 import { useMapSites } from '../map/useMapSites.ts';
+import { useSiteFocus } from '../map/useSiteFocus.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import type { Page } from '../sites/api.ts';
 import { downloadCsv, toCsv } from '../sites/csv.ts';
@@ -72,15 +73,8 @@ export function SiteSummaryPage() {
     queryFn: () => fetchSummary(query),
     placeholderData: keepPreviousData,
   });
-  const [focus, setFocus] = useState<MapSite | null>(null);
+  const { focus, pick } = useSiteFocus();
   const chooseSite = useChooseSite();
-  const pick = useCallback(
-    (site: MapSite) => {
-      setFocus(site);
-      chooseSite(site.id);
-    },
-    [chooseSite],
-  );
   const mapSites = useMapSites(MAP.defaultParentDevice, filter);
 
   const columns: GridColDef<SiteSummaryRow>[] = [
