@@ -14,14 +14,16 @@ const itemColumns = [
   'a.profile as actor_profile',
 ] as const;
 
-const itemQuery = (db: Db, tenantId: number, userId: number) =>
+/** Inbox items of the tenant with their notification and actor. */
+const inboxOfTenant = (db: Db, tenantId: number) =>
   db
     .selectFrom('notification_inbox as i')
     .innerJoin('notifications as n', (join) => join.onRef('n.id', '=', 'i.notification_id').onRef('n.tenant_id', '=', 'i.tenant_id'))
     .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'n.actor_id').onRef('a.tenant_id', '=', 'n.tenant_id'))
-    .select(itemColumns)
-    .where('i.tenant_id', '=', tenantId)
-    .where('i.user_id', '=', userId);
+    .where('i.tenant_id', '=', tenantId);
+
+const itemQuery = (db: Db, tenantId: number, userId: number) =>
+  inboxOfTenant(db, tenantId).select(itemColumns).where('i.user_id', '=', userId);
 
 export type InboxRow = Awaited<ReturnType<ReturnType<typeof itemQuery>['executeTakeFirstOrThrow']>>;
 
@@ -49,17 +51,6 @@ export async function countInbox(db: Db, tenantId: number, userId: number, isRea
   if (isRead !== undefined) query = query.where('is_read', '=', isRead);
   const row = await query.executeTakeFirstOrThrow();
   return { total: Number(row.total), unread: Number(row.unread) };
-}
-
-export async function countUnread(db: Db, tenantId: number, userId: number) {
-  const row = await db
-    .selectFrom('notification_inbox')
-    .select((eb) => eb.fn.countAll<number>().as('unread'))
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('is_read', '=', false)
-    .executeTakeFirstOrThrow();
-  return Number(row.unread);
 }
 
 /** Sets one item read or unread; the id and the uuid must both name the caller's item. */
@@ -154,12 +145,8 @@ export async function insertNotifications(db: Db, tenantId: number, notices: New
 export const itemsOfTenant = (db: Db, tenantId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
-    : db
-        .selectFrom('notification_inbox as i')
-        .innerJoin('notifications as n', (join) => join.onRef('n.id', '=', 'i.notification_id').onRef('n.tenant_id', '=', 'i.tenant_id'))
-        .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'n.actor_id').onRef('a.tenant_id', '=', 'n.tenant_id'))
+    : inboxOfTenant(db, tenantId)
         .select([...itemColumns, 'i.user_id'])
-        .where('i.tenant_id', '=', tenantId)
         .where('i.id', 'in', ids)
         .orderBy('i.id')
         .execute();
@@ -177,6 +164,9 @@ export async function unreadCounts(db: Db, tenantId: number, userIds: number[]) 
     .execute();
   return new Map(rows.map((r) => [r.user_id, Number(r.unread)]));
 }
+
+export const countUnread = async (db: Db, tenantId: number, userId: number) =>
+  (await unreadCounts(db, tenantId, [userId])).get(userId) ?? 0;
 
 /** Removes inbox rows older than the cutoff, then notifications no inbox points to any more. */
 export async function pruneOlderThan(db: Db, cutoff: Date) {

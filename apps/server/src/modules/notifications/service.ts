@@ -63,11 +63,15 @@ export interface Target {
 export function createNotificationService(deps: { db: Db; events: EventBus }) {
   const { db, events } = deps;
 
-  async function announceCount(tenantId: number, userId: number) {
-    const unreadCount = await repo.countUnread(db, tenantId, userId);
-    events.emit({ type: INBOX_CHANGED, tenantId, userIds: [userId], payload: { unreadCount } });
-    return unreadCount;
+  /** Tells each user's own sockets their unread count; returns the counts. */
+  async function announceCounts(tenantId: number, userIds: number[]) {
+    const counts = await repo.unreadCounts(db, tenantId, userIds);
+    for (const userId of userIds) {
+      events.emit({ type: INBOX_CHANGED, tenantId, userIds: [userId], payload: { unreadCount: counts.get(userId) ?? 0 } });
+    }
+    return counts;
   }
+  const announceCount = async (tenantId: number, userId: number) => (await announceCounts(tenantId, [userId])).get(userId) ?? 0;
 
   return {
     async list(auth: AuthContext, query: InboxQuery) {
@@ -140,10 +144,7 @@ export function createNotificationService(deps: { db: Db; events: EventBus }) {
         events.emit({ type: EVENT_TYPES.notificationCreated, tenantId, userIds: [row.user_id], payload: toInboxItem(row) });
       }
       const many = [...byUser].filter(([, ids]) => ids.length > POPUP_BURST).map(([userId]) => userId);
-      const counts = await repo.unreadCounts(db, tenantId, many);
-      for (const userId of many) {
-        events.emit({ type: INBOX_CHANGED, tenantId, userIds: [userId], payload: { unreadCount: counts.get(userId) ?? 0 } });
-      }
+      await announceCounts(tenantId, many);
       return [...byUser.keys()];
     },
 
