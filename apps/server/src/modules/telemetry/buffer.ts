@@ -68,6 +68,8 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
 
   const held = () => queued + inFlight;
   const anyWaiting = () => waitingHead < waiting.length;
+  /** Room for one more message now, without overtaking those already waiting. */
+  const hasRoom = () => held() < options.capacity && !anyWaiting();
 
   /** Lets waiting messages in, oldest first, as far as there is room. */
   function admitWaiting() {
@@ -83,6 +85,13 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
       waiting.splice(0, waitingHead);
       waitingHead = 0;
     }
+  }
+
+  /** Wakes those waiting in `drain` for the running write to end. */
+  function wakeIdleWaiters() {
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   function clearTimer() {
@@ -122,7 +131,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
       queue.unshift(batch);
       queued += batch.items.length;
       flushing = false;
-      for (const w of idleWaiters.splice(0)) w();
+      wakeIdleWaiters();
       if (!closed) {
         const delay = Math.min(5000, 100 * 2 ** Math.min(failures, 6));
         timer = setTimeout(() => {
@@ -141,11 +150,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     flushing = false;
     batch.resolve();
     admitWaiting();
-    if (queue.length === 0 && idleWaiters.length) {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const w of waiters) w();
-    }
+    if (queue.length === 0) wakeIdleWaiters();
     schedule();
   }
 
@@ -162,23 +167,17 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
   }
 
   return {
-    /** Adds the message, or returns null when the buffer is full. The promise settles when it is stored. */
-    tryAdd(item: T): Promise<void> | null {
-      if (closed) return Promise.reject(new BufferClosedError());
-      if (held() >= options.capacity || anyWaiting()) return null;
-      return enqueue(item);
-    },
     /** Waits for room (after the messages already waiting), then adds the message; `stored` settles when it is written. */
     add(item: T): Promise<{ stored: Promise<void> }> {
       if (closed) return Promise.reject(new BufferClosedError());
-      if (held() < options.capacity && !anyWaiting()) return Promise.resolve({ stored: enqueue(item) });
+      if (hasRoom()) return Promise.resolve({ stored: enqueue(item) });
       return new Promise((resolve, reject) => {
         waiting.push({ item, admit: (stored) => resolve({ stored }), refuse: reject });
       });
     },
     /** Adds the message if there is room now (null otherwise): the fast path of `add`, without a promise of its own. */
     addNow(item: T): Promise<void> | null {
-      if (closed || held() >= options.capacity || anyWaiting()) return null;
+      if (closed || !hasRoom()) return null;
       return enqueue(item);
     },
     get size() {

@@ -297,7 +297,6 @@ export function createIngest(deps: {
   const shardOf = (item: IngestItem) => shards[item.device.id % shards.length] as (typeof shards)[number];
   /** The shards seen as one buffer. */
   const buffer = {
-    tryAdd: (item: IngestItem) => shardOf(item).tryAdd(item),
     add: (item: IngestItem) => shardOf(item).add(item),
     addNow: (item: IngestItem) => shardOf(item).addNow(item),
     get size() {
