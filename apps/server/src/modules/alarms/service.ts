@@ -61,6 +61,9 @@ const toRule = (r: RuleRow): AlarmRule => ({
 const RULE_CACHE_MS = 30_000;
 const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_SITES as readonly string[]).includes(r));
 
+/** The key of one device's pending threshold rule. */
+const slotOf = (deviceId: number, ruleId: number) => `${deviceId}:${ruleId}`;
+
 export function createAlarmService(deps: {
   repo: AlarmRepository;
   link: DeviceActivityRepository;
@@ -83,7 +86,7 @@ export function createAlarmService(deps: {
   async function loadPending() {
     if (pendingLoaded) return;
     for (const row of await repo.loadPending()) {
-      pending.set(`${row.device_id}:${row.rule_id}`, {
+      pending.set(slotOf(row.device_id, row.rule_id), {
         deviceId: row.device_id,
         ruleId: row.rule_id,
         tenantId: row.tenant_id,
@@ -117,8 +120,11 @@ export function createAlarmService(deps: {
       await repo.syncPending(toStart, toEnd);
     } catch (error) {
       // written with the next evaluation
-      for (const e of toEnd) ended.set(`${e.deviceId}:${e.ruleId}`, e);
-      for (const p of toStart) if (pending.get(`${p.deviceId}:${p.ruleId}`) === p) started.set(`${p.deviceId}:${p.ruleId}`, p);
+      for (const e of toEnd) ended.set(slotOf(e.deviceId, e.ruleId), e);
+      for (const p of toStart) {
+        const slot = slotOf(p.deviceId, p.ruleId);
+        if (pending.get(slot) === p) started.set(slot, p);
+      }
       throw error;
     }
   }
@@ -234,7 +240,7 @@ export function createAlarmService(deps: {
         }
         const reading = rule.key ? device.values.get(rule.key) : undefined;
         if (!reading || rule.operator === null || rule.threshold === null) continue;
-        const slot = `${device.deviceId}:${rule.id}`;
+        const slot = slotOf(device.deviceId, rule.id);
         const holds = conditionHolds(rule.operator, rule.threshold, reading.value);
         const held = pending.get(slot);
         const step = thresholdStep({ active: isActive, pendingSince: held?.since ?? null }, holds, t, rule.durationSeconds);
