@@ -1,27 +1,11 @@
 import type { TreeNode } from '@sitewatch/contracts/sites';
 import { describe, expect, it } from 'vitest';
 import { pathToSite, revealSite } from './reveal.ts';
+import { levelNode, siteNode } from './tree-fixtures.ts';
 import { initialTree, ROOT, type TreeAction, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
 
-const level = (path: string[]): TreeNode => ({
-  id: `level:${JSON.stringify(path)}`,
-  text: path.at(-1) as string,
-  nodeType: 'level',
-  icon: 'level',
-  iconColor: '#4F6F77',
-  assetId: null,
-  children: true,
-  path,
-});
-const site = (id: number): TreeNode => ({
-  id: `asset:${id}`,
-  text: `Site ${id}`,
-  nodeType: 'asset',
-  icon: 'site',
-  iconColor: '#4F6F77',
-  assetId: id,
-  children: true,
-});
+const level = (path: string[]) => levelNode(path);
+const site = siteNode;
 
 /** A server with two countries; the city Lyon holds sites 1..7 served 3 a page. */
 function fakeServer() {

@@ -1,27 +1,9 @@
-import type { TreeNode } from '@sitewatch/contracts/sites';
 import { describe, expect, it } from 'vitest';
+import { levelNode, siteNode } from './tree-fixtures.ts';
 import { deviceNode, initialTree, ROOT, selectionTarget, treeReducer, visibleRows } from './tree-model.ts';
 
-const level = (text: string, path: string[]): TreeNode => ({
-  id: `level:${JSON.stringify(path)}`,
-  text,
-  nodeType: 'level',
-  icon: 'level',
-  iconColor: '#4F6F77',
-  assetId: null,
-  children: true,
-  path,
-  count: 3,
-});
-const site = (id: number): TreeNode => ({
-  id: `asset:${id}`,
-  text: `Site ${id}`,
-  nodeType: 'asset',
-  icon: 'site',
-  iconColor: '#4F6F77',
-  assetId: id,
-  children: true,
-});
+const level = (text: string, path: string[]) => levelNode(path, { text, count: 3 });
+const site = siteNode;
 
 describe('tree model', () => {
   it('flattens expanded nodes and offers Load More while the server has more', () => {
