@@ -23,7 +23,8 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(727274)`.execute(conn);
     try {
-      const migrator = new Migrator({ db: conn, provider: new FolderMigrationProvider() });
+      // Each domain numbers its migrations in its own range, so a later migration may sort before one applied earlier.
+      const migrator = new Migrator({ db: conn, provider: new FolderMigrationProvider(), allowUnorderedMigrations: true });
       const { error, results } = await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');
       if (error || failed) {
