@@ -12,10 +12,16 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { seedFoundation } from '../../apps/server/src/demo/foundation.ts';
-import { createHelpdesk } from '../../apps/server/src/modules/helpdesk/index.ts';
+import { createDeviceRecords } from '../../apps/server/src/modules/devices/index.ts';
+import { createActivityService } from '../../apps/server/src/modules/helpdesk/activity-service.ts';
+import { createAdminService } from '../../apps/server/src/modules/helpdesk/admin-service.ts';
+import { createEscalationEngine } from '../../apps/server/src/modules/helpdesk/escalation.ts';
+import { createTicketService, type HelpdeskDeps } from '../../apps/server/src/modules/helpdesk/ticket-service.ts';
 import { createNotificationService } from '../../apps/server/src/modules/notifications/service.ts';
 import { subscribeNotifications } from '../../apps/server/src/modules/notifications/subscriptions.ts';
-import { openPostgres } from '../../apps/server/src/platform/db.ts';
+import { createSiteDirectory } from '../../apps/server/src/modules/sites/directory.ts';
+import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
+import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { customerSettingsSchema, type TicketListQuery } from '../../packages/contracts/src/index.ts';
@@ -123,10 +129,7 @@ try {
 
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/sw-bench-helpdesk', LOG_LEVEL: 'silent' });
   const settings = customerSettingsSchema.parse({});
-  const helpdesk = createHelpdesk(
-    { db, events: createEventBus(), customers: { settings: async () => settings } as never, config, directory: () => undefined },
-    log,
-  );
+  const helpdesk = helpdeskServices(db, createEventBus(), { settings: async () => settings }, config.dataDir);
   const actor = {
     userId: adminUser,
     tenantId,
@@ -247,21 +250,17 @@ try {
   await client.connect();
   let events = 0;
   const emitted: DomainEvent[] = [];
-  const engine = createHelpdesk(
+  const engine = helpdeskServices(
+    db,
     {
-      db,
-      events: {
-        emit: (e: DomainEvent) => {
-          events++;
-          emitted.push(e);
-        },
-        subscribe: () => () => undefined,
-      } as never,
-      customers: { settings: async () => settings } as never,
-      config,
-      directory: () => undefined,
+      emit: (e: DomainEvent) => {
+        events++;
+        emitted.push(e);
+      },
+      subscribe: () => () => undefined,
     },
-    log,
+    { settings: async () => settings },
+    config.dataDir,
   ).escalation;
   // 100,000 unfinished tickets under the policy, their next level due later; then a share of them comes due.
   await client.query(
@@ -308,7 +307,7 @@ try {
   const inbox = subscribeNotifications({
     events: bus,
     notifications: createNotificationService({ db, events: bus }),
-    directory: () => undefined,
+    directory: createSiteDirectory(db, createDeviceRecords(db)),
     log,
   });
   const stored = await timeIt(async () => {
@@ -352,4 +351,13 @@ try {
 } finally {
   await database.close();
   if (!keep) await admin(`drop database if exists ${DB_NAME} with (force)`);
+}
+
+/** The helpdesk's services over the bench database, with the real site directory (the bench signs in as an admin). */
+function helpdeskServices(db: Db, events: HelpdeskDeps['events'], customers: HelpdeskDeps['customers'], dataDir: string) {
+  const admin = createAdminService(db);
+  const deps: HelpdeskDeps = { db, events, customers, directory: createSiteDirectory(db, createDeviceRecords(db)), admin, log };
+  const tickets = createTicketService(deps);
+  const activity = createActivityService({ ...deps, tickets, blobs: createLocalBlobStore(`${dataDir}/blobs`) });
+  return { tickets, activity, escalation: createEscalationEngine(deps) };
 }

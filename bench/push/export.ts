@@ -59,7 +59,7 @@ async function main() {
       WEB_DIST: '/nonexistent',
       CAPTCHA_FIXED_ANSWER: 'BENCH',
     });
-    const app = await buildApp({ config, database, logger: false });
+    const { app } = await buildApp({ config, database, logger: false });
     await app.ready();
     const headers: Record<string, string> = { host: 'localhost' };
     const csrf = await app.inject({ method: 'GET', url: '/api/auth/csrf/', headers });

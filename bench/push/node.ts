@@ -6,7 +6,6 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import type { DomainEvent } from '../../apps/server/src/platform/events.ts';
-import { pushOf } from '../../apps/server/src/platform/push/index.ts';
 
 const url = process.env.BENCH_DB_URL as string;
 const config = loadConfig({
@@ -17,17 +16,16 @@ const config = loadConfig({
   WEB_DIST: '/nonexistent',
 });
 const database = openPostgres(url, 10);
-const app = await buildApp({ config, database, logger: false });
+const { app, handles } = await buildApp({ config, database, logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
-const push = pushOf(app.server);
-if (!push) throw new Error('push hub missing');
+const push = handles.push;
 const address = app.server.address();
 const gc = (globalThis as { gc?: () => void }).gc;
 
 process.on('message', (message: { type: string; event?: DomainEvent }) => {
   if (message.type === 'emit' && message.event) {
     const event = message.event;
-    push.context.events.emit({ ...event, payload: { ...(event.payload as object), sentAt: Date.now() } });
+    handles.events.emit({ ...event, payload: { ...(event.payload as object), sentAt: Date.now() } });
   } else if (message.type === 'memory') {
     gc?.();
     gc?.();

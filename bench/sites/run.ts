@@ -63,7 +63,7 @@ try {
     MQTT_PORT: String(PORT + 1000),
     DATA_DIR: `/tmp/sitewatch-bench-sites-${PORT}`,
   });
-  const app = await buildApp({ config, database, logger: false });
+  const { app } = await buildApp({ config, database, logger: false });
   await app.listen({ host: '127.0.0.1', port: PORT });
 
   // Sign in as a customer admin (sees every site) through the API.

@@ -27,7 +27,6 @@ import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
-import { telemetryOf } from '../../apps/server/src/modules/telemetry/index.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 
@@ -151,9 +150,9 @@ try {
   };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('TELEMETRY_') && v) env[k] = v;
   const config = loadConfig(env);
-  const app = await buildApp({ config, database, logger: false });
+  const { app, handles } = await buildApp({ config, database, logger: false });
   await app.ready();
-  const { runtime, ingest } = telemetryOf(app.server);
+  const { runtime, ingest } = handles.telemetry;
   await runtime.startMqtt({ port: mqttPort });
   await runtime.startBackground();
 

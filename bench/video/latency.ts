@@ -16,7 +16,6 @@ import { chromium } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_PASSWORD } from '../../apps/server/src/demo/foundation.ts';
-import { videoRecorderOf } from '../../apps/server/src/modules/video/index.ts';
 import { benchDatabase, seedCameras } from './setup.ts';
 
 const PORT = Number(process.env.PORT ?? 8099);
@@ -36,7 +35,7 @@ async function measure(segmentSec: number, mode: 'hls' | 'mse') {
     CAPTCHA_FIXED_ANSWER: CAPTCHA,
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
   });
-  const app = await buildApp({ config, database: handle, logger: false });
+  const { app, handles } = await buildApp({ config, database: handle, logger: false });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -53,7 +52,7 @@ async function measure(segmentSec: number, mode: 'hls' | 'mse') {
     const { cameraIds } = await seedCameras(handle, 1, segmentSec);
     const cam = cameraIds[0] as number;
     await app.listen({ port: PORT, host: '127.0.0.1' });
-    await videoRecorderOf(handle.db)?.start();
+    await handles.video.recorder.start();
     const page = await browser.newPage();
     const base = `http://localhost:${PORT}`;
     await page.goto(`${base}/auth/login/`);

@@ -7,55 +7,65 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { createAuthService } from './modules/auth/service.ts';
-import { customerRoutes } from './modules/customers/routes.ts';
-import { createCustomerService } from './modules/customers/service.ts';
-import { downloadsModule } from './modules/downloads/index.ts';
-import { type HelpdeskPort, helpdeskModule } from './modules/helpdesk/index.ts';
-import { notificationsModule } from './modules/notifications/index.ts';
-import { sitesModule } from './modules/sites/index.ts';
-import { systemRoutes } from './modules/system/routes.ts';
-import { telemetryModule } from './modules/telemetry/index.ts';
-import { videoModule } from './modules/video/index.ts';
+import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
+import { createAuthModule } from './modules/auth/index.ts';
+import { type CustomersPort, createCustomersModule } from './modules/customers/index.ts';
+import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
+import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
+import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
+import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
+import { createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
+import { createSystemModule } from './modules/system/index.ts';
+import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
+import { createUsersModule } from './modules/users/index.ts';
+import { createVideoModule, type VideoPort } from './modules/video/index.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
-import { createEventBus } from './platform/events.ts';
-import { createJobWorker, type JobWorker } from './platform/jobs/worker.ts';
-import { pushModule } from './platform/push/index.ts';
+import { createEventBus, type EventBus } from './platform/events.ts';
+import { createJobWorker } from './platform/jobs/worker.ts';
+import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
+import { createPushModule, type PushPort } from './platform/push/index.ts';
+import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
 import { registerWebApp } from './platform/web.ts';
-
-export interface RouteEntry {
-  method: string;
-  url: string;
-  access: RouteAccess;
-}
 
 export interface AppDeps {
   config: Config;
   database: DbHandle;
   logger?: FastifyServerOptions['logger'];
   sms?: SmsSender;
+  /** Time as rules see it (escalation, alarms pending, exports expiry); tests pass their own. */
+  clock?: Clock;
+  /** Wraps a port before the modules get it (tests observe or stand in for the site directory or the ticket port). */
+  decorate?: { directory?(real: SiteDirectory): SiteDirectory; tickets?(real: SystemTickets): SystemTickets };
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route with its access options, for the route-walking security test and the docs. */
-    routeCatalog: RouteEntry[];
-    shuttingDown: boolean;
-    /** Background job worker; main starts it, tests drain it. */
-    jobs: JobWorker;
-  }
+/** What main, tests and benchmarks may drive of a built app: the ports the modules offer. */
+export interface AppHandles {
+  events: EventBus;
+  customers: CustomersPort;
+  sites: SitesPort;
+  push: PushPort;
+  notifications: NotificationsPort;
+  helpdesk: HelpdeskPort;
+  telemetry: TelemetryPort;
+  alarms: AlarmsPort;
+  video: VideoPort;
+  downloads: DownloadsPort;
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface BuiltApp {
+  app: FastifyInstance;
+  handles: AppHandles;
+}
+
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config, database } = deps;
   const db = database.db;
   const app = Fastify({
@@ -120,78 +130,89 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const signer = createTokenSigner(await installSecret(db, 'jwt'), config.auth.accessTokenMinutes, config.auth.sessionMaxHours);
   const csrf = createCsrf(await installSecret(db, 'csrf'), config.auth.secureCookies);
   const tenants = createTenantResolver(db, config.tenancy);
+  const clock = deps.clock ?? systemClock;
   const events = createEventBus();
-  const customers = createCustomerService(db);
   const jobs = createJobWorker(db, { log: app.log });
   app.decorate('jobs', jobs);
-  const auth = createAuthService({
+  const log = app.log;
+  const dataDir = config.dataDir;
+
+  // The modules, in dependency order: each gets the ports it needs, as built by the ones before it.
+  const system = createSystemModule({ db, isShuttingDown: () => app.shuttingDown });
+  const customers = createCustomersModule({ db });
+  const settings = (tenantId: number) => customers.ports.customers.settings(tenantId);
+  const auth = createAuthModule({
     db,
     signer,
     sms: deps.sms ?? createOutboxSmsSender(db, app.log),
     settings: config.auth,
-    mfaRequiredRoles: async (tenantId) => (await customers.settings(tenantId)).mfaRequiredRoles,
+    mfaRequiredRoles: async (tenantId) => (await settings(tenantId)).mfaRequiredRoles,
+    secureCookies: config.auth.secureCookies,
+    loginRateLimit: config.auth.loginRateLimitPerMinute,
   });
-  registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.authenticate, csrf });
+  const downloads = createDownloadsModule({
+    db,
+    events,
+    jobs,
+    log,
+    dataDir,
+    retentionHours: async (tenantId) => (await settings(tenantId)).downloadRetentionHours,
+  });
+  const exports = downloads.ports.exports;
+  const deviceRecords = createDeviceRecords(db);
+  const sites = createSitesModule({ db, config, devices: deviceRecords, exports });
+  const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
+  const users = createUsersModule({ db, exports });
+  const push = createPushModule({ database, events, log, sessionIdleMinutes: config.auth.sessionIdleMinutes, sites: directory });
+  const notifications = createNotificationsModule({ db, events, jobs, log, directory });
+  const helpdesk = createHelpdeskModule({ db, events, jobs, log, dataDir, customers: customers.ports.customers, directory, exports });
+  const tickets = deps.decorate?.tickets?.(helpdesk.ports.tickets) ?? helpdesk.ports.tickets;
+  const devices = createDevicesModule({
+    db,
+    events,
+    settings,
+    tickets,
+    sites: sites.ports.sites,
+    provisionCustomer: sites.ports.siteCustomers.byProvisionKey,
+    exports,
+  });
+  const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
+  const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
+  const video = createVideoModule({ db, config, jobs, log, directory, exports });
+  const modules: DomainModule<object>[] = [
+    system,
+    auth,
+    customers,
+    sites,
+    users,
+    devices,
+    push,
+    notifications,
+    telemetry,
+    alarms,
+    video,
+    helpdesk,
+    downloads,
+  ];
 
-  const context: AppContext = { db, config, events, customers, auth, jobs, database };
+  registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.ports.auth.authenticate, csrf });
   await app.register(async (scope) => {
-    systemRoutes(scope, { db, isShuttingDown: () => app.shuttingDown });
-    authRoutes(scope, { auth, secureCookies: config.auth.secureCookies, loginRateLimit: config.auth.loginRateLimitPerMinute });
-    customerRoutes(scope, { customers });
-    for (const module of domainModules) await module(scope, context);
+    for (const module of modules) await module.register(scope);
   });
   await registerWebApp(app, config.webDist);
-  return app;
+  return {
+    app,
+    handles: {
+      events,
+      customers: customers.ports,
+      sites: sites.ports,
+      push: push.ports,
+      notifications: notifications.ports,
+      helpdesk: helpdesk.ports,
+      telemetry: telemetry.ports,
+      alarms: alarms.ports,
+      video: video.ports,
+      downloads: downloads.ports,
+    },
+  };
 }
-
-/**
- * What other domains may ask of the sites-and-devices domain without reaching its tables. The sites module
- * installs the real directory when it registers; until then nothing that needs it is registered.
- */
-export interface SiteDirectory {
-  asset(tenantId: number, assetId: number): Promise<{ id: number; name: string; city: string | null; address: string[] } | null>;
-  device(
-    tenantId: number,
-    deviceId: number,
-  ): Promise<{
-    id: number;
-    name: string;
-    label: string;
-    type: string;
-    assetId: number | null;
-    parentId: number | null;
-    parentLabel: string | null;
-  } | null>;
-  /** Asset ids the user may see, or 'all' for roles that see every site. */
-  visibleAssetIds(tenantId: number, userId: number, roles: string[]): Promise<number[] | 'all'>;
-  /** Users assigned to the asset (for alarm and ticket notifications). */
-  usersForAsset(tenantId: number, assetId: number): Promise<number[]>;
-}
-
-export type AppContext = {
-  db: DbHandle['db'];
-  config: Config;
-  events: ReturnType<typeof createEventBus>;
-  customers: ReturnType<typeof createCustomerService>;
-  auth: ReturnType<typeof createAuthService>;
-  jobs: JobWorker;
-  /** Set by the sites module; domains registered after it may rely on it. */
-  directory?: SiteDirectory;
-  /** The database handle (push fan-out LISTENs on it). */
-  database?: DbHandle;
-  /** Export sources and download providers (modules/downloads/registry.ts: use exportsOf(context)). */
-  exports?: import('./modules/downloads/registry.ts').ExportRegistry;
-  /** Set by the helpdesk module: raise tickets from other domains (alarms, telemetry rules). */
-  helpdesk?: HelpdeskPort;
-};
-
-/** Domain modules beyond the foundation register here, each with the shared context. */
-const domainModules: Array<(app: FastifyInstance, context: AppContext) => void | Promise<void>> = [
-  sitesModule,
-  pushModule,
-  notificationsModule,
-  telemetryModule,
-  videoModule,
-  helpdeskModule,
-  downloadsModule,
-];

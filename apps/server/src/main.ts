@@ -5,8 +5,6 @@ import { loadConfig } from './config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
 import { seedDemo } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
-import { telemetryOf } from './modules/telemetry/index.ts';
-import { videoRecorderOf } from './modules/video/index.ts';
 import { openDatabase } from './platform/db.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 
@@ -14,14 +12,14 @@ const started = performance.now();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrateToLatest(database.db);
-const app = await buildApp({ config, database });
+const { app, handles } = await buildApp({ config, database });
 if (config.demo.enabled) await seedDemo(database.db, config.demo.seed, app.log);
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
 if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
 if (config.role === 'all' || config.role === 'worker') app.jobs.start();
-if (config.role === 'all' || config.role === 'recorder') await videoRecorderOf(database.db)?.start(); // stopped by app.close()
+if (config.role === 'all' || config.role === 'recorder') await handles.video.recorder.start(); // stopped by app.close()
 // Device ingest: the embedded MQTT broker (or the consumer of MQTT_URL) and the status/alarm timers; stopped by app.close().
-const telemetry = telemetryOf(app.server);
+const telemetry = handles.telemetry;
 let simulator: Awaited<ReturnType<typeof startSimulator>> | null = null;
 if (config.role === 'all' || config.role === 'ingest') {
   try {

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conditionHolds, ruleApplies, sideEffects, thresholdStep, worstSeverity } from '../src/modules/alarms/engine.ts';
 import { createAlarmRepository } from '../src/modules/alarms/repository.ts';
 import { createAlarmService } from '../src/modules/alarms/service.ts';
-import { createDeviceActivityRepository } from '../src/modules/devices/activity-repository.ts';
-import { telemetryOf } from '../src/modules/telemetry/index.ts';
+import { createDeviceRecords } from '../src/modules/devices/index.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { devicePost, makeDevice } from './telemetry-fixtures.ts';
 
@@ -76,29 +75,30 @@ const seen: Seen[] = [];
 const tickets: Array<{ deviceId: number; title: string }> = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ TELEMETRY_TOKEN_CACHE_SECONDS: '0', TELEMETRY_FLUSH_MS: '5', TELEMETRY_LATEST_FLUSH_MS: '0' });
+  // watch what reaches the real helpdesk port
+  t = await createTestApp(
+    { TELEMETRY_TOKEN_CACHE_SECONDS: '0', TELEMETRY_FLUSH_MS: '5', TELEMETRY_LATEST_FLUSH_MS: '0' },
+    {
+      tickets: (port) => ({
+        async createTicket(tenantId, input) {
+          const ticket = await port.createTicket(tenantId, input);
+          tickets.push({ deviceId: input.entityId as number, title: input.title });
+          return ticket;
+        },
+      }),
+    },
+  );
   admin = await t.login('customeradmin');
-  const { context } = telemetryOf(t.app.server);
-  context.events.subscribe((e) => {
+  t.handles.events.subscribe((e) => {
     if (e.type.startsWith('alarm.')) seen.push(e as unknown as Seen);
   });
-  // watch what reaches the real helpdesk port
-  const port = context.helpdesk;
-  if (!port) throw new Error('the helpdesk module installs its port');
-  context.helpdesk = {
-    async createTicket(tenantId, input) {
-      const ticket = await port.createTicket(tenantId, input);
-      tickets.push({ deviceId: input.entityId as number, title: input.title });
-      return ticket;
-    },
-  };
 });
 afterAll(() => t?.close());
 
 async function send(token: string, values: Record<string, unknown>) {
   const res = await devicePost(t, `/api/v1/${token}/telemetry`, values);
   expect(res.statusCode).toBe(200);
-  await telemetryOf(t.app.server).alarms.settled();
+  await t.handles.alarms.alarms.settled();
 }
 
 const deviceRow = (id: number) =>
@@ -275,7 +275,7 @@ describe('raising and clearing', () => {
     await send(device.token, { temp: 70 });
     expect(await alarmsOf(device.id)).toEqual([]);
     await new Promise((r) => setTimeout(r, 1100));
-    await telemetryOf(t.app.server).alarms.tick();
+    await t.handles.alarms.alarms.tick();
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'Hot', state: 'ACTIVE' })]);
   });
 
@@ -295,7 +295,7 @@ describe('raising and clearing', () => {
       .set({ last_activity_at: new Date(Date.now() - 3600_000) })
       .where('id', '=', device.id)
       .execute();
-    await telemetryOf(t.app.server).alarms.tick();
+    await t.handles.alarms.alarms.tick();
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'DVR silent', state: 'ACTIVE', severity: 'WARNING' })]);
     expect((await deviceRow(device.id)).alarm_status).toBe('WARNING');
     await send(device.token, { hddHealth: 98 });
@@ -339,12 +339,12 @@ describe('pending durations across a restart', () => {
     // an engine started afresh (nothing in memory), ten minutes later: the duration has passed
     const restarted = createAlarmService({
       repo: createAlarmRepository(t.db),
-      link: createDeviceActivityRepository(t.db),
-      events: telemetryOf(t.app.server).context.events,
+      link: createDeviceRecords(t.db).activity,
+      events: t.handles.events,
       log: { error: () => undefined, warn: () => undefined },
-      helpdesk: () => undefined,
-      directory: () => undefined,
-      now: () => Date.now() + 601_000,
+      tickets: { createTicket: () => Promise.reject(new Error('no ticket expected')) },
+      directory: t.handles.sites.directory,
+      clock: { now: () => new Date(Date.now() + 601_000) },
     });
     await restarted.tick();
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'Overload', state: 'ACTIVE', value: 95 })]);

@@ -1,6 +1,5 @@
 import { DEVICE_MESSAGES, type DeviceAlarmActionEvent } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sitesOf } from '../src/modules/sites/index.ts';
 import type { DomainEvent } from '../src/platform/events.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { makeDevice, makeEstateSite, makeSite } from './support/sites-factory.ts';
@@ -312,9 +311,7 @@ describe('alarm actions', () => {
 });
 
 function subscribe(app: TestApp, listener: (event: DomainEvent) => void) {
-  const registered = sitesOf(app.app.server);
-  if (!registered) throw new Error('the sites module is not registered');
-  return registered.context.events.subscribe(listener);
+  return app.handles.events.subscribe(listener);
 }
 
 describe('device templates', () => {

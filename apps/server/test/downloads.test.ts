@@ -3,9 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOWNLOAD_MESSAGES, type DownloadJob } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadsOf } from '../src/modules/downloads/index.ts';
-import { exportsOf } from '../src/modules/downloads/registry.ts';
-import { pushOf } from '../src/platform/push/index.ts';
 import { makeDevice, makeSite, raise } from './helpdesk-fixtures.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
@@ -23,11 +20,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const context = () => {
-  const push = pushOf(t.app.server);
-  if (!push) throw new Error('push module not registered');
-  return push.context;
-};
 const list = async (client: TestClient) => {
   const res = await client.get('/api/batch-playback-download/');
   expect(res.statusCode).toBe(200);
@@ -64,7 +56,7 @@ describe('export jobs', () => {
     const task = done?.tasks[0];
     expect(task?.description).toBe(DOWNLOAD_MESSAGES.fileProcessed);
     expect(task?.path).toBe(`/api/batch-playback-download/${job.jobId}/files/${task?.tid}/`);
-    const retention = (await context().customers.settings(t.tenantA)).downloadRetentionHours;
+    const retention = (await t.handles.customers.customers.settings(t.tenantA)).downloadRetentionHours;
     const expiresIn = new Date(done?.expiresAt as string).getTime() - Date.now();
     expect(expiresIn).toBeGreaterThan((retention - 0.1) * 3600_000);
     expect(expiresIn).toBeLessThanOrEqual(retention * 3600_000);
@@ -208,7 +200,7 @@ describe('stopping, retries, crashes and expiry', () => {
   let alwaysFail = false;
 
   beforeAll(() => {
-    const registry = exportsOf(context());
+    const registry = t.handles.downloads.exports;
     // An endless, slow source: only a stop ends it.
     registry.registerSource({
       kind: 'test-endless',
@@ -352,7 +344,7 @@ describe('stopping, retries, crashes and expiry', () => {
       .set({ status: 'processing', updated_at: new Date(Date.now() - 120_000) })
       .where('id', '=', job.jobId)
       .execute();
-    const result = await downloadsOf(t.app.server)?.cleanup();
+    const result = await t.handles.downloads.downloads.cleanup();
     expect(result?.orphaned).toBe(1);
     expect(await jobOf(admin, job.jobId)).toMatchObject({ status: 'failed', error: 'worker lost' });
   });
@@ -444,7 +436,7 @@ describe('download providers', () => {
       expiresAt: null,
       error: null,
     };
-    exportsOf(context()).registerProvider({
+    t.handles.downloads.exports.registerProvider({
       kind: 'test-clips',
       list: async (auth) => (auth.tenantId === t.tenantA ? [fake] : []),
       markDownloaded: async (_auth, jobId, tid) => {

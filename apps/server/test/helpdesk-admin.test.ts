@@ -116,10 +116,9 @@ describe('list preferences', () => {
   });
 
   it('leaves out of the inbox the users whose notification config turns that kind of event or ticket off', async () => {
-    const { notificationsOf } = await import('../src/modules/notifications/index.ts');
     const inbox = async (client: TestClient) =>
       (await client.get('/notification/inbox/?limit=100')).json() as { contents: Array<{ notification: { verb: string } }> };
-    const settled = () => notificationsOf(t.app.server)?.settled();
+    const settled = () => t.handles.notifications.settled();
     // The field executive turned "created" off above and keeps TICKET only; the customer keeps the defaults.
     const beforeFe = (await inbox(fe)).contents.length;
     const beforeCustomer = (await inbox(customer)).contents.length;

@@ -1,9 +1,7 @@
 import { EVENT_TYPES, type TicketEventPayload } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { helpdeskOf } from '../src/modules/helpdesk/index.ts';
 import type { DomainEvent } from '../src/platform/events.ts';
-import { pushOf } from '../src/platform/push/index.ts';
 import { getTicket, history, makeSite, put, raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
@@ -65,7 +63,7 @@ beforeAll(async () => {
   intruder = await t.login('customeradmin', HOST_B);
   for (const name of ['customeradmin', 'customer', 'fieldexecutive', 'areahead', 'regionalhead'])
     ids[name] = await userId(t, t.tenantA, name);
-  pushOf(t.app.server)?.context.events.subscribe((e) => {
+  t.handles.events.subscribe((e) => {
     if (e.type.startsWith('ticket.')) events.push(e as DomainEvent<TicketEventPayload>);
   });
 });
@@ -157,7 +155,7 @@ describe('escalation timers', () => {
     expect(await wakeUpFor(first.escalation?.nextAt)).toBeDefined();
 
     // A wake-up firing again (a retry, a second worker, the periodic sweep) changes nothing.
-    const engine = helpdeskOf(t.app.server)?.escalation;
+    const engine = t.handles.helpdesk.escalation;
     expect((await engine?.sweep())?.escalated).toBe(0);
     const { enqueueJob } = await import('../src/platform/jobs/queue.ts');
     await enqueueJob(t.db, { tenantId: null, queue: 'helpdesk.escalate', dedupeKey: `again-${ticket.id}` });
@@ -199,7 +197,7 @@ describe('escalation timers', () => {
       .set({ escalation_due_at: new Date(Date.now() - 1000) })
       .where('id', 'in', [a.id, b.id])
       .execute();
-    const result = await helpdeskOf(t.app.server)?.escalation.sweep();
+    const result = await t.handles.helpdesk.escalation.sweep();
     expect(result?.escalated).toBe(2);
     expect((await getTicket(admin, a.id)).escalationLevel).toBe(1);
 
@@ -236,7 +234,6 @@ describe('escalation timers', () => {
 
 describe('escalation sweep in bulk', () => {
   it('escalates a large backlog once under two concurrent sweeps, each with its history entry, and notifies by config', async () => {
-    const { notificationsOf } = await import('../src/modules/notifications/index.ts');
     const p = await policy({
       name: 'Bulk desk',
       priorities: ['MINOR'],
@@ -270,7 +267,7 @@ describe('escalation sweep in bulk', () => {
       .where('id', 'in', bulkIds)
       .execute();
     events.length = 0;
-    const engine = helpdeskOf(t.app.server)?.escalation;
+    const engine = t.handles.helpdesk.escalation;
     const [a, b] = await Promise.all([engine?.sweep({ batch: 7 }), engine?.sweep({ batch: 7 })]);
     expect((a?.escalated ?? 0) + (b?.escalated ?? 0)).toBe(30);
     // After a restart nothing fires again: the level is stored with the ticket. The next level has its wake-up.
@@ -303,7 +300,7 @@ describe('escalation sweep in bulk', () => {
       });
     }
 
-    await notificationsOf(t.app.server)?.settled();
+    await t.handles.notifications.settled();
     expect(await inboxCount(customer)).toBe(before.customer + 30);
     expect(await inboxCount(regional)).toBe(before.regional);
     const item = (await customer.get('/notification/inbox/?limit=1')).json().contents[0];
@@ -325,7 +322,7 @@ describe('SLA sweep', () => {
       .where('id', 'in', [open.id, working.id])
       .execute();
     events.length = 0;
-    const first = await helpdeskOf(t.app.server)?.escalation.sweep();
+    const first = await t.handles.helpdesk.escalation.sweep();
     expect(first?.overdue).toBeGreaterThanOrEqual(2);
     expect(await getTicket(admin, open.id)).toMatchObject({ status: 'OVERDUE', overdue: true });
     expect(await getTicket(admin, working.id)).toMatchObject({ status: 'INPROGRESS', overdue: true });
@@ -333,7 +330,7 @@ describe('SLA sweep', () => {
     expect(
       events.some((e) => e.type === EVENT_TYPES.ticketUpdated && e.payload.id === open.id && e.payload.changes.includes('status')),
     ).toBe(true);
-    const again = await helpdeskOf(t.app.server)?.escalation.sweep();
+    const again = await t.handles.helpdesk.escalation.sweep();
     expect(again?.overdue).toBe(0);
     // A new due date clears the mark; the overdue ticket can be picked up.
     const moved = await put(admin, open.id, { dueDate: new Date(Date.now() + 86_400_000).toISOString(), status: 'INPROGRESS' });

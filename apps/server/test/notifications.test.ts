@@ -1,10 +1,18 @@
 import { EVENT_TYPES, type InboxItem, NOTIFICATION_EVENTS, TICKET_NOTICE_BATCH } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmPayload, ticketPayload, userIdOf } from '../src/modules/notifications/fixtures.ts';
-import { notificationsOf } from '../src/modules/notifications/index.ts';
+import type { SiteDirectory } from '../src/modules/sites/index.ts';
 import type { DomainEvent } from '../src/platform/events.ts';
-import { pushOf } from '../src/platform/push/index.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
+
+/** The site directory the app sees: the real one, unless a test stands in for it. */
+let directoryOverride: SiteDirectory | null = null;
+const standIn = (real: SiteDirectory): SiteDirectory => ({
+  asset: (...a) => (directoryOverride ?? real).asset(...a),
+  device: (...a) => (directoryOverride ?? real).device(...a),
+  visibleAssetIds: (...a) => (directoryOverride ?? real).visibleAssetIds(...a),
+  usersForAsset: (...a) => (directoryOverride ?? real).usersForAsset(...a),
+});
 
 let t: TestApp;
 let users: Record<string, number>;
@@ -13,10 +21,8 @@ let otherTenantAdmin: number;
 
 /** Emits a domain event as a service would, and waits until the notifications module handled it. */
 async function emit(event: DomainEvent) {
-  const push = pushOf(t.app.server);
-  if (!push) throw new Error('push module not registered');
-  push.context.events.emit(event);
-  await notificationsOf(t.app.server)?.settled();
+  t.handles.events.emit(event);
+  await t.handles.notifications.settled();
 }
 
 const inbox = async (client: TestClient, query = '') => {
@@ -26,7 +32,7 @@ const inbox = async (client: TestClient, query = '') => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { directory: (real) => standIn(real) });
   users = {};
   clients = {};
   for (const name of ['customeradmin', 'fieldexecutive', 'vendor', 'storemanager', 'customer']) {
@@ -134,11 +140,8 @@ describe('notification targeting', () => {
   });
 
   it('notifies the users who look after the site of an alarm', async () => {
-    const push = pushOf(t.app.server);
-    if (!push) throw new Error('no push');
     const asked: Array<[number, number]> = [];
-    const original = push.context.directory;
-    push.context.directory = {
+    directoryOverride = {
       asset: async () => null,
       device: async () => null,
       visibleAssetIds: async () => 'all',
@@ -157,7 +160,7 @@ describe('notification targeting', () => {
       expect(result.contents[0]?.notification.metadata.url).toBe('/devices/88/view');
       expect(result.contents[0]?.notification.metadata.data).toMatchObject({ id: 88, locationId: 8, type: 'ALARM' });
     } finally {
-      push.context.directory = original;
+      directoryOverride = null;
     }
   });
 
@@ -242,7 +245,7 @@ describe('notification config', () => {
   it('stores a batch of ticket events at once and pushes a heavy recipient one count instead of each item', async () => {
     await configure('vendor', { escalated: false });
     const pushed: Array<{ type: string; userIds?: number[] }> = [];
-    const stop = pushOf(t.app.server)?.context.events.subscribe((e) => pushed.push(e));
+    const stop = t.handles.events.subscribe((e) => pushed.push(e));
     const before = (await inbox(clients.customer as TestClient)).totalCount;
     const beforeVendor = (await inbox(clients.vendor as TestClient)).totalCount;
     const events = Array.from({ length: 30 }, () => ({

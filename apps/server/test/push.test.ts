@@ -2,17 +2,26 @@ import { EVENT_TYPES, PUSH_CLOSE, type PushEnvelope } from '@sitewatch/contracts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { alarmPayload, ticketPayload, userIdOf } from '../src/modules/notifications/fixtures.ts';
+import type { SiteDirectory } from '../src/modules/sites/index.ts';
 import type { DomainEvent } from '../src/platform/events.ts';
 import { createFanout, transportFor } from '../src/platform/push/fanout.ts';
-import { pushOf } from '../src/platform/push/index.ts';
 import { freshDatabase } from './support/database.ts';
 import { createTestApp, HOST_A, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
+
+/** The site directory the app sees: the real one, unless a test stands in for it. */
+let directoryOverride: SiteDirectory | null = null;
+const standIn = (real: SiteDirectory): SiteDirectory => ({
+  asset: (...a) => (directoryOverride ?? real).asset(...a),
+  device: (...a) => (directoryOverride ?? real).device(...a),
+  visibleAssetIds: (...a) => (directoryOverride ?? real).visibleAssetIds(...a),
+  usersForAsset: (...a) => (directoryOverride ?? real).usersForAsset(...a),
+});
 
 let t: TestApp;
 let port: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { directory: (real) => standIn(real) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
@@ -71,7 +80,7 @@ const open = async (client: TestClient, host = client.host) => {
   expect(await tab.next('hello')).toBeTruthy();
   return tab;
 };
-const emit = (event: DomainEvent) => pushOf(t.app.server)?.context.events.emit(event);
+const emit = (event: DomainEvent) => t.handles.events.emit(event);
 
 describe('/ws', () => {
   it('refuses a socket without a session, with another tenant’s session, and from another origin', async () => {
@@ -139,10 +148,7 @@ describe('/ws', () => {
   });
 
   it('filters broadcast alarms by the sites a user may see', async () => {
-    const push = pushOf(t.app.server);
-    if (!push) throw new Error('no push');
-    const original = push.context.directory;
-    push.context.directory = {
+    directoryOverride = {
       asset: async () => null,
       device: async () => null,
       visibleAssetIds: async (_tenant, _user, roles) => (roles.includes('customeradmin') ? 'all' : [8]),
@@ -159,7 +165,7 @@ describe('/ws', () => {
       limited.close();
       admin.close();
     } finally {
-      push.context.directory = original;
+      directoryOverride = null;
     }
   });
 
@@ -167,7 +173,7 @@ describe('/ws', () => {
     const user = await t.login('vendor');
     const tab = await open(user);
     expect((await user.get('/logout/')).statusCode).toBe(200);
-    await pushOf(t.app.server)?.checkSessions();
+    await t.handles.push?.checkSessions();
     await tab.next('never', 1000);
     expect(tab.closed?.code).toBe(PUSH_CLOSE.sessionEnded);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteEntry } from '../src/app.ts';
+import type { RouteEntry } from '../src/platform/routes.ts';
 import { createTestApp, HOST_A, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { OBJECT_ROUTES } from './support/object-routes.ts';
 

@@ -5,7 +5,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../src/demo/foundation.ts';
-import { telemetryOf } from '../src/modules/telemetry/index.ts';
 import { MqttPortInUseError, startEmbeddedBroker } from '../src/platform/mqtt/broker.ts';
 import { startExternalConsumer } from '../src/platform/mqtt/external.ts';
 import { freshDatabase } from './support/database.ts';
@@ -34,12 +33,12 @@ describe('QoS 1 durability', () => {
     const database = await freshDatabase();
     const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', WEB_DIST: '/nonexistent', TELEMETRY_FLUSH_MS: '20' } as const;
     const config = loadConfig(env);
-    const first = await buildApp({ config, database, logger: false });
+    const { app: first, handles } = await buildApp({ config, database, logger: false });
     await first.ready();
     const tenantId = await seedFoundation(database.db, DEMO_TENANTS[0] as (typeof DEMO_TENANTS)[0]);
     const device = await makeDevice(database.db, tenantId);
     const port = await freePort();
-    await telemetryOf(first.server).runtime.startMqtt({ port });
+    await handles.telemetry.runtime.startMqtt({ port });
     const client = await connectDevice(`mqtt://127.0.0.1:${port}`, { username: device.token, reconnectPeriod: 0 });
     const sends = Array.from({ length: 300 }, (_, i) =>
       publish(client, DEVICE_TOPICS.telemetry, JSON.stringify({ seq: i, load: i / 3 }), 1),
@@ -51,7 +50,7 @@ describe('QoS 1 durability', () => {
     client.end(true);
     await first.close();
 
-    const second = await buildApp({ config, database, logger: false });
+    const { app: second } = await buildApp({ config, database, logger: false });
     await second.ready();
     expect(await storedCount({ db: database.db }, device.id)).toBe(600);
     const seqs = await database.db
@@ -75,7 +74,7 @@ describe('backpressure', () => {
       TELEMETRY_TOKEN_CACHE_SECONDS: '60',
     });
     cleanups.push(() => t.close());
-    const { ingest, runtime } = telemetryOf(t.app.server);
+    const { ingest, runtime } = t.handles.telemetry;
     const device = await makeDevice(t.db, t.tenantA);
     const held = Array.from({ length: 10 }, (_, i) => devicePost(t, `/api/v1/${device.token}/telemetry`, { n: i }));
     await eventually(async () => ingest.buffer.full);
@@ -146,7 +145,7 @@ describe('external broker (the local Mosquitto)', () => {
         await c.endAsync();
       }
     });
-    const { runtime, ingest } = telemetryOf(t.app.server);
+    const { runtime, ingest } = t.handles.telemetry;
     await runtime.startMqtt();
     const device = await makeDevice(t.db, t.tenantA);
     const publisher = await connectDevice(MOSQUITTO, {});

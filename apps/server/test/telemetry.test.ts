@@ -1,6 +1,5 @@
 import { DEVICE_TOPICS, EVENT_TYPES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetryOf } from '../src/modules/telemetry/index.ts';
 import type { DomainEvent } from '../src/platform/events.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { connectDevice, devicePost, endClient, eventually, freePort, makeDevice, makeTemplate, publish } from './telemetry-fixtures.ts';
@@ -13,7 +12,7 @@ let mqttUrl: string;
 beforeAll(async () => {
   t = await createTestApp({ TELEMETRY_TOKEN_CACHE_SECONDS: '0', TELEMETRY_FLUSH_MS: '10', TELEMETRY_LATEST_FLUSH_MS: '0' });
   admin = await t.login('customeradmin');
-  const handle = telemetryOf(t.app.server);
+  const handle = t.handles.telemetry;
   await handle.runtime.startMqtt({ port: await freePort() });
   mqttUrl = `mqtt://127.0.0.1:${handle.runtime.mqttPort}`;
   // the event bus is private to the app; listen through the push of device.status on the bus via the ingest path
@@ -72,7 +71,7 @@ describe('HTTP device API', () => {
   it('refuses and counts malformed JSON, nested values, non-numeric values where numbers are expected, oversize payloads', async () => {
     const templateId = await makeTemplate(t.db, t.tenantA, [{ key: 'fuel', label: 'Fuel', valueType: 'number' }]);
     const device = await makeDevice(t.db, t.tenantA, { templateId });
-    const before = telemetryOf(t.app.server).ingest.stats().rejected;
+    const before = t.handles.telemetry.ingest.stats().rejected;
     const post = (payload: string) => devicePost(t, `/api/v1/${device.token}/telemetry`, payload);
     expect((await post('{"fuel": ')).statusCode).toBe(400);
     expect((await post('{"fuel": {"a": 1}}')).statusCode).toBe(400);
@@ -88,7 +87,7 @@ describe('HTTP device API', () => {
         )
       ).statusCode,
     ).toBe(413);
-    const after = telemetryOf(t.app.server).ingest.stats().rejected;
+    const after = t.handles.telemetry.ingest.stats().rejected;
     expect(after.malformed_json - before.malformed_json).toBe(1);
     expect(after.invalid_payload - before.invalid_payload).toBe(1);
     expect(after.non_numeric - before.non_numeric).toBe(1);
@@ -168,10 +167,10 @@ describe('embedded MQTT broker', () => {
   it('acknowledges but drops malformed payloads, and counts them', async () => {
     const device = await makeDevice(t.db, t.tenantA);
     const client = await connectDevice(mqttUrl, { username: device.token });
-    const before = telemetryOf(t.app.server).ingest.stats().rejected.malformed_json;
+    const before = t.handles.telemetry.ingest.stats().rejected.malformed_json;
     await publish(client, DEVICE_TOPICS.telemetry, '{not json', 1);
     await publish(client, DEVICE_TOPICS.telemetry, '{"ok": 1}', 1);
-    expect(telemetryOf(t.app.server).ingest.stats().rejected.malformed_json).toBe(before + 1);
+    expect(t.handles.telemetry.ingest.stats().rejected.malformed_json).toBe(before + 1);
     expect((await latest(admin, device.id)).telemetry.map((v: { key: string }) => v.key)).toEqual(['ok']);
     await endClient(client);
   });
@@ -185,7 +184,7 @@ describe('embedded MQTT broker', () => {
       .set({ access_token: `revoked-${device.token}` })
       .where('id', '=', device.id)
       .execute();
-    await telemetryOf(t.app.server).runtime.recheckTokens();
+    await t.handles.telemetry.runtime.recheckTokens();
     await closed;
     await expect(connectDevice(mqttUrl, { username: device.token })).rejects.toThrow(/Not authorized/i);
     client.end(true);
@@ -208,7 +207,7 @@ describe('status', () => {
       .set({ last_activity_at: new Date(Date.now() - 3600_000) })
       .where('id', '=', device.id)
       .execute();
-    const changes = await telemetryOf(t.app.server).ingest.sweepOffline(300);
+    const changes = await t.handles.telemetry.ingest.sweepOffline(300);
     expect(changes).toEqual([expect.objectContaining({ id: device.id, status: 'Offline' })]);
     expect((await latest(admin, device.id)).status).toBe('Offline');
     await devicePost(t, `/api/v1/${device.token}/telemetry`, { a: 2 });

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { videoRecorderOf } from '../src/modules/video/index.ts';
 import type { Recorder } from '../src/modules/video/recorder.ts';
 import { ensureTestClip, ffmpegPath } from '../src/platform/ffmpeg/index.ts';
 import { createTestApp, type TestApp, type TestClient } from './support/harness.ts';
@@ -126,7 +125,7 @@ beforeAll(async () => {
   const router = (await admin.post('/iotapp/devices/', { label: 'R', type: 'ROUTER', assetId: asset.id })).json();
   const dvr = (await admin.post('/iotapp/devices/', { label: 'NVR', type: 'DVR', assetId: asset.id, parentId: router.id })).json();
   cam = (await admin.post('/iotapp/devices/', { label: 'Lab RTSP cam', type: 'CAMERA', assetId: asset.id, parentId: dvr.id })).json().id;
-  recorder = videoRecorderOf(t.db) as Recorder;
+  recorder = t.handles.video.recorder;
   await recorder.start();
 }, 60_000);
 

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { videoRecorderOf, videoRelayOf } from '../src/modules/video/index.ts';
 import { applyRetention } from '../src/modules/video/jobs.ts';
 import { moofStartsWithKeyframe } from '../src/modules/video/live-relay.ts';
 import { createVideoPaths } from '../src/modules/video/paths.ts';
@@ -59,7 +58,7 @@ beforeAll(async () => {
   other = await createCamera(admin, 'Yard Cam');
   const configured = await admin.put(`/api/cameras/${cam}/configs/`, { simulated: true, recordingEnabled: true, segmentSec: 2 });
   expect(configured.statusCode).toBe(200);
-  recorder = videoRecorderOf(t.db) as Recorder;
+  recorder = t.handles.video.recorder;
   await recorder.start();
 }, 60_000);
 
@@ -415,7 +414,7 @@ describe('video recording', () => {
     const second = await watch(admin, 'localhost', 2);
     expect(box(second.messages[0] as Buffer)).toBe('ftyp');
     expect(box(second.messages[1] as Buffer)).toBe('moof');
-    const relay = videoRelayOf(t.db);
+    const relay = t.handles.video.relay;
     expect(relay?.stats()).toEqual([expect.objectContaining({ key: `${t.tenantA}:${cam}`, viewers: 2 })]);
     first.ws.close();
     second.ws.close();
@@ -521,7 +520,7 @@ describe('video recording', () => {
       .execute();
     await t.app.close();
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', DATA_DIR: dataDir, WEB_DIST: '/nonexistent' });
-    const restarted = await buildApp({ config, database: t.database, logger: false });
+    const { app: restarted } = await buildApp({ config, database: t.database, logger: false });
     await restarted.ready();
     try {
       await restarted.jobs.drain();

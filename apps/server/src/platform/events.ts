@@ -9,8 +9,14 @@ export interface DomainEvent<T = unknown> {
   payload: T;
 }
 
+export interface EventBus {
+  emit(event: DomainEvent): void;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (event: DomainEvent) => void): () => void;
+}
+
 /** In-process bus that services emit to; push and notifications subscribe. */
-export function createEventBus() {
+export function createEventBus(): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(100);
   return {
@@ -19,8 +25,9 @@ export function createEventBus() {
     },
     subscribe(listener: (event: DomainEvent) => void) {
       emitter.on('event', listener);
-      return () => emitter.off('event', listener);
+      return () => {
+        emitter.off('event', listener);
+      };
     },
   };
 }
-export type EventBus = ReturnType<typeof createEventBus>;

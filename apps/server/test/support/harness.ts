@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, type AppHandles, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS, seedFoundation } from '../../src/demo/foundation.ts';
 import type { Db, DbHandle } from '../../src/platform/db.ts';
@@ -13,6 +13,8 @@ export const HOST_B = 'acme.localhost';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The ports the modules offer (the telemetry runtime, the helpdesk sweep, notifications settled, ...). */
+  handles: AppHandles;
   db: Db;
   database: DbHandle;
   tenantA: number;
@@ -25,7 +27,7 @@ export interface TestApp {
 }
 
 /** Builds the app on a fresh database with the two demo tenants and their users. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, decorate?: AppDeps['decorate']): Promise<TestApp> {
   const database = await freshDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -36,7 +38,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false });
+  const { app, handles } = await buildApp({ config, database, logger: false, decorate });
   await app.ready();
   const [specA, specB] = DEMO_TENANTS as [(typeof DEMO_TENANTS)[0], (typeof DEMO_TENANTS)[0]];
   const tenantA = await seedFoundation(database.db, specA);
@@ -44,6 +46,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const anonymous = (host = HOST_A) => new TestClient(app, host);
   return {
     app,
+    handles,
     db: database.db,
     database,
     tenantA,

@@ -1,8 +1,6 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
 import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixtures.ts';
-import { notificationsOf } from '../../src/modules/notifications/index.ts';
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
-import { pushOf } from '../../src/platform/push/index.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
@@ -60,12 +58,12 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   },
   'PUT /notification/inbox/:id/': async (t) => {
     const assignee = await userIdOf(t.db, t.tenantA, 'customeradmin');
-    pushOf(t.app.server)?.context.events.emit({
+    t.handles.events.emit({
       type: EVENT_TYPES.ticketAssigned,
       tenantId: t.tenantA,
       payload: ticketPayload({ assignedTo: assignee }),
     });
-    await notificationsOf(t.app.server)?.settled();
+    await t.handles.notifications.settled();
     const owner = await t.login('customeradmin');
     const item = (await owner.get('/notification/inbox/')).json().contents[0];
     return { params: { id: item.id }, payload: { isRead: true, uuid: item.uuid } };

@@ -9,32 +9,16 @@ import {
   ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SiteDirectory } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
-import type { DeviceActivityRepository, DeviceFlags } from '../devices/activity-repository.ts';
+import type { Clock } from '../../platform/module.ts';
+import type { DeviceActivityRepository, DeviceFlags } from '../devices/index.ts';
+import type { SystemTickets } from '../helpdesk/ports.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import type { BatchDevice } from '../telemetry/ingest.ts';
 import { conditionHolds, describe, type RuleView, ruleApplies, sideEffects, thresholdStep, worstSeverity } from './engine.ts';
 import type { AlarmRepository, PendingRow } from './repository.ts';
-
-/**
- * What the alarm engine asks of the helpdesk to open a device-health ticket (adapted from the helpdesk's port on the
- * AppContext); without a helpdesk no ticket is opened (the alarm still is).
- */
-export interface AlarmTicketPort {
-  openAlarmTicket(input: {
-    tenantId: number;
-    deviceId: number;
-    deviceLabel: string;
-    assetId: number | null;
-    ruleName: string;
-    alarmId: number;
-    title: string;
-    description: string;
-    severity: string;
-  }): Promise<{ id: number } | null>;
-}
 
 type RuleRow = Awaited<ReturnType<AlarmRepository['listRules']>>[number];
 const toView = (r: RuleRow): RuleView => ({
@@ -69,12 +53,14 @@ export function createAlarmService(deps: {
   link: DeviceActivityRepository;
   events: EventBus;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
-  helpdesk: () => AlarmTicketPort | undefined;
-  directory: () => SiteDirectory | undefined;
-  now?: () => number;
+  /** Rules that ask for it open a device-health ticket through the helpdesk. */
+  tickets: SystemTickets;
+  directory: SiteDirectory;
+  /** Pending durations and rule caches read this clock. */
+  clock: Clock;
 }) {
   const { repo, link, events, log } = deps;
-  const now = deps.now ?? Date.now;
+  const now = () => deps.clock.now().getTime();
   let rules: RuleView[] = [];
   let rulesLoadedAt = 0;
   /**
@@ -176,19 +162,20 @@ export function createAlarmService(deps: {
     const severities = await repo.activeSeverities(device.tenantId, device.id);
     const alarmStatus = worstSeverity(severities);
     await link.setAlarmStatus(device.tenantId, device.id, alarmStatus);
-    const helpdesk = deps.helpdesk();
-    if (effects.ticket && rule.createTicket && helpdesk) {
+    if (effects.ticket && rule.createTicket) {
       try {
-        const ticket = await helpdesk.openAlarmTicket({
-          tenantId: device.tenantId,
-          deviceId: device.id,
-          deviceLabel: device.label,
-          assetId: device.assetId,
-          ruleName: rule.name,
-          alarmId: id,
+        // one open device-health ticket per device and rule: a recurring alarm does not pile up tickets
+        const ticket = await deps.tickets.createTicket(device.tenantId, {
+          type: 'AlarmTicket',
           title: `${rule.name} on ${device.label}`.slice(0, 250),
           description: message,
-          severity: rule.severity,
+          event: 'Device Alarm',
+          subEvent: rule.name,
+          entityId: device.id,
+          locationId: device.assetId,
+          deviceName: device.label,
+          metadata: { severity: rule.severity, alarmId: id },
+          reuseOpen: true,
         });
         if (ticket) await repo.setTicket(id, ticket.id);
       } catch (error) {
@@ -319,9 +306,8 @@ export function createAlarmService(deps: {
   };
 
   async function visibleAssets(auth: AuthContext): Promise<number[] | 'all'> {
-    const directory = deps.directory();
-    if (seesAll(auth) || !directory) return 'all';
-    return directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+    if (seesAll(auth)) return 'all';
+    return deps.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
   }
 
   async function checkRule(tenantId: number, input: AlarmRuleInput) {

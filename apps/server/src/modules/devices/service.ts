@@ -20,24 +20,10 @@ import { randomToken, safeEqual } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
+import type { SystemTickets } from '../helpdesk/ports.ts';
 import { iso, isoOf, type Viewer } from '../sites/scope.ts';
 import { siteRoot } from '../sites/service.ts';
 import * as repo from './repository.ts';
-
-/** Creates a ticket for an alarm action when the helpdesk offers it; returns the ticket id. */
-export type TicketCreator = (input: {
-  tenantId: number;
-  userId: number;
-  deviceId: number;
-  assetId: number | null;
-  title: string;
-  description: string;
-  /** What changed: Maintenance mode, Mute Device mode or Device. */
-  subject: string;
-  telemetryKey: AlarmActionInput['telemetryKey'];
-  telemetryValue: boolean;
-  updatedDeviceIds: number[];
-}) => Promise<number | null>;
 
 const SETTING_OF: Record<AlarmActionInput['telemetryKey'], keyof CustomerSettings['deviceAlarmActions']> = {
   maintenance: 'maintenanceMode',
@@ -113,7 +99,8 @@ export function createDeviceService(deps: {
   db: Db;
   events: EventBus;
   settings: (tenantId: number) => Promise<CustomerSettings>;
-  createTicket?: () => TicketCreator | undefined;
+  /** The helpdesk raises the ticket an alarm action asks for (SPEC 2.14). */
+  tickets: SystemTickets;
   /** The customer whose device-provisioning key this is (the sites module owns customers). */
   provisionCustomer: (tenantId: number, key: string) => Promise<{ id: number; provision_secret: string } | undefined>;
 }) {
@@ -349,20 +336,20 @@ export function createDeviceService(deps: {
         });
       });
       let ticketId: number | null = null;
-      const creator = input.createTicket ? deps.createTicket?.() : undefined;
-      if (creator) {
-        ticketId = await creator({
-          tenantId: viewer.tenantId,
-          userId: viewer.userId,
-          deviceId: id,
-          assetId: device.asset_id,
-          title: `${ACTION_TITLE[input.telemetryKey](input.telemetryValue)}: ${device.label}`,
-          description: input.description || ACTION_TITLE[input.telemetryKey](input.telemetryValue),
-          subject: SUBJECT[input.telemetryKey],
-          telemetryKey: input.telemetryKey,
-          telemetryValue: input.telemetryValue,
-          updatedDeviceIds: ids,
+      if (input.createTicket) {
+        const title = ACTION_TITLE[input.telemetryKey](input.telemetryValue);
+        const ticket = await deps.tickets.createTicket(viewer.tenantId, {
+          type: 'AlarmTicket',
+          title: `${title}: ${device.label}`.slice(0, 250),
+          description: input.description || title,
+          event: 'Device Alarm Action',
+          subEvent: SUBJECT[input.telemetryKey],
+          entityId: id,
+          locationId: device.asset_id,
+          ownerId: viewer.userId,
+          metadata: { telemetryKey: input.telemetryKey, telemetryValue: input.telemetryValue, updatedDeviceIds: ids },
         });
+        ticketId = ticket.id;
       }
       const payload: DeviceAlarmActionEvent = {
         deviceId: id,

@@ -1,6 +1,5 @@
 import type { DownloadJob } from '@sitewatch/contracts';
 import type { z } from 'zod';
-import type { AppContext } from '../../app.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 
 /** Who asked for an export: the export reads with exactly these rights, also when it runs later on a worker. */
@@ -23,7 +22,7 @@ export interface ExportPage {
 }
 
 /**
- * Something a user can export as CSV in the background. A domain registers one with `exportsOf(context)` and
+ * Something a user can export as CSV in the background. A domain registers one from its exports.ts through the downloads port and
  * keeps its SQL in its own repository: the framework only asks for pages.
  */
 export interface ExportSource<P = Record<string, unknown>> {
@@ -74,12 +73,3 @@ export function createExportRegistry() {
   };
 }
 export type ExportRegistry = ReturnType<typeof createExportRegistry>;
-
-/**
- * The export registry of an app, whichever module asks first: modules register sources and providers in any
- * order, and the downloads module runs them.
- */
-export function exportsOf(context: AppContext): ExportRegistry {
-  context.exports ??= createExportRegistry();
-  return context.exports;
-}

@@ -41,7 +41,7 @@ export const isOwner = (actor: Actor, t: TicketFacts) => t.created_by === actor.
 export const isAssignee = (actor: Actor, t: TicketFacts) => t.assigned_to === actor.userId;
 export const isInvolved = (actor: Actor, t: TicketFacts) => isOwner(actor, t) || isAssignee(actor, t) || t.watchers.includes(actor.userId);
 
-/** Sites the actor sees; 'all' for admins, and for everyone while no site directory is installed. */
+/** Whether the actor may see the ticket, given the sites they see ('all' for roles that see every site). */
 export function canSee(actor: Actor, t: TicketFacts, sites: number[] | 'all') {
   if (isAdmin(actor) || isInvolved(actor, t)) return true;
   if (!actor.permissions.has('view_ticket')) return false;

@@ -19,11 +19,11 @@ import {
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type InsertObject, sql, type Updateable } from 'kysely';
-import type { SiteDirectory } from '../../app.ts';
 import type { Database } from '../../db/types.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import {
   type Actor,
   allowedStatuses,
@@ -42,6 +42,7 @@ import * as adminRepo from './admin-repository.ts';
 import type { AdminService } from './admin-service.ts';
 import { scheduleWakeUp } from './escalation-repository.ts';
 import { displayName, eventPayload, iso, isoOrNull, toAttachment, toSummary, userRef } from './mapper.ts';
+import type { SystemTicketInput } from './ports.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { actionOf, isTerminal, matchPolicy, mergeChecklist, stopReached, track } from './ticket-rules.ts';
@@ -50,19 +51,13 @@ export interface HelpdeskDeps {
   db: Db;
   events: EventBus;
   customers: { settings(tenantId: number): Promise<CustomerSettings> };
-  directory: () => SiteDirectory | undefined;
+  directory: SiteDirectory;
   admin: AdminService;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 /** What a system caller (alarms, the devices module, imports) gives to raise a ticket. */
-export interface SystemTicketInput extends Omit<TicketCreate, 'description'> {
-  description?: string;
-  /** The user on whose behalf the ticket is raised (owner), if any. */
-  ownerId?: number | null;
-  /** Return the open ticket of the same type, device and event instead of raising a second one. */
-  reuseOpen?: boolean;
-}
+export type { SystemTicketInput } from './ports.ts';
 
 type NotifyKind = 'created' | 'assigned' | 'updated' | 'escalated';
 const EVENT_OF: Record<NotifyKind, string> = {
@@ -80,9 +75,7 @@ export function createTicketService(deps: HelpdeskDeps) {
 
   async function sitesOf(actor: Actor): Promise<number[] | 'all'> {
     if (isAdmin(actor)) return 'all';
-    const directory = deps.directory();
-    if (!directory) return 'all';
-    return directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles);
+    return deps.directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles);
   }
 
   async function scopeOf(actor: Actor, type: string, config: HelpdeskConfig): Promise<repo.TicketScope> {
@@ -176,7 +169,7 @@ export function createTicketService(deps: HelpdeskDeps) {
 
   /** Checks that the site and device are the tenant's and fills their labels (SPEC 3 additionalInformation). */
   async function placeOf(tenantId: number, locationId: number | null | undefined, entityId: number | null | undefined) {
-    const directory = deps.directory();
+    const { directory } = deps;
     const place: {
       locationId: number | null;
       entityId: number | null;
@@ -196,7 +189,6 @@ export function createTicketService(deps: HelpdeskDeps) {
       deviceName: null,
       entityProfileType: null,
     };
-    if (!directory) return place;
     if (entityId) {
       const device = await directory.device(tenantId, entityId);
       if (!device) throw badRequest(HELPDESK_MESSAGES.unknownEntity);
@@ -529,12 +521,10 @@ export function createTicketService(deps: HelpdeskDeps) {
         track(changes, 'entityId', row.entity_id, place.entityId);
         set.location_id = place.locationId;
         set.entity_id = place.entityId;
-        if (deps.directory()) {
-          Object.assign(info, { assetLabel: place.assetLabel, deviceLabel: place.deviceLabel, parentLabel: place.parentLabel });
-          set.device_name = patch.deviceName ?? place.deviceName;
-          set.entity_profile_type = patch.entityProfileType ?? place.entityProfileType;
-          set.city = patch.city ?? place.city;
-        }
+        Object.assign(info, { assetLabel: place.assetLabel, deviceLabel: place.deviceLabel, parentLabel: place.parentLabel });
+        set.device_name = patch.deviceName ?? place.deviceName;
+        set.entity_profile_type = patch.entityProfileType ?? place.entityProfileType;
+        set.city = patch.city ?? place.city;
         infoChanged = true;
       }
       if (infoChanged) set.additional_information = JSON.stringify(info);

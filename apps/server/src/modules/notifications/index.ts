@@ -1,30 +1,44 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../platform/db.ts';
+import type { EventBus } from '../../platform/events.ts';
+import type { JobWorker } from '../../platform/jobs/worker.ts';
+import type { DomainModule } from '../../platform/module.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import { notificationRoutes } from './routes.ts';
 import { createNotificationService } from './service.ts';
 import { subscribeNotifications } from './subscriptions.ts';
 
 const PRUNE_QUEUE = 'notifications.prune';
 
-/** Tests reach the module through the app's HTTP server: wait until every event so far became inbox items. */
-const byServer = new WeakMap<object, { settled(): Promise<void> }>();
-export const notificationsOf = (server: object) => byServer.get(server);
+export interface NotificationsPorts {
+  db: Db;
+  events: EventBus;
+  jobs: JobWorker;
+  log: FastifyBaseLogger;
+  /** Alarm notifications go to the users assigned to the device's site. */
+  directory: SiteDirectory;
+}
+
+export interface NotificationsPort {
+  /** Resolves once every event emitted so far became inbox items (tests and benches wait on it). */
+  settled(): Promise<void>;
+}
 
 /** The inbox of SPEC 2.7: routes, the event subscriptions that fill it, and its daily pruning. */
-export function notificationsModule(app: FastifyInstance, context: AppContext) {
-  const notifications = createNotificationService({ db: context.db, events: context.events });
-  const subscription = subscribeNotifications({
-    events: context.events,
-    notifications,
-    directory: () => context.directory,
-    log: app.log,
-  });
-  notificationRoutes(app, { notifications });
-  byServer.set(app.server, { settled: subscription.settled });
-  context.jobs.register(PRUNE_QUEUE, async () => ({ removed: await notifications.prune() }));
-  context.jobs.every(PRUNE_QUEUE, 24 * 3600_000);
-  app.addHook('onClose', async () => {
-    subscription.unsubscribe();
-    await subscription.settled();
-  });
+export function createNotificationsModule(ports: NotificationsPorts): DomainModule<NotificationsPort> {
+  const { db, events, jobs, log } = ports;
+  const notifications = createNotificationService({ db, events });
+  const subscription = subscribeNotifications({ events, notifications, directory: ports.directory, log });
+  return {
+    ports: { settled: subscription.settled },
+    register(app) {
+      notificationRoutes(app, { notifications });
+      jobs.register(PRUNE_QUEUE, async () => ({ removed: await notifications.prune() }));
+      jobs.every(PRUNE_QUEUE, 24 * 3600_000);
+      app.addHook('onClose', async () => {
+        subscription.unsubscribe();
+        await subscription.settled();
+      });
+    },
+  };
 }

@@ -7,8 +7,8 @@ import {
   type TicketNoticeBatch,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SiteDirectory } from '../../app.ts';
 import type { DomainEvent, EventBus } from '../../platform/events.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import type { NotificationService, Target } from './service.ts';
 
 /** Where a ticket notification leads: the ticket view link form of SPEC 2.2. */
@@ -135,10 +135,10 @@ export function ticketTargets(event: DomainEvent<TicketEventPayload>): Targets {
   }
 }
 
-export async function alarmTargets(event: DomainEvent<AlarmEventPayload>, directory: SiteDirectory | undefined): Promise<Targets> {
+export async function alarmTargets(event: DomainEvent<AlarmEventPayload>, directory: SiteDirectory): Promise<Targets> {
   const p = event.payload;
   const users = new Set(event.userIds ?? []);
-  if (p.assetId !== null && directory) for (const id of await directory.usersForAsset(event.tenantId, p.assetId)) users.add(id);
+  if (p.assetId !== null) for (const id of await directory.usersForAsset(event.tenantId, p.assetId)) users.add(id);
   const where = p.assetLabel ? ` at ${p.assetLabel}` : '';
   return [
     {
@@ -166,7 +166,7 @@ const TICKET_EVENTS = new Set<string>([
 export function subscribeNotifications(deps: {
   events: EventBus;
   notifications: NotificationService;
-  directory: () => SiteDirectory | undefined;
+  directory: SiteDirectory;
   log: Pick<FastifyBaseLogger, 'error'>;
 }) {
   const queues = new Map<number, Promise<void>>();
@@ -180,7 +180,7 @@ export function subscribeNotifications(deps: {
         .filter((e) => TICKET_EVENTS.has(e.type))
         .flatMap((e) => ticketTargets({ type: e.type, tenantId: event.tenantId, userIds: e.userIds, payload: e.payload }));
     } else if (event.type === EVENT_TYPES.alarmRaised)
-      targets = await alarmTargets(event as DomainEvent<AlarmEventPayload>, deps.directory());
+      targets = await alarmTargets(event as DomainEvent<AlarmEventPayload>, deps.directory);
     if (targets.length > 0) await deps.notifications.notifyMany(event.tenantId, targets);
   }
 

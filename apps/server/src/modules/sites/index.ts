@@ -1,58 +1,40 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app.ts';
-import { createCatalogService } from '../devices/catalog-service.ts';
-import { deviceRoutes } from '../devices/routes.ts';
-import { createDeviceService, type TicketCreator } from '../devices/service.ts';
-import { userRoutes } from '../users/routes.ts';
-import { createUserService } from '../users/service.ts';
-import { createSiteCustomerService } from './customers-service.ts';
-import { createSiteDirectory } from './directory.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../platform/db.ts';
+import type { DomainModule } from '../../platform/module.ts';
+import type { ExportRegistry } from '../downloads/index.ts';
+import { createSiteCustomerService, type SiteCustomerService } from './customers-service.ts';
+import { createSiteDirectory, type DirectoryDevice, type SiteDirectory } from './directory.ts';
+import { siteExports } from './exports.ts';
 import { siteRoutes } from './routes.ts';
-import { createSiteService } from './service.ts';
+import { createSiteService, type SiteService } from './service.ts';
 
-/** Alarm-action tickets go through the helpdesk's port when the helpdesk is installed (SPEC 2.14). */
-function ticketCreator(context: AppContext): TicketCreator | undefined {
-  const helpdesk = context.helpdesk;
-  if (!helpdesk) return undefined;
-  return async (input) => {
-    const ticket = await helpdesk.createTicket(input.tenantId, {
-      type: 'AlarmTicket',
-      title: input.title.slice(0, 250),
-      description: input.description,
-      event: 'Device Alarm Action',
-      subEvent: input.subject,
-      entityId: input.deviceId,
-      locationId: input.assetId,
-      ownerId: input.userId,
-      metadata: { telemetryKey: input.telemetryKey, telemetryValue: input.telemetryValue, updatedDeviceIds: input.updatedDeviceIds },
-    });
-    return ticket.id;
-  };
+export type { DirectoryDevice, SiteDirectory } from './directory.ts';
+
+export interface SitesPorts {
+  db: Db;
+  config: Pick<Config, 'publicUrl' | 'port' | 'mqtt' | 'auth'>;
+  /** Device lookups for the directory (the devices module's records). */
+  devices: { device(tenantId: number, deviceId: number): Promise<DirectoryDevice | null> };
+  exports: ExportRegistry;
 }
 
-const registered = new WeakMap<object, { context: AppContext }>();
-/** The context the sites module registered with on this server (tests reach the event bus through it). */
-export const sitesOf = (server: object) => registered.get(server);
+export interface SitesPort {
+  /** Who sees which site, and the labels of sites and devices: what every other domain asks of sites. */
+  directory: SiteDirectory;
+  sites: SiteService;
+  siteCustomers: SiteCustomerService;
+}
 
-/**
- * Sites and devices: assets, customers, devices, templates, mappings, users' site assignments. Registers first so
- * that the domains after it find `context.directory` installed.
- */
-export function sitesModule(app: FastifyInstance, context: AppContext) {
-  const { db } = context;
-  registered.set(app.server, { context });
-  context.directory = createSiteDirectory(db);
+/** Sites and their customers: assets, the site tree and summaries, site customers, users' site assignments. */
+export function createSitesModule(ports: SitesPorts): DomainModule<SitesPort> {
+  const { db, config } = ports;
   const sites = createSiteService(db);
-  const siteCustomers = createSiteCustomerService(db, context.config);
-  const catalog = createCatalogService(db);
-  const devices = createDeviceService({
-    db,
-    events: context.events,
-    settings: (tenantId) => context.customers.settings(tenantId),
-    createTicket: () => ticketCreator(context),
-    provisionCustomer: siteCustomers.byProvisionKey,
-  });
-  siteRoutes(app, { sites, siteCustomers, secureCookies: context.config.auth.secureCookies });
-  deviceRoutes(app, { db, devices, catalog, sites, provisionRateLimit: 30 });
-  userRoutes(app, { users: createUserService(db) });
+  const siteCustomers = createSiteCustomerService(db, config);
+  for (const source of siteExports(sites)) ports.exports.registerSource(source);
+  return {
+    ports: { directory: createSiteDirectory(db, ports.devices), sites, siteCustomers },
+    register(app) {
+      siteRoutes(app, { sites, siteCustomers, secureCookies: config.auth.secureCookies });
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { EVENT_TYPES, INGEST_REJECT_REASONS, type IngestRejectReason, type Telem
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
-import type { ActivityRow, ActivityUpdate, DeviceActivityRepository, IngestDevice } from '../devices/activity-repository.ts';
+import type { ActivityRow, ActivityUpdate, DeviceActivityRepository, IngestDevice } from '../devices/index.ts';
 import { createIngestBuffer } from './buffer.ts';
 import { parseAttributes, parseTelemetry, type Reading } from './parse.ts';
 import { emptyColumns, type LatestRow, pushReading, type TelemetryRepository } from './repository.ts';

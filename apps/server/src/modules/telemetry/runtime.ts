@@ -2,7 +2,7 @@ import { DEVICE_TOPICS } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../platform/mqtt/broker.ts';
 import { type ExternalConsumer, startExternalConsumer } from '../../platform/mqtt/external.ts';
-import type { IngestDevice } from '../devices/activity-repository.ts';
+import type { IngestDevice } from '../devices/index.ts';
 import type { Ingest, SubmitResult } from './ingest.ts';
 import type { TelemetryRepository } from './repository.ts';
 
@@ -40,13 +40,13 @@ export function createTelemetryRuntime(deps: {
   settings: RuntimeSettings;
   log: FastifyBaseLogger;
   checkTokens(tokens: string[]): Promise<Set<string>>;
-  afterSweep?: () => Promise<void>;
 }) {
   const { ingest, repo, settings, log } = deps;
   let broker: EmbeddedBroker<IngestDevice> | null = null;
   let external: ExternalConsumer | null = null;
   const timers: NodeJS.Timeout[] = [];
   let sweeping = false;
+  const afterSweep: Array<() => Promise<void>> = [];
 
   const STORED = Promise.resolve();
   const done = { stored: STORED };
@@ -102,7 +102,7 @@ export function createTelemetryRuntime(deps: {
     sweeping = true;
     try {
       await ingest.sweepOffline(settings.inactivityTimeoutSeconds);
-      await deps.afterSweep?.();
+      for (const after of afterSweep) await after();
     } catch (error) {
       log.error({ err: error }, 'status sweep failed');
     } finally {
@@ -111,6 +111,10 @@ export function createTelemetryRuntime(deps: {
   }
 
   return {
+    /** Runs after every status sweep (the alarm engine's timers). */
+    afterSweep(run: () => Promise<void>) {
+      afterSweep.push(run);
+    },
     get broker() {
       return broker;
     },

@@ -6,10 +6,11 @@ import {
   type LatestResponse,
   ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
-import type { AppContext } from '../../app.ts';
+import type { Config } from '../../config.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
-import type { DeviceActivityRepository } from '../devices/activity-repository.ts';
+import type { DeviceActivityRepository } from '../devices/index.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import type { TelemetryRepository } from './repository.ts';
 
 const NICE_INTERVALS = [1, 5, 10, 30, 60, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 604800];
@@ -28,16 +29,17 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function createTelemetryService(deps: {
   repo: TelemetryRepository;
   link: DeviceActivityRepository;
-  context: Pick<AppContext, 'directory' | 'config'>;
+  directory: SiteDirectory;
+  config: Pick<Config, 'mqtt'>;
 }) {
-  const { repo, link, context } = deps;
+  const { repo, link, directory, config } = deps;
 
   /** The device, if the caller's tenant owns it and the caller may see its site. */
   async function visibleDevice(auth: AuthContext, deviceId: number) {
     const device = await link.get(auth.tenantId, deviceId);
     if (!device) throw notFound('Device not found.');
-    if (!seesAll(auth) && context.directory) {
-      const visible = await context.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+    if (!seesAll(auth)) {
+      const visible = await directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
       if (visible !== 'all' && (device.asset_id === null || !visible.includes(device.asset_id))) throw notFound('Device not found.');
     }
     return device;
@@ -65,8 +67,8 @@ export function createTelemetryService(deps: {
 
     async latestOf(auth: AuthContext, ids: number[], keys: string[] | undefined) {
       let allowed = ids;
-      if (!seesAll(auth) && context.directory) {
-        const visible = await context.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+      if (!seesAll(auth)) {
+        const visible = await directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
         if (visible !== 'all') {
           const checks = await Promise.all(ids.map((id) => link.get(auth.tenantId, id)));
           allowed = checks.filter((d) => d && d.asset_id !== null && visible.includes(d.asset_id)).map((d) => d?.id as number);
@@ -117,9 +119,9 @@ export function createTelemetryService(deps: {
       if (!mayManageDevices(auth)) throw forbidden();
       const device = await visibleDevice(auth, deviceId);
       const token = device.access_token;
-      const external = Boolean(context.config.mqtt.url);
-      const hostName = context.config.mqtt.publicHost ?? origin.host.replace(/:\d+$/, '');
-      const port = external ? Number(new URL(context.config.mqtt.url as string).port || 1883) : context.config.mqtt.port;
+      const external = Boolean(config.mqtt.url);
+      const hostName = config.mqtt.publicHost ?? origin.host.replace(/:\d+$/, '');
+      const port = external ? Number(new URL(config.mqtt.url as string).port || 1883) : config.mqtt.port;
       const topic = external ? DEVICE_TOPICS.tokenTelemetry(token) : DEVICE_TOPICS.telemetry;
       const attributesTopic = external ? DEVICE_TOPICS.tokenAttributes(token) : DEVICE_TOPICS.attributes;
       const httpUrl = `${origin.protocol}://${origin.host}/api/v1/${token}/telemetry`;

@@ -13,11 +13,11 @@ import {
   type Tour,
   VIDEO_MESSAGES,
 } from '@sitewatch/contracts';
-import type { SiteDirectory } from '../../app.ts';
 import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
 import { buildPlaybackPlaylist, livePlaylist, removeQuietly, takeSnapshot } from './media.ts';
 import { checkStreamUrl } from './network.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
@@ -36,7 +36,7 @@ export interface VideoServiceDeps {
   db: Db;
   paths: VideoPaths;
   settings: VideoSettings;
-  directory: () => SiteDirectory | undefined;
+  directory: SiteDirectory;
   /** Asks the recorder (in this process, if it runs here) to re-read which cameras should run. */
   poke: () => void;
   /** A camera's config changed or was removed: its low-latency relay restarts (viewers reconnect). */
@@ -86,11 +86,7 @@ function toStorage(row: repo.StorageRow): Storage {
 export function createVideoService(deps: VideoServiceDeps) {
   const { db, paths, settings } = deps;
 
-  const directory = () => {
-    const d = deps.directory();
-    if (!d) throw new HttpError(503, 'Sites and devices are not available');
-    return d;
-  };
+  const directory = () => deps.directory;
   const requireAdmin = (auth: AuthContext) => {
     if (!hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
   };

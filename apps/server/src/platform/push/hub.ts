@@ -10,7 +10,7 @@ export interface PushConnection {
   sessionId: string;
   roles: string[];
   permissions: Set<string>;
-  /** Sites the user may see, 'all', or null when no site directory is installed (no site filter). */
+  /** Sites the user may see, 'all', or null while not yet read (then no event about a site is delivered). */
   assets: ReadonlySet<number> | 'all' | null;
   alive: boolean;
 }
@@ -46,8 +46,8 @@ export function mayReceive(conn: PushConnection, event: DomainEvent): boolean {
   if (!conn.permissions.has(permission)) return false;
   if (named) return true;
   const assetId = assetOf(event.payload);
-  if (assetId === null || conn.assets === null || conn.assets === 'all') return true;
-  return conn.assets.has(assetId);
+  if (assetId === null || conn.assets === 'all') return true;
+  return conn.assets?.has(assetId) ?? false;
 }
 
 /** The sockets of this process, indexed by tenant and user so that delivery touches only who may receive. */

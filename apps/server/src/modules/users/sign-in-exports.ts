@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Db } from '../../../platform/db.ts';
-import type { ExportSource } from '../registry.ts';
-import { isUserAdmin } from './users.ts';
+import type { Db } from '../../platform/db.ts';
+import type { ExportSource } from '../downloads/registry.ts';
+import { isUserAdmin } from './exports.ts';
 
 const params = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { TICKET_COLUMNS, type TicketColumn, type TicketFilter, ticketFilterSchema } from '@sitewatch/contracts';
-import type { TicketService } from '../../helpdesk/ticket-service.ts';
-import type { ExportScope, ExportSource } from '../registry.ts';
+import type { ExportScope, ExportSource } from '../downloads/registry.ts';
+import type { TicketService } from './ticket-service.ts';
 
 /** SPEC 9: the ticket export reads 100 rows a page, 500 ms apart, at most 10000 rows. */
 export const TICKET_EXPORT = { pageSize: 100, pageDelayMs: 500, maxRows: 10_000 } as const;
@@ -34,13 +34,8 @@ const KEYS = Object.keys(TICKET_COLUMNS) as TicketColumn[];
  * The ticket list with the filters of the list screen, through the helpdesk's own service (its visibility
  * rules apply: a user exports exactly the tickets the list shows them). Pages are the service's pages.
  */
-export function ticketsSource(tickets: () => TicketService | undefined): ExportSource<TicketFilter> {
+export function ticketExports(tickets: TicketService): ExportSource<TicketFilter> {
   const actorOf = (scope: ExportScope) => ({ ...scope, permissions: new Set(scope.permissions) });
-  const service = () => {
-    const found = tickets();
-    if (!found) throw new Error('the helpdesk is not available');
-    return found;
-  };
   return {
     kind: 'tickets',
     label: 'Tickets',
@@ -49,14 +44,14 @@ export function ticketsSource(tickets: () => TicketService | undefined): ExportS
     allowed: (scope) => scope.roles.some((r) => ADMIN_ROLES.includes(r)) || scope.permissions.includes('view_ticket'),
     ...TICKET_EXPORT,
     async count(scope, params) {
-      const page = await service().list(actorOf(scope), { ...params, page: 1, limit: 1, orderBy: '-createdAt' });
+      const page = await tickets.list(actorOf(scope), { ...params, page: 1, limit: 1, orderBy: '-createdAt' });
       return page.totalCount;
     },
     async fetchPage(scope, params, cursor, limit) {
       // The helpdesk pages by number, so every page has the same size; the last one is cut to what is left.
       const page = cursor ? Number(cursor) : 1;
       const size = TICKET_EXPORT.pageSize;
-      const result = await service().list(actorOf(scope), { ...params, page, limit: size, orderBy: '-createdAt' });
+      const result = await tickets.list(actorOf(scope), { ...params, page, limit: size, orderBy: '-createdAt' });
       const rows = result.contents.slice(0, limit).map((t) => Object.fromEntries(KEYS.map((key) => [key, value[key](t)])));
       return { rows, nextCursor: result.contents.length === size ? String(page + 1) : null };
     },

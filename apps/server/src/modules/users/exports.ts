@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../../platform/db.ts';
-import type { ExportScope, ExportSource } from '../registry.ts';
+import type { Db } from '../../platform/db.ts';
+import type { ExportScope, ExportSource } from '../downloads/registry.ts';
 
 const ADMIN_ROLES = ['sysadmin', 'customeradmin', 'localadmin'];
 export const isUserAdmin = (scope: ExportScope) =>

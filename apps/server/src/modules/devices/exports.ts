@@ -1,0 +1,46 @@
+import { DEVICE_TYPE_LABELS, deviceListQuerySchema } from '@sitewatch/contracts';
+import type { z } from 'zod';
+import type { ExportScope, ExportSource } from '../downloads/registry.ts';
+import { byPage, PAGE, viewerOf } from '../sites/exports.ts';
+import type { DeviceService } from './service.ts';
+
+const deviceParams = deviceListQuerySchema.omit({ page: true, limit: true, groupBy: true });
+
+/** The device list, read through the devices service with the user's site visibility. */
+export function deviceExports(devices: DeviceService): ExportSource<never>[] {
+  const canSeeDevices = (scope: ExportScope) => scope.permissions.includes('view_device');
+  const deviceList: ExportSource<z.infer<typeof deviceParams>> = {
+    kind: 'devices',
+    label: 'Devices',
+    params: deviceParams,
+    columns: [
+      { key: 'label', header: 'Label' },
+      { key: 'name', header: 'Name' },
+      { key: 'type', header: 'Type' },
+      { key: 'status', header: 'Status' },
+      { key: 'alarmStatus', header: 'Alarm Status' },
+      { key: 'site', header: 'Site' },
+      { key: 'parent', header: 'Parent' },
+      { key: 'lastActivityAt', header: 'Last Activity' },
+    ],
+    allowed: canSeeDevices,
+    pageSize: PAGE,
+    count: async (scope, p) => (await devices.list(viewerOf(scope), { ...p, page: 1, limit: 1 }, false)).totalCount,
+    fetchPage: (scope, p, cursor, limit) =>
+      byPage(
+        (page) => devices.list(viewerOf(scope), { ...p, page, limit: PAGE }, false),
+        (d) => ({
+          label: d.label,
+          name: d.name,
+          type: DEVICE_TYPE_LABELS[d.type] ?? d.type,
+          status: d.status,
+          alarmStatus: d.alarmStatus,
+          site: d.asset?.name ?? '',
+          parent: d.parent?.label ?? '',
+          lastActivityAt: d.lastActivityAt,
+        }),
+      )(cursor, limit),
+  };
+
+  return [deviceList] as unknown as ExportSource<never>[];
+}

@@ -1,0 +1,83 @@
+import type { CustomerSettings } from '@sitewatch/contracts';
+import type { Db } from '../../platform/db.ts';
+import type { EventBus } from '../../platform/events.ts';
+import type { DomainModule } from '../../platform/module.ts';
+import type { ExportRegistry } from '../downloads/index.ts';
+import type { SystemTickets } from '../helpdesk/ports.ts';
+import type { DirectoryDevice } from '../sites/directory.ts';
+import type { SiteService } from '../sites/service.ts';
+import { createDeviceActivityRepository, type DeviceActivityRepository } from './activity-repository.ts';
+import { createCatalogService } from './catalog-service.ts';
+import { deviceExports } from './exports.ts';
+import { deviceById } from './repository.ts';
+import { deviceRoutes } from './routes.ts';
+import { createDeviceService } from './service.ts';
+
+export type {
+  ActivityRow,
+  ActivityUpdate,
+  DeviceActivityRepository,
+  DeviceFlags,
+  IngestDevice,
+  StatusChange,
+} from './activity-repository.ts';
+
+/**
+ * The devices tables as other domains may use them, built before any module because the site directory, telemetry
+ * and alarms need them: device lookups by id, and the activity/status/alarm-status records ingest keeps current.
+ */
+export interface DeviceRecords {
+  device(tenantId: number, deviceId: number): Promise<DirectoryDevice | null>;
+  activity: DeviceActivityRepository;
+}
+
+export function createDeviceRecords(db: Db): DeviceRecords {
+  return {
+    async device(tenantId, deviceId) {
+      const row = await deviceById(db, tenantId, deviceId);
+      if (!row) return null;
+      return {
+        id: row.id,
+        name: row.name,
+        label: row.label,
+        type: row.type,
+        assetId: row.asset_id,
+        parentId: row.parent_id,
+        parentLabel: row.parent_label,
+      };
+    },
+    activity: createDeviceActivityRepository(db),
+  };
+}
+
+export interface DevicesPorts {
+  db: Db;
+  events: EventBus;
+  settings(tenantId: number): Promise<CustomerSettings>;
+  /** Alarm actions that ask for a ticket raise it through the helpdesk (SPEC 2.14). */
+  tickets: SystemTickets;
+  sites: SiteService;
+  /** The site customer whose device-provisioning key this is (the sites module owns customers). */
+  provisionCustomer(tenantId: number, key: string): Promise<{ id: number; provision_secret: string } | undefined>;
+  exports: ExportRegistry;
+}
+
+/** Devices: the list and tree, templates, mappings, provisioning, alarm actions. */
+export function createDevicesModule(ports: DevicesPorts): DomainModule {
+  const { db } = ports;
+  const devices = createDeviceService({
+    db,
+    events: ports.events,
+    settings: ports.settings,
+    tickets: ports.tickets,
+    provisionCustomer: ports.provisionCustomer,
+  });
+  const catalog = createCatalogService(db);
+  for (const source of deviceExports(devices)) ports.exports.registerSource(source);
+  return {
+    ports: {},
+    register(app) {
+      deviceRoutes(app, { db, devices, catalog, sites: ports.sites, provisionRateLimit: 30 });
+    },
+  };
+}

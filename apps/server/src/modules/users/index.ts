@@ -1,0 +1,25 @@
+import type { Db } from '../../platform/db.ts';
+import type { DomainModule } from '../../platform/module.ts';
+import type { ExportRegistry } from '../downloads/index.ts';
+import { usersSource } from './exports.ts';
+import { userRoutes } from './routes.ts';
+import { createUserService } from './service.ts';
+import { signInsSource } from './sign-in-exports.ts';
+
+export interface UsersPorts {
+  db: Db;
+  exports: ExportRegistry;
+}
+
+/** Users of a tenant: the user list and its exports (users, sign-ins). */
+export function createUsersModule(ports: UsersPorts): DomainModule {
+  const users = createUserService(ports.db);
+  ports.exports.registerSource(usersSource(ports.db));
+  ports.exports.registerSource(signInsSource(ports.db));
+  return {
+    ports: {},
+    register(app) {
+      userRoutes(app, { users });
+    },
+  };
+}
