@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type TicketEventPayload } from '@sitewatch/contracts';
+import { EVENT_TYPES, type TicketEventType } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../src/platform/events.ts';
@@ -10,7 +10,7 @@ let admin: TestClient;
 let fe: TestClient;
 let intruder: TestClient;
 const ids: Record<string, number> = {};
-const events: DomainEvent<TicketEventPayload>[] = [];
+const events: DomainEvent<TicketEventType>[] = [];
 
 /** The wake-up jobs of the escalation timers that still wait. */
 const wakeUps = () =>
@@ -64,7 +64,7 @@ beforeAll(async () => {
   for (const name of ['customeradmin', 'customer', 'fieldexecutive', 'areahead', 'regionalhead'])
     ids[name] = await userId(t, t.tenantA, name);
   t.handles.events.subscribe((e) => {
-    if (e.type.startsWith('ticket.')) events.push(e as DomainEvent<TicketEventPayload>);
+    if (e.type.startsWith('ticket.')) events.push(e as DomainEvent<TicketEventType>);
   });
 });
 afterAll(() => t?.close());

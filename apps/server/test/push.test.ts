@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { alarmPayload, ticketPayload, userIdOf } from '../src/modules/notifications/fixtures.ts';
 import type { SiteDirectory } from '../src/modules/sites/index.ts';
-import type { DomainEvent } from '../src/platform/events.ts';
+import type { DomainEvent, WireEvent } from '../src/platform/events.ts';
 import { createFanout, transportFor } from '../src/platform/push/fanout.ts';
 import { freshDatabase } from './support/database.ts';
 import { createTestApp, HOST_A, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
@@ -183,7 +183,7 @@ describe('fan-out across server processes', () => {
   it('delivers an event published by one process to the sockets of another through LISTEN/NOTIFY', async () => {
     const database = await freshDatabase();
     const log = { info() {}, warn() {}, error() {} };
-    const seen: Record<string, DomainEvent[]> = { a: [], b: [] };
+    const seen: Record<string, WireEvent[]> = { a: [], b: [] };
     const nodes = {
       a: createFanout({ db: database.db, transport: transportFor(database, log), deliver: (e) => seen.a?.push(e), log }),
       b: createFanout({ db: database.db, transport: transportFor(database, log), deliver: (e) => seen.b?.push(e), log }),
@@ -191,9 +191,9 @@ describe('fan-out across server processes', () => {
     try {
       await nodes.a.start();
       await nodes.b.start();
-      const event: DomainEvent = { type: 'notification.created', tenantId: 1, userIds: [3], payload: { id: 9 } };
+      const event: WireEvent = { type: 'notification.created', tenantId: 1, userIds: [3], payload: { id: 9 } };
       await nodes.a.publish(event);
-      const big: DomainEvent = { type: 'ticket.updated', tenantId: 1, payload: { text: 'x'.repeat(20_000) } };
+      const big: WireEvent = { type: 'ticket.updated', tenantId: 1, payload: { text: 'x'.repeat(20_000) } };
       await nodes.b.publish(big);
       const deadline = Date.now() + 3000;
       while ((seen.b?.length ?? 0) < 2 || (seen.a?.length ?? 0) < 2) {

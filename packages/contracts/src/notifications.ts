@@ -122,6 +122,6 @@ export const NOTIFICATION_EVENTS = { created: 'notification.created', updated: '
  * The envelope names no users and its kind is not broadcast, so it never reaches a browser itself.
  */
 export const TICKET_NOTICE_BATCH = 'notices.tickets';
-export interface TicketNoticeBatch<P = unknown> {
-  events: Array<{ type: string; userIds: number[]; payload: P }>;
+export interface TicketNoticeBatch<P = unknown, T extends string = string> {
+  events: Array<{ type: T; userIds: number[]; payload: P }>;
 }

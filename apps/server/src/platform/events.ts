@@ -1,29 +1,31 @@
 import { EventEmitter } from 'node:events';
+import type { DomainEvent, DomainEventType } from '@sitewatch/contracts';
 
-/** A domain event: what happened, to which tenant, and for whom it matters. */
-export interface DomainEvent<T = unknown> {
+export type { DomainEvent, DomainEventMap, DomainEventType } from '@sitewatch/contracts';
+
+/** An event as it travels between processes and to sockets: the push side does not look into payloads. */
+export interface WireEvent {
   type: string;
   tenantId: number;
-  /** Users the event concerns; empty means everyone of the tenant allowed to see its subject. */
   userIds?: number[];
-  payload: T;
+  payload: unknown;
 }
 
+/** In-process bus that services emit to; push and notifications subscribe. Typed by the contracts' event map. */
 export interface EventBus {
-  emit(event: DomainEvent): void;
+  emit<K extends DomainEventType>(event: DomainEvent<K>): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: DomainEvent) => void): () => void;
 }
 
-/** In-process bus that services emit to; push and notifications subscribe. */
 export function createEventBus(): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(100);
   return {
-    emit(event: DomainEvent) {
+    emit(event) {
       emitter.emit('event', event);
     },
-    subscribe(listener: (event: DomainEvent) => void) {
+    subscribe(listener) {
       emitter.on('event', listener);
       return () => {
         emitter.off('event', listener);

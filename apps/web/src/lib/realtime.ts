@@ -1,3 +1,4 @@
+import type { DomainEventType, EventsOfTopic, RealtimeEnvelope, RealtimeTopic } from '@sitewatch/contracts/event-map';
 import type { PushEnvelope } from '@sitewatch/contracts/notifications';
 import { PUSH_CLOSE } from '@sitewatch/contracts/push';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
@@ -148,27 +149,29 @@ export const realtime = {
     };
   },
   /** Events whose type is the prefix or starts with `prefix.` make the query key stale. */
-  invalidateOn(prefix: string, key: QueryKey) {
+  invalidateOn(prefix: RealtimeTopic, key: QueryKey) {
     if (!invalidations.some((i) => i.prefix === prefix && JSON.stringify(i.key) === JSON.stringify(key)))
       invalidations.push({ prefix, key });
   },
   /** Calls the handler for every event of the topic prefix; returns the unsubscribe function. */
-  on(prefix: string, handler: Handler): () => void {
+  on<T extends RealtimeTopic>(prefix: T, handler: (envelope: RealtimeEnvelope<EventsOfTopic<T>>) => void): () => void {
     let set = handlers.get(prefix);
     if (!set) {
       set = new Set();
       handlers.set(prefix, set);
     }
-    set.add(handler);
-    return () => set?.delete(handler);
+    // the socket delivers only envelopes whose type matches the prefix (see dispatch)
+    const untyped = handler as Handler;
+    set.add(untyped);
+    return () => set?.delete(untyped);
   },
   status: () => status,
   subscribeStatus(listener: Listener) {
     statusListeners.add(listener);
     return () => statusListeners.delete(listener);
   },
-  last: (topic: string) => lastByTopic.get(topic),
-  subscribeTopic(topic: string, listener: Listener) {
+  last: <K extends DomainEventType>(topic: K) => lastByTopic.get(topic) as RealtimeEnvelope<K> | undefined,
+  subscribeTopic(topic: DomainEventType, listener: Listener) {
     let set = topicListeners.get(topic);
     if (!set) {
       set = new Set();
@@ -190,17 +193,17 @@ export function useRealtimeStatus(): RealtimeStatus {
   return useSyncExternalStore(realtime.subscribeStatus, realtime.status, () => 'idle');
 }
 
-/** The last event of a topic, re-rendering when a new one arrives. */
-export function useRealtimeEvent<T = unknown>(topic: string): PushEnvelope<T> | undefined {
+/** The last event of a type, re-rendering when a new one arrives. */
+export function useRealtimeEvent<K extends DomainEventType>(topic: K): RealtimeEnvelope<K> | undefined {
   return useSyncExternalStore(
     (listener) => realtime.subscribeTopic(topic, listener),
-    () => realtime.last(topic) as PushEnvelope<T> | undefined,
+    () => realtime.last(topic),
     () => undefined,
   );
 }
 
 /** Runs the handler for each event of the topic prefix while mounted. */
-export function useRealtimeHandler(prefix: string, handler: Handler) {
+export function useRealtimeHandler<T extends RealtimeTopic>(prefix: T, handler: (envelope: RealtimeEnvelope<EventsOfTopic<T>>) => void) {
   useEffect(() => realtime.on(prefix, handler), [prefix, handler]);
 }
 

@@ -1,10 +1,9 @@
-import { DOWNLOAD_MESSAGES, EVENT_TYPES, type JobEventPayload } from '@sitewatch/contracts';
+import { CSV_BOM, csvLine, DOWNLOAD_MESSAGES, EVENT_TYPES, type JobEventPayload } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
-import { CSV_BOM, csvLine } from './csv.ts';
 import type { ExportPage, ExportRegistry, ExportScope } from './registry.ts';
 import * as repo from './repository.ts';
 

@@ -85,11 +85,3 @@ export function columnOf(header: string): keyof typeof TICKET_IMPORT_COLUMNS | n
   }
   return HEADER_ALIASES[h] ?? null;
 }
-
-/** A CSV cell that a spreadsheet will not run as a formula (= + - @ tab and CR prefixes are neutralised). */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}

@@ -1,4 +1,10 @@
-import { EVENT_TYPES, TICKET_NOTICE_BATCH, type TicketEventPayload, type TicketNoticeBatch } from '@sitewatch/contracts';
+import {
+  EVENT_TYPES,
+  TICKET_NOTICE_BATCH,
+  type TicketEventPayload,
+  type TicketEventType,
+  type TicketNoticeBatch,
+} from '@sitewatch/contracts';
 import type { Db } from '../../platform/db.ts';
 import * as adminRepo from './admin-repository.ts';
 import * as esc from './escalation-repository.ts';
@@ -99,7 +105,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
    * module stores in a few statements and pushes grouped per recipient.
    */
   function announce(tickets: esc.SweptTicket[], kind: 'escalated' | 'overdue', fired?: Plan['fired']) {
-    const byTenant = new Map<number, TicketNoticeBatch<TicketEventPayload>['events']>();
+    const byTenant = new Map<number, TicketNoticeBatch<TicketEventPayload, TicketEventType>['events']>();
     for (const t of tickets) {
       const events = byTenant.get(t.tenant_id) ?? [];
       byTenant.set(t.tenant_id, events);
@@ -128,7 +134,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
     }
     for (const [tenantId, events] of byTenant) {
       if (events.length <= SINGLE_EVENTS_MAX) for (const e of events) deps.events.emit({ ...e, tenantId });
-      else deps.events.emit({ type: TICKET_NOTICE_BATCH, tenantId, payload: { events } satisfies TicketNoticeBatch });
+      else deps.events.emit({ type: TICKET_NOTICE_BATCH, tenantId, payload: { events } });
     }
   }
 

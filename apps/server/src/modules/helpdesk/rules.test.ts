@@ -1,7 +1,7 @@
-import { canTransition, TICKET_STATUSES, TICKET_TRANSITIONS } from '@sitewatch/contracts';
+import { canTransition, csvCell, TICKET_STATUSES, TICKET_TRANSITIONS } from '@sitewatch/contracts';
 import { describe, expect, it } from 'vitest';
 import { allowedStatuses } from './access.ts';
-import { coerce, columnOf, csvCell, parseCsv } from './csv.ts';
+import { coerce, columnOf, parseCsv } from './csv.ts';
 import { sniffContentType } from './sniff.ts';
 import { matchPolicy, mergeChecklist, stopReached } from './ticket-rules.ts';
 

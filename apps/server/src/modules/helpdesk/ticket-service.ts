@@ -10,6 +10,7 @@ import {
   type Ticket,
   type TicketCreate,
   type TicketDaysQuery,
+  type TicketEventType,
   type TicketFilter,
   type TicketListQuery,
   type TicketStatus,
@@ -60,7 +61,7 @@ export interface HelpdeskDeps {
 export type { SystemTicketInput } from './ports.ts';
 
 type NotifyKind = 'created' | 'assigned' | 'updated' | 'escalated';
-const EVENT_OF: Record<NotifyKind, string> = {
+const EVENT_OF: Record<NotifyKind, TicketEventType> = {
   created: EVENT_TYPES.ticketCreated,
   assigned: EVENT_TYPES.ticketAssigned,
   updated: EVENT_TYPES.ticketUpdated,

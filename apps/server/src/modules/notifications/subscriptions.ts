@@ -4,7 +4,7 @@ import {
   type NotificationMetadata,
   TICKET_NOTICE_BATCH,
   type TicketEventPayload,
-  type TicketNoticeBatch,
+  type TicketEventType,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainEvent, EventBus } from '../../platform/events.ts';
@@ -64,7 +64,7 @@ const dedupe = (verb: string, p: TicketEventPayload, extra: string | number = ''
  * The one who made the change never hears about it. Each notice names the kind of event, so that the service
  * leaves out whoever turned that kind (or that ticket type) off in their notification config.
  */
-export function ticketTargets(event: DomainEvent<TicketEventPayload>): Targets {
+export function ticketTargets(event: DomainEvent<TicketEventType>): Targets {
   const p = event.payload;
   const actor = p.actorId;
   const metadata = ticketMetadata(p);
@@ -135,7 +135,7 @@ export function ticketTargets(event: DomainEvent<TicketEventPayload>): Targets {
   }
 }
 
-export async function alarmTargets(event: DomainEvent<AlarmEventPayload>, directory: SiteDirectory): Promise<Targets> {
+export async function alarmTargets(event: DomainEvent<'alarm.raised'>, directory: SiteDirectory): Promise<Targets> {
   const p = event.payload;
   const users = new Set(event.userIds ?? []);
   if (p.assetId !== null) for (const id of await directory.usersForAsset(event.tenantId, p.assetId)) users.add(id);
@@ -173,14 +173,12 @@ export function subscribeNotifications(deps: {
 
   async function handle(event: DomainEvent) {
     let targets: Targets = [];
-    if (TICKET_EVENTS.has(event.type)) targets = ticketTargets(event as DomainEvent<TicketEventPayload>);
+    if (TICKET_EVENTS.has(event.type)) targets = ticketTargets(event as DomainEvent<TicketEventType>);
     else if (event.type === TICKET_NOTICE_BATCH) {
-      const { events } = event.payload as TicketNoticeBatch<TicketEventPayload>;
-      targets = events
+      targets = event.payload.events
         .filter((e) => TICKET_EVENTS.has(e.type))
         .flatMap((e) => ticketTargets({ type: e.type, tenantId: event.tenantId, userIds: e.userIds, payload: e.payload }));
-    } else if (event.type === EVENT_TYPES.alarmRaised)
-      targets = await alarmTargets(event as DomainEvent<AlarmEventPayload>, deps.directory);
+    } else if (event.type === EVENT_TYPES.alarmRaised) targets = await alarmTargets(event as DomainEvent<'alarm.raised'>, deps.directory);
     if (targets.length > 0) await deps.notifications.notifyMany(event.tenantId, targets);
   }
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db, DbHandle } from '../db.ts';
-import type { DomainEvent } from '../events.ts';
+import type { WireEvent } from '../events.ts';
 
 export const PUSH_CHANNEL = 'sw_push';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
@@ -13,7 +13,7 @@ interface Wire {
   /** The node that published it: that node delivered it already. */
   o: string;
   at: string;
-  e: DomainEvent;
+  e: WireEvent;
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -108,16 +108,16 @@ export function transportFor(handle: DbHandle, log: Log): PushTransport {
  * many as fit), so a burst costs a few round trips, not one per event. A payload too large for NOTIFY travels
  * without its data, so the browsers still learn that something changed and refetch.
  */
-export function createFanout(opts: { db: Db; transport: PushTransport; deliver(event: DomainEvent, at: string): void; log: Log }) {
+export function createFanout(opts: { db: Db; transport: PushTransport; deliver(event: WireEvent, at: string): void; log: Log }) {
   const origin = randomUUID();
   const { db, transport, deliver, log } = opts;
   let pending: string[] = [];
   let flushing: Promise<void> | null = null;
 
-  function encode(event: DomainEvent, at: string): string {
+  function encode(event: WireEvent, at: string): string {
     const text = JSON.stringify({ o: origin, at, e: event } satisfies Wire);
     if (Buffer.byteLength(text) < MAX_NOTIFY_BYTES - 2) return text;
-    const slim: DomainEvent = { type: event.type, tenantId: event.tenantId, userIds: event.userIds, payload: { truncated: true } };
+    const slim: WireEvent = { type: event.type, tenantId: event.tenantId, userIds: event.userIds, payload: { truncated: true } };
     return JSON.stringify({ o: origin, at, e: slim } satisfies Wire);
   }
 
@@ -171,7 +171,7 @@ export function createFanout(opts: { db: Db; transport: PushTransport; deliver(e
       await transport.stop();
     },
     /** Delivers locally now and queues the event for the other processes; resolves once it was sent to them. */
-    publish(event: DomainEvent): Promise<void> {
+    publish(event: WireEvent): Promise<void> {
       const at = new Date().toISOString();
       deliver(event, at);
       pending.push(encode(event, at));

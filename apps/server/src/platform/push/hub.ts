@@ -1,6 +1,6 @@
 import type { PushEnvelope } from '@sitewatch/contracts';
 import type { WebSocket } from 'ws';
-import type { DomainEvent } from '../events.ts';
+import type { WireEvent } from '../events.ts';
 
 /** One open /ws socket and who is behind it. */
 export interface PushConnection {
@@ -37,7 +37,7 @@ function assetOf(payload: unknown): number | null {
 }
 
 /** May this connection see this event? Tenant first, then the user, then permission and site. */
-export function mayReceive(conn: PushConnection, event: DomainEvent): boolean {
+export function mayReceive(conn: PushConnection, event: WireEvent): boolean {
   if (conn.tenantId !== event.tenantId) return false;
   const named = event.userIds && event.userIds.length > 0;
   if (named && !event.userIds?.includes(conn.userId)) return false;
@@ -90,7 +90,7 @@ export function createPushHub() {
       if (users?.size === 0) byTenant.delete(conn.tenantId);
     },
     /** Sends the event to every local socket allowed to see it; returns how many sockets got it. */
-    deliver(event: DomainEvent, at = new Date().toISOString()): number {
+    deliver(event: WireEvent, at = new Date().toISOString()): number {
       const users = byTenant.get(event.tenantId);
       if (!users) return 0;
       const named = event.userIds && event.userIds.length > 0;

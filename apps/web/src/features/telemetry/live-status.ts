@@ -5,7 +5,7 @@ import { realtime } from '../../lib/realtime.ts';
  * tree, site-summary and map queries stale, so the screens on view refetch at once instead of waiting for their
  * polling interval (SPEC 2.13 keeps polling as the fallback).
  */
-for (const prefix of ['device.status', 'alarm']) {
+for (const prefix of ['device.status', 'alarm'] as const) {
   realtime.invalidateOn(prefix, ['devices']);
   realtime.invalidateOn(prefix, ['sites']);
   realtime.invalidateOn(prefix, ['asset-tree']);

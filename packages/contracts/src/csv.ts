@@ -1,3 +1,4 @@
+/** The one CSV writer of the product (server exports; the web's CSV downloads use it too). */
 /** Excel and friends run a cell that starts with one of these as a formula (CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
