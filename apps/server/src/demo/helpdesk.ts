@@ -1,6 +1,6 @@
 import { TICKET_NUMBER_PREFIX, type TicketStatus, type TicketType } from '@sitewatch/contracts';
 import type { AgeingEntry, StoredChange } from '../modules/helpdesk/tables.ts';
-import type { Seeder } from './index.ts';
+import type { Seeder } from './seeder.ts';
 
 /**
  * A helpdesk that has been in use for a couple of months: issue types, two escalation policies and a few hundred

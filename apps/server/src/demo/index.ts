@@ -1,22 +1,14 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
 import { helpdeskSeeder } from './helpdesk.ts';
 import { notificationsSeeder } from './notifications.ts';
-import { createRandom, type Random } from './random.ts';
+import { createRandom } from './random.ts';
+import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
 import { videoSeeder } from './video.ts';
 
-export interface SeedContext {
-  db: Db;
-  tenantId: number;
-  slug: string;
-  random: Random;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
-}
-
-export type Seeder = { name: string; run(ctx: SeedContext): Promise<void> };
+export type { SeedContext, Seeder } from './seeder.ts';
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
 export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];

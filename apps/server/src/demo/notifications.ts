@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { ticketMetadata } from '../modules/notifications/subscriptions.ts';
-import type { Seeder } from './index.ts';
+import type { Seeder } from './seeder.ts';
 
 const PER_USER = 8;
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TELEMETRY, type DeviceType } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../platform/db.ts';
-import type { Seeder } from './index.ts';
 import type { Random } from './random.ts';
+import type { Seeder } from './seeder.ts';
 import { ACCESS_EVENTS, ACME_CITIES, ALARM_PANEL_EVENTS, type DemoCity, HARDWARE, NORTHWIND_CITIES } from './sites-data.ts';
 
 /**

@@ -3,7 +3,7 @@ import { insertDevice } from '../modules/devices/repository.ts';
 import { insertAsset } from '../modules/sites/repository.ts';
 import { upsertCamera } from '../modules/video/repository.ts';
 import { loadVideoSettings } from '../modules/video/settings.ts';
-import type { Seeder } from './index.ts';
+import type { Seeder } from './seeder.ts';
 
 /**
  * Simulated cameras live from the first start in the demo tenant: one CCTV site with a router, an NVR and

@@ -1,4 +1,4 @@
-import type { Seeder } from '../index.ts';
+import type { Seeder } from '../seeder.ts';
 
 /** Alarm rules of the demo tenants, matched to what the simulator's physics produce. */
 const RULES = [
