@@ -1,0 +1,49 @@
+/**
+ * Compile-time checks, verified by `npm run typecheck` (this file is not run): a module that needs the site
+ * directory, the push scoping port or the ticket port cannot be built without it. Each `@ts-expect-error` fails
+ * the type check if the line below it ever compiles.
+ */
+import { createAlarmsModule } from '../src/modules/alarms/index.ts';
+import { createHelpdeskModule } from '../src/modules/helpdesk/index.ts';
+import { createNotificationsModule } from '../src/modules/notifications/index.ts';
+import { createTelemetryModule } from '../src/modules/telemetry/index.ts';
+import { createVideoModule } from '../src/modules/video/index.ts';
+import { createPushModule } from '../src/platform/push/index.ts';
+
+type PortsOf<F extends (ports: never) => unknown> = Parameters<F>[0];
+declare const telemetry: PortsOf<typeof createTelemetryModule>;
+declare const helpdesk: PortsOf<typeof createHelpdeskModule>;
+declare const push: PortsOf<typeof createPushModule>;
+declare const notifications: PortsOf<typeof createNotificationsModule>;
+declare const alarms: PortsOf<typeof createAlarmsModule>;
+declare const video: PortsOf<typeof createVideoModule>;
+
+export function modulesNeedTheirPorts() {
+  const { directory: _t, ...telemetryWithoutDirectory } = telemetry;
+  // @ts-expect-error telemetry cannot be built without the site directory
+  createTelemetryModule(telemetryWithoutDirectory);
+  // @ts-expect-error nor with an absent one
+  createTelemetryModule({ ...telemetry, directory: undefined });
+
+  const { directory: _h, ...helpdeskWithoutDirectory } = helpdesk;
+  // @ts-expect-error the helpdesk cannot be built without the site directory
+  createHelpdeskModule(helpdeskWithoutDirectory);
+
+  const { sites: _p, ...pushWithoutSites } = push;
+  // @ts-expect-error the push hub cannot be built without the port that scopes sockets to their sites
+  createPushModule(pushWithoutSites);
+  // @ts-expect-error nor with one that answers "no filter"
+  createPushModule({ ...push, sites: { visibleAssetIds: async () => null } });
+
+  const { directory: _n, ...notificationsWithoutDirectory } = notifications;
+  // @ts-expect-error notifications cannot be built without the site directory
+  createNotificationsModule(notificationsWithoutDirectory);
+
+  const { tickets: _a, ...alarmsWithoutTickets } = alarms;
+  // @ts-expect-error the alarm engine cannot be built without the helpdesk's ticket port
+  createAlarmsModule(alarmsWithoutTickets);
+
+  const { directory: _v, ...videoWithoutDirectory } = video;
+  // @ts-expect-error video cannot be built without the site directory
+  createVideoModule(videoWithoutDirectory);
+}
