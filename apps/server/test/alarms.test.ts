@@ -4,7 +4,7 @@ import { conditionHolds, ruleApplies, sideEffects, thresholdStep, worstSeverity 
 import { createAlarmRepository } from '../src/modules/alarms/repository.ts';
 import { createAlarmService } from '../src/modules/alarms/service.ts';
 import { createDeviceRecords } from '../src/modules/devices/index.ts';
-import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
+import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { devicePost, makeDevice } from './telemetry-fixtures.ts';
 
 describe('alarm engine rules', () => {
@@ -73,19 +73,23 @@ let admin: TestClient;
 type Seen = { type: string; payload: { deviceId: number; severity: string; alarmStatus: string } };
 const seen: Seen[] = [];
 const tickets: Array<{ deviceId: number; title: string }> = [];
+const clock = createTestClock();
 
 beforeAll(async () => {
   // watch what reaches the real helpdesk port
   t = await createTestApp(
     { TELEMETRY_TOKEN_CACHE_SECONDS: '0', TELEMETRY_FLUSH_MS: '5', TELEMETRY_LATEST_FLUSH_MS: '0' },
     {
-      tickets: (port) => ({
-        async createTicket(tenantId, input) {
-          const ticket = await port.createTicket(tenantId, input);
-          tickets.push({ deviceId: input.entityId as number, title: input.title });
-          return ticket;
-        },
-      }),
+      clock,
+      decorate: {
+        tickets: (port) => ({
+          async createTicket(tenantId, input) {
+            const ticket = await port.createTicket(tenantId, input);
+            tickets.push({ deviceId: input.entityId as number, title: input.title });
+            return ticket;
+          },
+        }),
+      },
     },
   );
   admin = await t.login('customeradmin');
@@ -274,7 +278,7 @@ describe('raising and clearing', () => {
     const device = await makeDevice(t.db, t.tenantA, { type: 'RECTIFIER' });
     await send(device.token, { temp: 70 });
     expect(await alarmsOf(device.id)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100);
     await t.handles.alarms.alarms.tick();
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'Hot', state: 'ACTIVE' })]);
   });

@@ -32,7 +32,7 @@ const inbox = async (client: TestClient, query = '') => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({}, { directory: (real) => standIn(real) });
+  t = await createTestApp({}, { decorate: { directory: (real) => standIn(real) } });
   users = {};
   clients = {};
   for (const name of ['customeradmin', 'fieldexecutive', 'vendor', 'storemanager', 'customer']) {

@@ -21,7 +21,7 @@ let t: TestApp;
 let port: number;
 
 beforeAll(async () => {
-  t = await createTestApp({}, { directory: (real) => standIn(real) });
+  t = await createTestApp({}, { decorate: { directory: (real) => standIn(real) } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;

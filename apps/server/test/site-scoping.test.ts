@@ -25,13 +25,15 @@ beforeAll(async () => {
   t = await createTestApp(
     {},
     {
-      directory: (real) => ({
-        ...real,
-        visibleAssetIds: async (...args) => {
-          await gate;
-          return real.visibleAssetIds(...args);
-        },
-      }),
+      decorate: {
+        directory: (real) => ({
+          ...real,
+          visibleAssetIds: async (...args) => {
+            await gate;
+            return real.visibleAssetIds(...args);
+          },
+        }),
+      },
     },
   );
   admin = await t.login('customeradmin');

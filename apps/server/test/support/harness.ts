@@ -27,7 +27,23 @@ export interface TestApp {
 }
 
 /** Builds the app on a fresh database with the two demo tenants and their users. */
-export async function createTestApp(env: Record<string, string> = {}, decorate?: AppDeps['decorate']): Promise<TestApp> {
+/** A clock that starts at the real time and moves only when told: tests step over durations instead of sleeping. */
+export function createTestClock() {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
+export interface TestAppOptions {
+  decorate?: AppDeps['decorate'];
+  clock?: AppDeps['clock'];
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await freshDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -38,7 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}, decorate?:
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const { app, handles } = await buildApp({ config, database, logger: false, decorate });
+  const { app, handles } = await buildApp({ config, database, logger: false, decorate: options.decorate, clock: options.clock });
   await app.ready();
   const [specA, specB] = DEMO_TENANTS as [(typeof DEMO_TENANTS)[0], (typeof DEMO_TENANTS)[0]];
   const tenantA = await seedFoundation(database.db, specA);
