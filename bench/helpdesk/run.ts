@@ -20,6 +20,7 @@ import { createTicketService, type HelpdeskDeps } from '../../apps/server/src/mo
 import { createNotificationService } from '../../apps/server/src/modules/notifications/service.ts';
 import { subscribeNotifications } from '../../apps/server/src/modules/notifications/subscriptions.ts';
 import { createSiteDirectory } from '../../apps/server/src/modules/sites/directory.ts';
+import { createUserDirectory } from '../../apps/server/src/modules/users/directory.ts';
 import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
 import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
@@ -355,8 +356,9 @@ try {
 
 /** The helpdesk's services over the bench database, with the real site directory (the bench signs in as an admin). */
 function helpdeskServices(db: Db, events: HelpdeskDeps['events'], customers: HelpdeskDeps['customers'], dataDir: string) {
-  const admin = createAdminService(db);
-  const deps: HelpdeskDeps = { db, events, customers, directory: createSiteDirectory(db, createDeviceRecords(db)), admin, log };
+  const users = createUserDirectory(db);
+  const admin = createAdminService(db, users);
+  const deps: HelpdeskDeps = { db, events, customers, directory: createSiteDirectory(db, createDeviceRecords(db)), users, admin, log };
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs: createLocalBlobStore(`${dataDir}/blobs`) });
   return { tickets, activity, escalation: createEscalationEngine(deps) };

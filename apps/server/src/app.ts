@@ -165,7 +165,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const users = createUsersModule({ db, exports });
   const push = createPushModule({ database, events, log, sessionIdleMinutes: config.auth.sessionIdleMinutes, sites: directory });
   const notifications = createNotificationsModule({ db, events, jobs, log, directory });
-  const helpdesk = createHelpdeskModule({ db, events, jobs, log, dataDir, customers: customers.ports.customers, directory, exports });
+  const helpdesk = createHelpdeskModule({
+    db,
+    events,
+    jobs,
+    log,
+    dataDir,
+    customers: customers.ports.customers,
+    directory,
+    users: users.ports.directory,
+    exports,
+  });
   const tickets = deps.decorate?.tickets?.(helpdesk.ports.tickets) ?? helpdesk.ports.tickets;
   const devices = createDevicesModule({
     db,

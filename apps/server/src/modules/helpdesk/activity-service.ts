@@ -5,7 +5,6 @@ import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { type Actor, canChange, canEdit, canRate, isAssignee } from './access.ts';
 import * as activity from './activity-repository.ts';
-import * as adminRepo from './admin-repository.ts';
 import { iso, toComment, toHistory } from './mapper.ts';
 import { sniffContentType } from './sniff.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
@@ -93,7 +92,7 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
       const row = await tickets.visibleTicket(actor, id);
       if (!(await viewSettings(actor.tenantId, row.type)).watchers) throw forbidden('Watchers are turned off for this kind of ticket');
       if (target !== actor.userId && !canChange(actor)) throw forbidden('You may add only yourself as a watcher');
-      const [user] = await adminRepo.usersByIds(db, actor.tenantId, [target]);
+      const [user] = await deps.users.byIds(actor.tenantId, [target]);
       if (!user) throw badRequest('The watcher is not a user of this customer');
       const { row: fresh } = await change(actor, id, async (locked) => {
         if (locked.watchers.includes(target)) return null;

@@ -2,44 +2,7 @@ import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import type { EscalationPoliciesTable, IssueTypesTable } from './tables.ts';
 
-/** SQL of the helpdesk's configuration tables, and the small reads of the users table it needs. */
-
-// Users ---------------------------------------------------------------------------------------------------------
-
-export const usersByIds = (db: Db, tenantId: number, ids: number[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('users')
-        .select(['id', 'firstname', 'lastname', 'email', 'roles', 'is_active'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', 'in', ids)
-        .execute();
-
-export const findUserByEmail = (db: Db, tenantId: number, email: string) =>
-  db
-    .selectFrom('users')
-    .select(['id'])
-    .where('tenant_id', '=', tenantId)
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-    .where('is_active', '=', true)
-    .executeTakeFirst();
-
-export function searchUsers(db: Db, tenantId: number, opts: { search?: string; ids?: number[]; limit: number }) {
-  let q = db
-    .selectFrom('users')
-    .select(['id', 'firstname', 'lastname', 'email', 'roles'])
-    .where('tenant_id', '=', tenantId)
-    .where('is_active', '=', true);
-  if (opts.ids) q = q.where('id', 'in', opts.ids.length ? opts.ids : [0]);
-  if (opts.search) {
-    const like = `%${opts.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    q = q.where((eb) =>
-      eb.or([eb('firstname', 'ilike', like), eb('lastname', 'ilike', like), eb('email', 'ilike', like), eb('username', 'ilike', like)]),
-    );
-  }
-  return q.orderBy('firstname').orderBy('lastname').orderBy('id').limit(opts.limit).execute();
-}
+/** SQL of the helpdesk's configuration tables (users are read through the users module's directory). */
 
 /** The active user of a role with the fewest unfinished tickets assigned (ties: lowest id). */
 export const leastLoadedUserOfRole = (db: Db, tenantId: number, role: string) =>
@@ -270,19 +233,3 @@ export const savePrefs = (db: Db, tenantId: number, userId: number, key: string,
     .values({ tenant_id: tenantId, user_id: userId, key, value: JSON.stringify(value), updated_at: sql`now()` })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: JSON.stringify(value), updated_at: sql`now()` }))
     .execute();
-
-/** A user's roles and the permissions of their first group, for work done on their behalf in the background. */
-export async function actorOf(db: Db, tenantId: number, userId: number) {
-  const user = await db
-    .selectFrom('users')
-    .select(['id', 'roles', 'group_ids', 'is_active'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (!user?.is_active) return null;
-  const groupId = user.group_ids[0];
-  const group = groupId
-    ? await db.selectFrom('groups').select('permissions').where('tenant_id', '=', tenantId).where('id', '=', groupId).executeTakeFirst()
-    : undefined;
-  return { userId: user.id, tenantId, roles: user.roles, permissions: new Set((group?.permissions ?? []).map((p) => p.codename)) };
-}

@@ -18,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { type Actor, isAdmin } from './access.ts';
 import * as repo from './admin-repository.ts';
 import { displayName, iso } from './mapper.ts';
@@ -28,7 +29,7 @@ const CONFIG_CACHE_MS = 5_000;
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 /** Helpdesk configuration, list preferences, issue types and escalation policies. */
-export function createAdminService(db: Db) {
+export function createAdminService(db: Db, users: UserDirectory) {
   const cache = new Map<number, { config: HelpdeskConfig; at: number }>();
 
   async function config(tenantId: number): Promise<HelpdeskConfig> {
@@ -85,7 +86,7 @@ export function createAdminService(db: Db) {
 
   async function checkPolicyUsers(tenantId: number, levels: StoredLevel[]) {
     const ids = [...new Set(levels.flatMap((l) => [...(l.assigneeId ? [l.assigneeId] : []), ...l.notify.userIds]))];
-    const found = await repo.usersByIds(db, tenantId, ids);
+    const found = await users.byIds(tenantId, ids);
     const missing = ids.filter((id) => !found.some((u) => u.id === id));
     if (missing.length) throw badRequest(`Unknown users in the escalation levels: ${missing.join(', ')}`);
   }
@@ -141,7 +142,7 @@ export function createAdminService(db: Db) {
       return this.prefs(actor, body.type);
     },
     async assignees(tenantId: number, opts: { search?: string; ids?: number[]; limit: number }) {
-      const rows = await repo.searchUsers(db, tenantId, opts);
+      const rows = await users.search(tenantId, opts);
       return {
         contents: rows.map((u) => ({ id: u.id, name: displayName(u), email: u.email, roles: u.roles })),
         totalCount: rows.length,

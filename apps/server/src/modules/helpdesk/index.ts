@@ -8,8 +8,8 @@ import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { createActivityService } from './activity-service.ts';
-import { actorOf } from './admin-repository.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { createAdminService } from './admin-service.ts';
 import { createEscalationEngine, type EscalationEngine, SWEEP_INTERVAL_MS, SWEEP_QUEUE } from './escalation.ts';
@@ -33,6 +33,8 @@ export interface HelpdeskPorts {
   customers: { settings(tenantId: number): Promise<CustomerSettings> };
   /** Sites and devices: who sees which site, and the labels a ticket carries. */
   directory: SiteDirectory;
+  /** Users of the tenant: names, assignees, watchers, and who runs an import. */
+  users: UserDirectory;
   exports: ExportRegistry;
 }
 
@@ -48,8 +50,8 @@ export interface HelpdeskPort {
 /** The helpdesk: tickets, their activity, administration, reports, imports, SLA escalation, and the ticket export. */
 export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<HelpdeskPort> {
   const { db, events, jobs, log } = ports;
-  const admin = createAdminService(db);
-  const deps = { db, events, customers: ports.customers, directory: ports.directory, admin, log };
+  const admin = createAdminService(db, ports.users);
+  const deps = { db, events, customers: ports.customers, directory: ports.directory, users: ports.users, admin, log };
   const blobs = createLocalBlobStore(join(ports.dataDir, 'blobs'));
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs });
@@ -73,7 +75,7 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
       jobs.register(ESCALATION_QUEUE, async () => escalation.sweep(), { leaseSeconds: 120 });
       jobs.register(SWEEP_QUEUE, async () => escalation.sweep(), { leaseSeconds: 120 });
       jobs.every(SWEEP_QUEUE, SWEEP_INTERVAL_MS);
-      jobs.register(IMPORT_QUEUE, (job) => imports.runBulk(job, (tenantId, userId) => actorOf(db, tenantId, userId)), {
+      jobs.register(IMPORT_QUEUE, (job) => imports.runBulk(job, (tenantId, userId) => ports.users.actor(tenantId, userId)), {
         leaseSeconds: 120,
       });
     },

@@ -25,6 +25,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import {
   type Actor,
   allowedStatuses,
@@ -53,6 +54,8 @@ export interface HelpdeskDeps {
   events: EventBus;
   customers: { settings(tenantId: number): Promise<CustomerSettings> };
   directory: SiteDirectory;
+  /** Names, assignees and watchers are users of the tenant (the users module's directory). */
+  users: UserDirectory;
   admin: AdminService;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
@@ -138,13 +141,13 @@ export function createTicketService(deps: HelpdeskDeps) {
 
   async function checkAssignee(tenantId: number, userId: number | null | undefined) {
     if (userId === null || userId === undefined) return;
-    const [user] = await adminRepo.usersByIds(db, tenantId, [userId]);
-    if (!user?.is_active) throw badRequest(HELPDESK_MESSAGES.unknownAssignee);
+    const [user] = await deps.users.byIds(tenantId, [userId]);
+    if (!user?.isActive) throw badRequest(HELPDESK_MESSAGES.unknownAssignee);
   }
 
   async function checkWatchers(tenantId: number, ids: number[]) {
     const unique = [...new Set(ids)];
-    const found = await adminRepo.usersByIds(db, tenantId, unique);
+    const found = await deps.users.byIds(tenantId, unique);
     if (found.length !== unique.length) throw badRequest('A watcher is not a user of this customer');
     return unique;
   }
@@ -214,7 +217,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     const people = [...new Set([...(row.watchers ?? []), ...(row.rated_by ? [row.rated_by] : [])])];
     const [attachments, users, linked, attendance, policy] = await Promise.all([
       activity.listAttachments(db, actor.tenantId, row.id),
-      adminRepo.usersByIds(db, actor.tenantId, people),
+      deps.users.byIds(actor.tenantId, people),
       repo.findLinked(db, actor.tenantId, { parentId: row.parent_id, childrenOf: row.id }),
       activity.listAttendance(db, actor.tenantId, row.id),
       row.escalation_policy_id ? adminRepo.findPolicy(db, actor.tenantId, row.escalation_policy_id) : Promise.resolve(undefined),
@@ -319,7 +322,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     const policies = await adminRepo.activePolicies(db, tenantId);
     const policy = matchPolicy(policies, { type, priority, event: input.event });
     const ownerId = actor?.userId ?? input.ownerId ?? null;
-    const [owner] = ownerId ? await adminRepo.usersByIds(db, tenantId, [ownerId]) : [];
+    const [owner] = ownerId ? await deps.users.byIds(tenantId, [ownerId]) : [];
     const eventDate = input.eventDate ? new Date(input.eventDate) : new Date();
     const dueHours = issueType?.sla_hours ?? config.defaultDueHours;
     const dueDate =

@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
+import { createUserDirectory, type UserDirectory } from './directory.ts';
 import { usersSource } from './exports.ts';
 import { userRoutes } from './routes.ts';
 import { createUserService } from './service.ts';
@@ -12,12 +13,19 @@ export interface UsersPorts {
 }
 
 /** Users of a tenant: the user list and its exports (users, sign-ins). */
-export function createUsersModule(ports: UsersPorts): DomainModule {
+export type { DirectoryActor, DirectoryUser, UserDirectory } from './directory.ts';
+
+export interface UsersPort {
+  /** What other modules may read about users (the users module owns the users table). */
+  directory: UserDirectory;
+}
+
+export function createUsersModule(ports: UsersPorts): DomainModule<UsersPort> {
   const users = createUserService(ports.db);
   ports.exports.registerSource(usersSource(ports.db));
   ports.exports.registerSource(signInsSource(ports.db));
   return {
-    ports: {},
+    ports: { directory: createUserDirectory(ports.db) },
     register(app) {
       userRoutes(app, { users });
     },

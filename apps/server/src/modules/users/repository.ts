@@ -149,3 +149,47 @@ export const saveGroupPermissions = (db: Db, tenantId: number, id: number, permi
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .execute();
+
+// Reads other modules make through the user directory (directory.ts) --------------------------------------------
+
+export const usersByIds = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .select(['id', 'firstname', 'lastname', 'email', 'roles', 'is_active'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+
+export function searchUsers(db: Db, tenantId: number, opts: { search?: string; ids?: number[]; limit: number }) {
+  let q = db
+    .selectFrom('users')
+    .select(['id', 'firstname', 'lastname', 'email', 'roles'])
+    .where('tenant_id', '=', tenantId)
+    .where('is_active', '=', true);
+  if (opts.ids) q = q.where('id', 'in', opts.ids.length ? opts.ids : [0]);
+  if (opts.search) {
+    const like = `%${opts.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    q = q.where((eb) =>
+      eb.or([eb('firstname', 'ilike', like), eb('lastname', 'ilike', like), eb('email', 'ilike', like), eb('username', 'ilike', like)]),
+    );
+  }
+  return q.orderBy('firstname').orderBy('lastname').orderBy('id').limit(opts.limit).execute();
+}
+
+/** A user's roles and the permissions of their first group, for work done on their behalf in the background. */
+export async function actorOf(db: Db, tenantId: number, userId: number) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'roles', 'group_ids', 'is_active'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user?.is_active) return null;
+  const groupId = user.group_ids[0];
+  const group = groupId
+    ? await db.selectFrom('groups').select('permissions').where('tenant_id', '=', tenantId).where('id', '=', groupId).executeTakeFirst()
+    : undefined;
+  return { userId: user.id, tenantId, roles: user.roles, permissions: new Set((group?.permissions ?? []).map((p) => p.codename)) };
+}
