@@ -307,7 +307,12 @@ try {
   });
   const inbox = subscribeNotifications({
     events: bus,
-    notifications: createNotificationService({ db, events: bus }),
+    notifications: createNotificationService({
+      db,
+      events: bus,
+      users: createUserDirectory(db),
+      ticketPrefs: createAdminService(db, createUserDirectory(db)).notificationPrefs,
+    }),
     directory: createSiteDirectory(db, createDeviceRecords(db)),
     log,
   });

@@ -164,7 +164,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
   const users = createUsersModule({ db, exports });
   const push = createPushModule({ database, events, log, sessionIdleMinutes: config.auth.sessionIdleMinutes, sites: directory });
-  const notifications = createNotificationsModule({ db, events, jobs, log, directory });
   const helpdesk = createHelpdeskModule({
     db,
     events,
@@ -175,6 +174,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     directory,
     users: users.ports.directory,
     exports,
+  });
+  const notifications = createNotificationsModule({
+    db,
+    events,
+    jobs,
+    log,
+    directory,
+    users: users.ports.directory,
+    ticketPrefs: helpdesk.ports.notificationPrefs,
   });
   const tickets = deps.decorate?.tickets?.(helpdesk.ports.tickets) ?? helpdesk.ports.tickets;
   const devices = createDevicesModule({

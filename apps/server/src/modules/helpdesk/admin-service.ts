@@ -93,6 +93,11 @@ export function createAdminService(db: Db, users: UserDirectory) {
 
   return {
     config,
+    /** Each user's ticket notification config, when they saved one. */
+    async notificationPrefs(tenantId: number, userIds: number[]): Promise<Map<number, unknown>> {
+      const rows = await repo.prefsOfUsers(db, tenantId, userIds, 'notifications');
+      return new Map(rows.map((r) => [r.user_id, r.value]));
+    },
     async updateConfig(actor: Actor, patch: z.infer<typeof helpdeskConfigUpdateSchema>) {
       requireAdmin(actor);
       const current = await config(actor.tenantId);

@@ -45,6 +45,8 @@ export interface HelpdeskPort {
   service: TicketService;
   /** The SLA and escalation sweep (tests and benches run it directly instead of waiting for the worker). */
   escalation: EscalationEngine;
+  /** Each user's ticket notification config, when they saved one (for the notifications module). */
+  notificationPrefs(tenantId: number, userIds: number[]): Promise<Map<number, unknown>>;
 }
 
 /** The helpdesk: tickets, their activity, administration, reports, imports, SLA escalation, and the ticket export. */
@@ -67,6 +69,7 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
       },
       service: tickets,
       escalation,
+      notificationPrefs: admin.notificationPrefs,
     },
     async register(app) {
       await app.register(async (scope) => ticketRoutes(scope, helpdesk));

@@ -4,6 +4,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { notificationRoutes } from './routes.ts';
 import { createNotificationService } from './service.ts';
 import { subscribeNotifications } from './subscriptions.ts';
@@ -17,6 +18,9 @@ export interface NotificationsPorts {
   log: FastifyBaseLogger;
   /** Alarm notifications go to the users assigned to the device's site. */
   directory: SiteDirectory;
+  users: UserDirectory;
+  /** Each user's ticket notification config (the helpdesk's). */
+  ticketPrefs(tenantId: number, userIds: number[]): Promise<Map<number, unknown>>;
 }
 
 export interface NotificationsPort {
@@ -27,7 +31,7 @@ export interface NotificationsPort {
 /** The inbox of SPEC 2.7: routes, the event subscriptions that fill it, and its daily pruning. */
 export function createNotificationsModule(ports: NotificationsPorts): DomainModule<NotificationsPort> {
   const { db, events, jobs, log } = ports;
-  const notifications = createNotificationService({ db, events });
+  const notifications = createNotificationService({ db, events, users: ports.users, ticketPrefs: ports.ticketPrefs });
   const subscription = subscribeNotifications({ events, notifications, directory: ports.directory, log });
   return {
     ports: { settled: subscription.settled },

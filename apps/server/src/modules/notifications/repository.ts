@@ -75,24 +75,6 @@ export const markAllRead = (db: Db, tenantId: number, userId: number) =>
     .executeTakeFirst()
     .then((r) => Number(r.numUpdatedRows));
 
-/**
- * Of the given users, the active ones of this tenant (an event can never reach another tenant's user), each with
- * the notification config of their ticket list (stored with their ticket list preferences), when they saved one.
- */
-export const recipientsOfTenant = async (db: Db, tenantId: number, userIds: number[]) =>
-  userIds.length === 0
-    ? []
-    : db
-        .selectFrom('users as u')
-        .leftJoin('ticket_user_prefs as p', (j) =>
-          j.onRef('p.user_id', '=', 'u.id').onRef('p.tenant_id', '=', 'u.tenant_id').on('p.key', '=', 'notifications'),
-        )
-        .select(['u.id', 'p.value as ticket_config'])
-        .where('u.tenant_id', '=', tenantId)
-        .where('u.id', 'in', userIds)
-        .where('u.is_active', '=', true)
-        .execute();
-
 export interface NewNotification {
   verb: string;
   message: string;

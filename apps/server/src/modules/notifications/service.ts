@@ -12,6 +12,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import * as repo from './repository.ts';
 
 /** Inbox rows are kept this long, read or not. */
@@ -60,7 +61,16 @@ export interface Target {
   notice: Notice;
 }
 
-export function createNotificationService(deps: { db: Db; events: EventBus }) {
+export interface NotificationServiceDeps {
+  db: Db;
+  events: EventBus;
+  /** Only active users of the tenant receive anything (the users module's directory). */
+  users: Pick<UserDirectory, 'byIds'>;
+  /** Each user's ticket notification config, when they saved one (the helpdesk keeps it with their list prefs). */
+  ticketPrefs(tenantId: number, userIds: number[]): Promise<Map<number, unknown>>;
+}
+
+export function createNotificationService(deps: NotificationServiceDeps) {
   const { db, events } = deps;
 
   /** Tells each user's own sockets their unread count; returns the counts. */
@@ -111,8 +121,9 @@ export function createNotificationService(deps: { db: Db; events: EventBus }) {
      */
     async notifyMany(tenantId: number, targets: Target[]): Promise<number[]> {
       const named = targets.map((t) => [...new Set(t.userIds)].filter((id) => Number.isInteger(id) && id > 0));
-      const rows = await repo.recipientsOfTenant(db, tenantId, [...new Set(named.flat())]);
-      const config = new Map(rows.map((r) => [r.id, ticketConfigOf(r.ticket_config)]));
+      const ids = [...new Set(named.flat())];
+      const [users, prefs] = await Promise.all([deps.users.byIds(tenantId, ids), deps.ticketPrefs(tenantId, ids)]);
+      const config = new Map(users.filter((u) => u.isActive).map((u) => [u.id, ticketConfigOf(prefs.get(u.id))]));
       const notices = targets.flatMap((t, i) => {
         const ticket = t.notice.ticket;
         const userIds = (named[i] ?? []).filter((id) => {
