@@ -9,7 +9,6 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.ts';
 import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
-import { type CustomersPort, createCustomersModule } from './modules/customers/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
@@ -17,6 +16,7 @@ import { createNotificationsModule, type NotificationsPort } from './modules/not
 import { createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
 import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
+import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { createVideoModule, type VideoPort } from './modules/video/index.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
@@ -49,7 +49,7 @@ export interface AppDeps {
 /** What main, tests and benchmarks may drive of a built app: the ports the modules offer. */
 export interface AppHandles {
   events: EventBus;
-  customers: CustomersPort;
+  tenantSettings: TenantSettingsPort;
   sites: SitesPort;
   push: PushPort;
   notifications: NotificationsPort;
@@ -139,8 +139,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   // The modules, in dependency order: each gets the ports it needs, as built by the ones before it.
   const system = createSystemModule({ db, isShuttingDown: () => app.shuttingDown });
-  const customers = createCustomersModule({ db });
-  const settings = (tenantId: number) => customers.ports.customers.settings(tenantId);
+  const tenantSettings = createTenantSettingsModule({ db });
+  const settings = (tenantId: number) => tenantSettings.ports.tenantSettings.settings(tenantId);
   const auth = createAuthModule({
     db,
     signer,
@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     jobs,
     log,
     dataDir,
-    customers: customers.ports.customers,
+    customers: tenantSettings.ports.tenantSettings,
     directory,
     users: users.ports.directory,
     exports,
@@ -200,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const modules: DomainModule<object>[] = [
     system,
     auth,
-    customers,
+    tenantSettings,
     sites,
     users,
     devices,
@@ -222,7 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     app,
     handles: {
       events,
-      customers: customers.ports,
+      tenantSettings: tenantSettings.ports,
       sites: sites.ports,
       push: push.ports,
       notifications: notifications.ports,

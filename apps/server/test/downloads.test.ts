@@ -56,7 +56,7 @@ describe('export jobs', () => {
     const task = done?.tasks[0];
     expect(task?.description).toBe(DOWNLOAD_MESSAGES.fileProcessed);
     expect(task?.path).toBe(`/api/batch-playback-download/${job.jobId}/files/${task?.tid}/`);
-    const retention = (await t.handles.customers.customers.settings(t.tenantA)).downloadRetentionHours;
+    const retention = (await t.handles.tenantSettings.tenantSettings.settings(t.tenantA)).downloadRetentionHours;
     const expiresIn = new Date(done?.expiresAt as string).getTime() - Date.now();
     expect(expiresIn).toBeGreaterThan((retention - 0.1) * 3600_000);
     expect(expiresIn).toBeLessThanOrEqual(retention * 3600_000);

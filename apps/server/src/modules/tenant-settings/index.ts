@@ -3,18 +3,18 @@ import type { DomainModule } from '../../platform/module.ts';
 import { customerRoutes } from './routes.ts';
 import { type CustomerService, createCustomerService } from './service.ts';
 
-export type { CustomerService } from './service.ts';
+export type { CustomerService as TenantSettingsService } from './service.ts';
 
-export interface CustomersPort {
+export interface TenantSettingsPort {
   /** The tenant's settings, read by most domains. */
-  customers: CustomerService;
+  tenantSettings: CustomerService;
 }
 
 /** Tenant settings (the customer of the platform, SPEC 2.1). */
-export function createCustomersModule(ports: { db: Db }): DomainModule<CustomersPort> {
+export function createTenantSettingsModule(ports: { db: Db }): DomainModule<TenantSettingsPort> {
   const customers = createCustomerService(ports.db);
   return {
-    ports: { customers },
+    ports: { tenantSettings: customers },
     register(app) {
       customerRoutes(app, { customers });
     },
