@@ -1,6 +1,6 @@
 import type { User } from '@sitewatch/contracts/auth';
-import type { CustomerSettings } from '@sitewatch/contracts/customer';
 import type { Role } from '@sitewatch/contracts/roles';
+import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
 

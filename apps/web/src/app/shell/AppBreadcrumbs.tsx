@@ -1,7 +1,7 @@
 import Breadcrumbs from '@mui/material/Breadcrumbs';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useMatches } from 'react-router';
 import { useUser } from '../../lib/session.ts';

@@ -9,7 +9,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { DEFAULT_ALIASES } from '@sitewatch/contracts/constants';
-import type { MenuItem } from '@sitewatch/contracts/customer';
+import type { MenuItem } from '@sitewatch/contracts/tenant-settings';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';

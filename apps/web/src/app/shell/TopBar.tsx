@@ -8,7 +8,7 @@ import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import type { User } from '@sitewatch/contracts/auth';
-import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useCustomerLogo } from '../../features/customers/api.ts';

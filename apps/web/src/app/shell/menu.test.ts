@@ -1,4 +1,4 @@
-import type { MenuItem } from '@sitewatch/contracts/customer';
+import type { MenuItem } from '@sitewatch/contracts/tenant-settings';
 import { describe, expect, it } from 'vitest';
 import { isItemActive, leafItems, visibleMenu } from './menu.ts';
 

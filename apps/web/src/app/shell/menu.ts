@@ -1,4 +1,4 @@
-import type { MenuItem } from '@sitewatch/contracts/customer';
+import type { MenuItem } from '@sitewatch/contracts/tenant-settings';
 
 export interface MenuContext {
   roles: readonly string[];

@@ -1,4 +1,4 @@
-import type { CustomerSettings, MenuItem } from '@sitewatch/contracts/customer';
+import type { CustomerSettings, MenuItem } from '@sitewatch/contracts/tenant-settings';
 import { createContext, useContext } from 'react';
 
 export interface ShellValue {

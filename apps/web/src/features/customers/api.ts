@@ -1,4 +1,4 @@
-import type { CustomerSettings } from '@sitewatch/contracts/customer';
+import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../lib/http.ts';
 import { useUser } from '../../lib/session.ts';

@@ -1,6 +1,6 @@
-import type { CustomerSettings } from '@sitewatch/contracts/customer';
 import { DEFAULT_TREE_NAVIGATION, type TreeNavigationEntry, treeNavigationSchema } from '@sitewatch/contracts/devices';
 import type { Role } from '@sitewatch/contracts/roles';
+import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 
 /** The part of the customer settings the Settings page edits. */
 export interface EditableSettings {
