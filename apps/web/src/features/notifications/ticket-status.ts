@@ -1,4 +1,4 @@
-import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk-tickets';
+import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk/tickets';
 import type { InboxItem } from '@sitewatch/contracts/notifications';
 import { http, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -5,7 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
-import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketSummary, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketSummary, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

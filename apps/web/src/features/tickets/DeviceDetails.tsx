@@ -11,7 +11,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { EntityMapping } from '@sitewatch/contracts/devices';
-import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk/tickets';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -6,7 +6,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk-tickets';
+import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk/tickets';
 import { useEffect, useRef, useState } from 'react';
 import type { Query } from '../../lib/http-client.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -16,14 +16,14 @@ import Select from '@mui/material/Select';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { TICKET_NOTIFICATION_EVENTS, type TicketColumn, type TicketNotificationPrefs } from '@sitewatch/contracts/helpdesk-admin';
+import { TICKET_NOTIFICATION_EVENTS, type TicketColumn, type TicketNotificationPrefs } from '@sitewatch/contracts/helpdesk/admin';
 import {
   TICKET_STATUS_LABELS,
   TICKET_STATUSES,
   TICKET_TYPE_LABELS,
   TICKET_TYPES,
   type TicketType,
-} from '@sitewatch/contracts/helpdesk-tickets';
+} from '@sitewatch/contracts/helpdesk/tickets';
 import { useEffect, useState } from 'react';
 import type { Assignee, SiteOption } from './api.ts';
 import { useIssueTypes, usePriorities } from './api.ts';

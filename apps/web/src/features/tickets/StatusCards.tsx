@@ -3,7 +3,7 @@ import ButtonBase from '@mui/material/ButtonBase';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { statusColour } from './model.ts';
 
 interface Props {

@@ -9,7 +9,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type HistoryEntry, TICKET_LIMITS, TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk-tickets';
+import { type HistoryEntry, TICKET_LIMITS, TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';

@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { HELPDESK_MESSAGES, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
+import { HELPDESK_MESSAGES, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';

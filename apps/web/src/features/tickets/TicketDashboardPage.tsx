@@ -5,14 +5,14 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { TICKET_REPORTS } from '@sitewatch/contracts/helpdesk-admin';
+import { TICKET_REPORTS } from '@sitewatch/contracts/helpdesk/admin';
 import {
   TICKET_STATUS_LABELS,
   TICKET_TYPE_LABELS,
   TICKET_TYPES,
   type TicketStatus,
   type TicketType,
-} from '@sitewatch/contracts/helpdesk-tickets';
+} from '@sitewatch/contracts/helpdesk/tickets';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorState } from '../../components/ErrorState.tsx';

@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { HELPDESK_MESSAGES, TICKET_LIMITS, type Ticket, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
+import { HELPDESK_MESSAGES, TICKET_LIMITS, type Ticket, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useRef, useState } from 'react';
 import { formatBytes } from '../../lib/format.ts';
 import type { Assignee, DeviceOption, SiteOption } from './api.ts';

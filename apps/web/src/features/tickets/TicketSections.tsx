@@ -13,7 +13,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { HELPDESK_MESSAGES, TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk-tickets';
+import { HELPDESK_MESSAGES, TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { Link } from 'react-router';

@@ -8,7 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { TICKET_LIMITS, TICKET_STATUS_LABELS, type Ticket, type TicketStatus } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_LIMITS, TICKET_STATUS_LABELS, type Ticket, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

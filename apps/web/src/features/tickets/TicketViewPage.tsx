@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { TICKET_STATUS_LABELS, type Ticket, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_STATUS_LABELS, type Ticket, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';

@@ -7,8 +7,8 @@ import type {
   TicketListPrefs,
   TicketNotificationPrefs,
   TicketReport,
-} from '@sitewatch/contracts/helpdesk-admin';
-import type { Comment, HistoryEntry, Ticket, TicketDays, TicketStatus, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+} from '@sitewatch/contracts/helpdesk/admin';
+import type { Comment, HistoryEntry, Ticket, TicketDays, TicketStatus, TicketSummary } from '@sitewatch/contracts/helpdesk/tickets';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import { http } from '../../lib/http.ts';

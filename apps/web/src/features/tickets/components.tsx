@@ -1,7 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
-import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { useEffect, useState } from 'react';
 import { type Assignee, type DeviceOption, type SiteOption, useAssignees, useDeviceOptions, usePriorities, useSiteOptions } from './api.ts';
 import { priorityColour, statusColour } from './model.ts';

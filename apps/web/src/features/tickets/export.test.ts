@@ -1,4 +1,4 @@
-import type { TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+import type { TicketSummary } from '@sitewatch/contracts/helpdesk/tickets';
 import { describe, expect, it } from 'vitest';
 import { csvCell, ExportCancelled, ExportFailed, type ExportPhase, exportTickets, toCsv } from './export.ts';
 import { exceedsMonths, groupByDay, presetRange, viewPath } from './model.ts';

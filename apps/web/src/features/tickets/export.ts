@@ -1,5 +1,5 @@
-import { TICKET_COLUMNS, type TicketColumn } from '@sitewatch/contracts/helpdesk-admin';
-import { HELPDESK_MESSAGES, TICKET_LIMITS, type TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_COLUMNS, type TicketColumn } from '@sitewatch/contracts/helpdesk/admin';
+import { HELPDESK_MESSAGES, TICKET_LIMITS, type TicketSummary } from '@sitewatch/contracts/helpdesk/tickets';
 import { columnText } from './model.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { DEFAULT_PRIORITY_COLOUR } from '@sitewatch/contracts/constants';
-import { TICKET_COLUMNS, type TicketColumn } from '@sitewatch/contracts/helpdesk-admin';
+import { TICKET_COLUMNS, type TicketColumn } from '@sitewatch/contracts/helpdesk/admin';
 import {
   TICKET_LIMITS,
   TICKET_STATUS_COLOURS,
@@ -8,7 +8,7 @@ import {
   type TicketStatus,
   type TicketSummary,
   type TicketType,
-} from '@sitewatch/contracts/helpdesk-tickets';
+} from '@sitewatch/contracts/helpdesk/tickets';
 import { formatDateTime } from '../../lib/format.ts';
 
 /** Pure helpers of the ticket screens: what a column shows, dates and ranges, grouping by day, links. */

@@ -1,4 +1,4 @@
-import type { Ticket } from '@sitewatch/contracts/helpdesk-tickets';
+import type { Ticket } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { COMMON_MESSAGES } from './messages.ts';
+import { COMMON_MESSAGES } from '../messages.ts';
 
 /**
  * Helpdesk contracts: tickets of the four kinds, their statuses and transitions, history, comments and
- * attachments. Settings, issue types, escalation policies, reports and import live in helpdesk-admin.ts.
+ * attachments. Settings, issue types, escalation policies, reports and import live in admin.ts.
  */
 
 export const TICKET_TYPES = ['TICKET', 'WORKORDERTICKET', 'AIAlarmTicket', 'AlarmTicket'] as const;

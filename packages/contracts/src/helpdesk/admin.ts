@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { TICKET_DEFAULTS } from './constants.ts';
+import { TICKET_DEFAULTS } from '../constants.ts';
+import { COMMON_MESSAGES } from '../messages.ts';
+import { roleSchema } from '../role-schemas.ts';
 import {
   DEFAULT_PRIORITIES,
   TICKET_LIMITS,
@@ -10,9 +12,7 @@ import {
   ticketFilterShape,
   ticketStatusSchema,
   ticketTypeSchema,
-} from './helpdesk-tickets.ts';
-import { COMMON_MESSAGES } from './messages.ts';
-import { roleSchema } from './role-schemas.ts';
+} from './tickets.ts';
 
 /** Helpdesk settings, per-user list preferences, issue types, escalation policies, reports and CSV import. */
 
