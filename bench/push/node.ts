@@ -25,7 +25,9 @@ const gc = (globalThis as { gc?: () => void }).gc;
 process.on('message', (message: { type: string; event?: DomainEvent }) => {
   if (message.type === 'emit' && message.event) {
     const event = message.event;
-    handles.events.emit({ ...event, payload: { ...(event.payload as object), sentAt: Date.now() } });
+    // the payload carries its send time for the latency figure, beyond the event's own fields
+    const payload = { ...(event.payload as object), sentAt: Date.now() };
+    handles.events.emit({ ...event, payload } as unknown as DomainEvent);
   } else if (message.type === 'memory') {
     gc?.();
     gc?.();
