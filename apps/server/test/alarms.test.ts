@@ -348,7 +348,7 @@ describe('pending durations across a restart', () => {
       log: { error: () => undefined, warn: () => undefined },
       tickets: { createTicket: () => Promise.reject(new Error('no ticket expected')) },
       directory: t.handles.sites.directory,
-      clock: { now: () => new Date(Date.now() + 601_000) },
+      clock: { now: () => new Date(clock.now().getTime() + 601_000) },
     });
     await restarted.tick();
     expect(await alarmsOf(device.id)).toEqual([expect.objectContaining({ ruleName: 'Overload', state: 'ACTIVE', value: 95 })]);
