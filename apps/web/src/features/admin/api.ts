@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 
 export interface OutboxMessage {
   id: number;
@@ -14,7 +14,7 @@ const OUTBOX_REFRESH_MS = 10_000;
 export function useOutbox() {
   return useQuery({
     queryKey: ['auth', 'outbox'],
-    queryFn: () => http.get<{ contents: OutboxMessage[]; totalCount: number }>('/api/auth/outbox/'),
+    queryFn: () => api.get('/api/auth/outbox/'),
     refetchInterval: OUTBOX_REFRESH_MS,
   });
 }

@@ -1,3 +1,4 @@
+import type { LoginRole } from '@sitewatch/contracts/roles';
 import './login.css';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { useCallback, useEffect, useState } from 'react';
@@ -24,7 +25,7 @@ export function LoginPage() {
   return <LoginScreen key={role} role={role} />;
 }
 
-function LoginScreen({ role }: { role: string }) {
+function LoginScreen({ role }: { role: LoginRole }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const next = params.get('next');

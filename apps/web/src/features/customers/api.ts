@@ -1,6 +1,6 @@
 import type { CustomerSettings } from '@sitewatch/contracts/customer';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { useUser } from '../../lib/session.ts';
 import { SESSION_KEYS, writeJson } from '../../lib/storage.ts';
 import { fetchCustomerLogo } from './requests.ts';
@@ -50,7 +50,7 @@ export function useCurrentCustomer() {
     enabled: Boolean(user),
     staleTime: 10 * 60_000,
     queryFn: async () => {
-      const customer = await http.get<CurrentCustomer>('/iotapp/current-customer/', { toast: false });
+      const customer = await api.get('/iotapp/current-customer/', { toast: false });
       writeJson(SESSION_KEYS.customer, customer);
       return customer;
     },
@@ -63,15 +63,14 @@ export function useCustomerSettings() {
     queryKey: customerKeys.settings,
     enabled: Boolean(user),
     staleTime: 60_000,
-    queryFn: async () => (await http.get<{ settings: CustomerSettings }>('/iotapp/customer-settings/')).settings,
+    queryFn: async () => (await api.get('/iotapp/customer-settings/')).settings,
   });
 }
 
 export function useUpdateCustomerSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (patch: Partial<CustomerSettings>) =>
-      (await http.put<{ settings: CustomerSettings }>('/iotapp/customer-settings/', patch, { toast: false })).settings,
+    mutationFn: async (patch: Partial<CustomerSettings>) => (await api.put('/iotapp/customer-settings/', patch, { toast: false })).settings,
     onSuccess: (settings) => client.setQueryData(customerKeys.settings, settings),
   });
 }
@@ -81,7 +80,7 @@ export function useAppVersion(enabled = true) {
     queryKey: customerKeys.version,
     enabled,
     staleTime: 10 * 60_000,
-    queryFn: async () => (await http.get<{ version: VersionInfo }>('/app-version/')).version,
+    queryFn: async () => (await api.get('/app-version/')).version,
   });
 }
 
@@ -95,7 +94,7 @@ export function useSystemAlerts(enabled: boolean, pollMs: number) {
     staleTime: 0,
     queryFn: async () => {
       try {
-        return await http.get<SystemAlert[]>('/notification/system-alerts/', { toast: false });
+        return await api.get('/notification/system-alerts/', { toast: false });
       } catch (error) {
         console.warn('System alerts could not be loaded', error);
         return [] as SystemAlert[];
@@ -107,7 +106,7 @@ export function useSystemAlerts(enabled: boolean, pollMs: number) {
 export function useAddSystemAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (message: string) => http.post<SystemAlert>('/notification/system-alerts/', { message }, { toast: false }),
+    mutationFn: (message: string) => api.post('/notification/system-alerts/', { message }, { toast: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
   });
 }
@@ -115,7 +114,7 @@ export function useAddSystemAlert() {
 export function useRemoveSystemAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/notification/system-alerts/${id}/`),
+    mutationFn: (id: number) => api.del('/notification/system-alerts/{id}/', { path: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
   });
 }

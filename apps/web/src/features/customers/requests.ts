@@ -1,4 +1,4 @@
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 
 /** Plain calls without TanStack Query, for the login page (which must stay small). */
 export interface CustomerLogo {
@@ -6,4 +6,4 @@ export interface CustomerLogo {
   logo: string | null;
 }
 
-export const fetchCustomerLogo = () => http.get<CustomerLogo>('/iotapp/customer-logo/', { toast: false });
+export const fetchCustomerLogo = () => api.get('/iotapp/customer-logo/', { toast: false });

@@ -7,9 +7,8 @@ import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data
 import { SITE_SUMMARY } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
 
 interface DetailedRow {
   id: number;
@@ -42,7 +41,7 @@ export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean
     enabled: open,
     placeholderData: keepPreviousData,
     queryFn: () =>
-      http.get<Page<DetailedRow>>('/iotapp/assets/detailed-summary/', {
+      api.get('/iotapp/assets/detailed-summary/', {
         query: { ...filter, page: page.page + 1, limit: page.pageSize } as never,
       }),
   });

@@ -16,7 +16,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
 import { LocationList } from '../map/MultisiteStatusPage.tsx';
@@ -24,7 +24,6 @@ import { SiteMap } from '../map/SiteMap.tsx';
 import { useMapSites } from '../map/useMapSites.ts';
 import { useSiteFocus } from '../map/useSiteFocus.ts';
 import { useAssetAlias } from '../sites/alias.ts';
-import type { Page } from '../sites/api.ts';
 import { downloadCsv, toCsv } from '../sites/csv.ts';
 import { useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
@@ -51,8 +50,7 @@ const DASHBOARD_LINKS: [string, string][] = [
   ['/sitemonitoring', 'Site Monitoring'],
 ];
 
-const fetchSummary = (query: Record<string, unknown>) =>
-  http.get<Page<SiteSummaryRow>>('/iotapp/assets/site-summary/', { query: query as never });
+const fetchSummary = (query: Record<string, unknown>) => api.get('/iotapp/assets/site-summary/', { query: query as never });
 
 /** /site-summary/dashboard (SPEC 2.11): type cards, the Site Summary table or map, export and the detailed dialog. */
 export function SiteSummaryPage() {

@@ -15,14 +15,13 @@ import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import type { User } from '@sitewatch/contracts/auth';
 import { ROLE_LABELS, ROLES, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
-import type { TreeNode } from '@sitewatch/contracts/sites';
 import { DEVICE_PERMISSIONS, PERMISSION_MESSAGES, USER_ASSET_MESSAGES, type UserAsset } from '@sitewatch/contracts/users';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http } from '../../lib/http.ts';
 import { fullName } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
@@ -147,7 +146,7 @@ function UserPicker({ value, onChange }: { value: User | null; onChange(user: Us
 function LevelPicker({ path, value, onChange }: { path: string[]; value: string; onChange(level: string): void }) {
   const levels = useQuery({
     queryKey: ['sites', 'tree', path],
-    queryFn: () => http.get<{ contents: TreeNode[] }>('/iotapp/assets/tree/', { query: { path, limit: 500 } }),
+    queryFn: () => api.get('/iotapp/assets/tree/', { query: { path, limit: 500 } }),
   });
   const options = (levels.data?.contents ?? []).filter((n) => n.nodeType === 'level');
   if (!options.length) return null;

@@ -10,8 +10,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http, isHttpError } from '../../lib/http.ts';
+import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
 import { type Assignee, ticketKeys, useTickets } from './api.ts';
 import { PriorityChip, StatusChip, UserPicker } from './components.tsx';
@@ -56,11 +57,7 @@ export function AssignTicketsPage() {
   const assign = async (to: number | null) => {
     setBusy(true);
     try {
-      const result = await http.post<{ updated: number[]; failed: { id: number; detail: string }[] }>(
-        '/helpdesk/tickets/assign/',
-        { ticketIds: ids, assignedTo: to },
-        { toast: false },
-      );
+      const result = await api.post('/helpdesk/tickets/assign/', { ticketIds: ids, assignedTo: to }, { toast: false });
       setFailed(result.failed);
       if (result.updated.length) toast.success(`${result.updated.length} ticket(s) updated successfully`);
       setSelection({ type: 'include', ids: new Set() });

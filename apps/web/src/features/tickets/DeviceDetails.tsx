@@ -10,14 +10,13 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { EntityMapping } from '@sitewatch/contracts/devices';
 import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useShell } from '../../app/shell/shell-context.ts';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { AlarmSettingsDialog } from '../devices/AlarmSettingsDialog.tsx';
 import { deviceQuery } from '../devices/api.ts';
@@ -28,14 +27,6 @@ const PER_SLIDE = TICKET_LIMITS.carouselPerSlide;
 /** Mappings are read three slides at a time; the next three load when the third slide of a batch shows. */
 const BATCH = PER_SLIDE * TICKET_LIMITS.carouselMoreEvery;
 
-interface AlarmAction {
-  id: number;
-  telemetryKey: string;
-  telemetryValue: boolean;
-  description: string;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-}
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Device enabled' };
 
 /** Mapped entities in a carousel of 4 a slide (SPEC 2.15), each with a View Location link for sites. */
@@ -45,7 +36,7 @@ function MappedEntities({ deviceId }: { deviceId: number }) {
     queryKey: ['tickets', 'device-mappings', deviceId],
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
-      http.get<{ contents: EntityMapping[]; totalCount: number }>('/iotapp/entity-mappings/', {
+      api.get('/iotapp/entity-mappings/', {
         query: { fromType: 'DEVICE', fromEntity: deviceId, page: pageParam, limit: BATCH },
         toast: false,
       }),
@@ -116,11 +107,7 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
   const device = useQuery({ ...deviceQuery(deviceId, { toast: false }), retry: false });
   const actions = useQuery({
     queryKey: ['tickets', 'device-actions', deviceId],
-    queryFn: () =>
-      http.get<{ contents: AlarmAction[]; totalCount: number }>(`/iotapp/devices/${deviceId}/alarm-actions/`, {
-        query: { page: 1, limit: 5 },
-        toast: false,
-      }),
+    queryFn: () => api.get('/iotapp/devices/{id}/alarm-actions/', { path: { id: deviceId }, query: { page: 1, limit: 5 }, toast: false }),
     retry: false,
   });
   const alarmSettings = settings?.deviceAlarmActions;

@@ -68,7 +68,7 @@ export function valuesOf(t: Ticket): TicketFormValues {
 }
 
 /** The body of a create or a change from the form values. */
-export function bodyOf(v: TicketFormValues, withAssignee: boolean): Record<string, unknown> {
+export function bodyOf(v: TicketFormValues, withAssignee: boolean) {
   return {
     title: v.title.trim(),
     event: v.event.trim(),

@@ -18,10 +18,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { api } from '../../lib/api.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { http, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { ticketKeys, uploadAttachments, useTicketChange } from './api.ts';
+import { type TicketChange, ticketKeys, uploadAttachments, useTicketChange } from './api.ts';
 import { StatusChip } from './components.tsx';
 import { viewPath } from './model.ts';
 import { uploadFailure } from './TicketCreatePage.tsx';
@@ -212,7 +213,7 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
   );
 }
 
-export function ChecklistSection({ ticket, onChange }: { ticket: Ticket; onChange(body: Record<string, unknown>): Promise<unknown> }) {
+export function ChecklistSection({ ticket, onChange }: { ticket: Ticket; onChange(body: TicketChange): Promise<unknown> }) {
   const [text, setText] = useState('');
   const items = ticket.checklist;
   const save = (next: typeof items) => onChange({ checklist: next.map(({ id, text: t, done }) => ({ id, text: t, done })) });
@@ -280,13 +281,7 @@ export function ChecklistSection({ ticket, onChange }: { ticket: Ticket; onChang
   );
 }
 
-export function CostSection({
-  ticket,
-  onChange,
-}: {
-  ticket: Ticket;
-  onChange(body: Record<string, unknown>, failure: string): Promise<unknown>;
-}) {
+export function CostSection({ ticket, onChange }: { ticket: Ticket; onChange(body: TicketChange, failure: string): Promise<unknown> }) {
   const [editing, setEditing] = useState(false);
   const [amount, setAmount] = useState(String(ticket.costIncurred?.amount ?? ''));
   const [currency, setCurrency] = useState(ticket.costIncurred?.currency ?? 'INR');
@@ -369,7 +364,7 @@ export function CostSection({
 }
 
 export function WorkOrderSection({ ticket }: { ticket: Ticket }) {
-  const raise = useTicketChange(() => http.post<Ticket>(`/helpdesk/tickets/${ticket.id}/work-order/`, {}, { toast: false }));
+  const raise = useTicketChange(() => api.post('/helpdesk/tickets/{id}/work-order/', {}, { path: { id: ticket.id }, toast: false }));
   const client = useQueryClient();
   const links = [
     ...(ticket.parent ? [{ ...ticket.parent, relation: 'Raised from' }] : []),
@@ -423,10 +418,10 @@ export function AttendanceSection({ ticket }: { ticket: Ticket }) {
       if (!navigator.geolocation) return resolve(null);
       navigator.geolocation.getCurrentPosition(resolve, () => resolve(null), { timeout: 5000, maximumAge: 60_000 });
     });
-    return http.post<Ticket>(
-      `/helpdesk/tickets/${ticket.id}/attendance/`,
+    return api.post(
+      '/helpdesk/tickets/{id}/attendance/',
       { note: note.trim(), latitude: position?.coords.latitude ?? null, longitude: position?.coords.longitude ?? null },
-      { toast: false },
+      { path: { id: ticket.id }, toast: false },
     );
   });
   return (

@@ -12,7 +12,8 @@ import { TICKET_LIMITS, TICKET_STATUS_LABELS, type Ticket, type TicketStatus } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { http, isHttpError } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { isHttpError } from '../../lib/http.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { type Assignee, ticketKeys, useTicketChange } from './api.ts';
@@ -26,10 +27,10 @@ export function WatchersSection({ ticket }: { ticket: Ticket }) {
   const user = useUser();
   const [adding, setAdding] = useState<Assignee | null>(null);
   const watch = useTicketChange((userId?: number) =>
-    http.post<Ticket>(`/helpdesk/tickets/${ticket.id}/watchers/`, userId ? { userId } : {}, { toast: false }),
+    api.post('/helpdesk/tickets/{id}/watchers/', userId ? { userId } : {}, { path: { id: ticket.id }, toast: false }),
   );
   const unwatch = useTicketChange((userId: number) =>
-    http.del<Ticket>(`/helpdesk/tickets/${ticket.id}/watchers/${userId}/`, { toast: false }),
+    api.del('/helpdesk/tickets/{id}/watchers/{userId}/', { path: { id: ticket.id, userId }, toast: false }),
   );
   const watching = ticket.watchers.some((w) => w.id === user?.id);
   const onError = (error: unknown) => toast.error(errorText(error, 'Watchers not updated'));
@@ -93,11 +94,11 @@ export function RatingSection({ ticket, threshold }: { ticket: Ticket; threshold
     if (!value) return;
     setBusy(true);
     try {
-      const result = await http.post<{
-        ticket: Ticket;
-        raisedTicket: { id: number; ticketId: string; type: Ticket['type'] } | null;
-        message: string;
-      }>(`/helpdesk/tickets/${ticket.id}/rating/`, { rating: value, comment: comment.trim() }, { toast: false });
+      const result = await api.post(
+        '/helpdesk/tickets/{id}/rating/',
+        { rating: value, comment: comment.trim() },
+        { path: { id: ticket.id }, toast: false },
+      );
       client.setQueryData(ticketKeys.ticket(ticket.id), result.ticket);
       void client.invalidateQueries({ queryKey: ['tickets', 'history', ticket.id] });
       toast.success(result.message);

@@ -200,11 +200,12 @@ function TicketView({
         status={moving}
         busy={busy}
         onClose={() => setMoving(null)}
-        onConfirm={(note) =>
+        onConfirm={(note) => {
+          if (!moving) return;
           void change({ status: moving, ...(note ? { note } : {}) }).then((next) => {
             if (next) setMoving(null);
-          })
-        }
+          });
+        }}
       />
     </Box>
   );

@@ -1,45 +1,24 @@
-import type {
-  BulkImport,
-  EscalationPolicy,
-  HelpdeskConfig,
-  ImportResult,
-  IssueType,
-  TicketListPrefs,
-  TicketNotificationPrefs,
-  TicketReport,
-} from '@sitewatch/contracts/helpdesk-admin';
-import type { Comment, HistoryEntry, Ticket, TicketDays, TicketStatus, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+import type { TicketListPrefs, TicketNotificationPrefs } from '@sitewatch/contracts/helpdesk-admin';
+import type { Ticket, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type BodyOf, type QueryParamsOf, type ResponseOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
-import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
+import { devicesOf } from '../devices/api.ts';
 
 export interface Page<T> {
   contents: T[];
   totalCount: number;
 }
-export type TicketPage = Page<TicketSummary> & { totalExact: boolean };
 export interface Assignee {
   id: number;
   name: string;
   email: string;
   roles: string[];
 }
-export interface Dashboard {
-  total: number;
-  open: number;
-  overdue: number;
-  escalated: number;
-  resolvedInRange: number;
-  avgResolutionHours: number | null;
-  avgRating: number | null;
-  byStatus: { key: string; count: number; color: string }[];
-  byPriority: { key: string; count: number; color: string }[];
-  byType: { key: string; count: number }[];
-  byEvent: { key: string; count: number }[];
-  perDay: { day: string; created: number; resolved: number }[];
-}
+/** The helpdesk dashboard's figures (contracts dashboardSchema). */
+export type Dashboard = ResponseOf<'/helpdesk/dashboard/', 'get'>;
 
 export const ticketKeys = {
   all: ['tickets'] as const,
@@ -65,13 +44,12 @@ export const ticketKeys = {
 // Pushed ticket events make the lists and the open ticket stale at once; polling stays as the fallback.
 realtime.invalidateOn('ticket', ticketKeys.all);
 
-export const fetchTickets = (query: Query, signal?: AbortSignal) =>
-  http.get<TicketPage>('/helpdesk/tickets/', { query, signal, toast: false });
+export const fetchTickets = (query: Query, signal?: AbortSignal) => api.get('/helpdesk/tickets/', { query, signal, toast: false });
 
 export function useTickets(query: Query, refetchInterval: number | false) {
   return useQuery({
     queryKey: ticketKeys.list(query),
-    queryFn: ({ signal }) => http.get<TicketPage>('/helpdesk/tickets/', { query, signal }),
+    queryFn: ({ signal }) => api.get('/helpdesk/tickets/', { query, signal }),
     placeholderData: keepPreviousData,
     refetchInterval,
   });
@@ -81,7 +59,7 @@ export function useTicketStats(query: Query, refetchInterval: number | false) {
   return useQuery({
     queryKey: ticketKeys.stats(query),
     queryFn: ({ signal }) =>
-      http.get<{ contents: { status: TicketStatus; count: number; color: string }[]; total: number }>('/helpdesk/tickets/stats/', {
+      api.get('/helpdesk/tickets/stats/', {
         query,
         signal,
       }),
@@ -96,7 +74,7 @@ export function useTicketDays(query: Query, enabled: boolean, refetchInterval: n
   return useQuery({
     queryKey: ticketKeys.days({ ...query, timeZone }),
     queryFn: async ({ signal }) => {
-      const days = await http.get<TicketDays>('/helpdesk/tickets/days/', { query: { ...query, timeZone }, signal });
+      const days = await api.get('/helpdesk/tickets/days/', { query: { ...query, timeZone }, signal });
       return new Map(days.contents.map((d) => [d.day, d.count]));
     },
     enabled,
@@ -106,7 +84,11 @@ export function useTicketDays(query: Query, enabled: boolean, refetchInterval: n
 }
 
 export function useTicket(id: number) {
-  return useQuery({ queryKey: ticketKeys.ticket(id), queryFn: () => http.get<Ticket>(`/helpdesk/tickets/${id}/`), enabled: id > 0 });
+  return useQuery({
+    queryKey: ticketKeys.ticket(id),
+    queryFn: () => api.get('/helpdesk/tickets/{id}/', { path: { id } }),
+    enabled: id > 0,
+  });
 }
 
 /** Keeps the cached ticket in step after a change, and the lists stale. */
@@ -124,20 +106,23 @@ export function useTicketChange<TArgs>(call: (args: TArgs) => Promise<Ticket>) {
   });
 }
 
-export const updateTicket = (id: number, body: Record<string, unknown>) =>
-  http.put<Ticket>(`/helpdesk/tickets/${id}/`, body, { toast: false });
-export const createTicket = (body: Record<string, unknown>) => http.post<Ticket>('/helpdesk/tickets/', body, { toast: false });
+export type TicketUpdate = BodyOf<'/helpdesk/tickets/{id}/', 'put'>;
+export type TicketCreate = BodyOf<'/helpdesk/tickets/', 'post'>;
+/** A change of fields on a ticket read at some version (the version is added by useTicketUpdate). */
+export type TicketChange = Omit<TicketUpdate, 'version'>;
+export const updateTicket = (id: number, body: TicketUpdate) => api.put('/helpdesk/tickets/{id}/', body, { path: { id }, toast: false });
+export const createTicket = (body: TicketCreate) => api.post('/helpdesk/tickets/', body, { toast: false });
 
 export function uploadAttachments(id: number, files: File[]) {
   const form = new FormData();
   for (const file of files) form.append('attachments', file, file.name);
-  return http.post<Ticket>(`/helpdesk/tickets/${id}/attachments/`, form, { toast: false });
+  return api.post('/helpdesk/tickets/{id}/attachments/', form, { path: { id }, toast: false });
 }
 
 export function useHistory(id: number, page: number, limit = 20) {
   return useQuery({
     queryKey: ticketKeys.history(id, page),
-    queryFn: () => http.get<Page<HistoryEntry>>(`/helpdesk/tickets/${id}/history/`, { query: { page, limit, orderBy: '-updatedAt' } }),
+    queryFn: () => api.get('/helpdesk/tickets/{id}/history/', { path: { id }, query: { page, limit, orderBy: '-updatedAt' } }),
     enabled: id > 0,
     placeholderData: keepPreviousData,
   });
@@ -146,7 +131,7 @@ export function useHistory(id: number, page: number, limit = 20) {
 export function useComments(id: number) {
   return useQuery({
     queryKey: ticketKeys.comments(id),
-    queryFn: () => http.get<Page<Comment>>(`/helpdesk/tickets/${id}/comments/`, { query: { page: 1, limit: 100, orderBy: '-updatedAt' } }),
+    queryFn: () => api.get('/helpdesk/tickets/{id}/comments/', { path: { id }, query: { page: 1, limit: 100, orderBy: '-updatedAt' } }),
     enabled: id > 0,
   });
 }
@@ -154,19 +139,19 @@ export function useComments(id: number) {
 export function useAddComment(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => http.post<Comment>(`/helpdesk/tickets/${id}/comments/`, { text }, { toast: false }),
+    mutationFn: (text: string) => api.post('/helpdesk/tickets/{id}/comments/', { text }, { path: { id }, toast: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: ticketKeys.comments(id) }),
   });
 }
 
 export function useHelpdeskConfig() {
-  return useQuery({ queryKey: ticketKeys.config, queryFn: () => http.get<HelpdeskConfig>('/helpdesk/config/'), staleTime: 60_000 });
+  return useQuery({ queryKey: ticketKeys.config, queryFn: () => api.get('/helpdesk/config/'), staleTime: 60_000 });
 }
 
 export function useUpdateConfig() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => http.put<HelpdeskConfig>('/helpdesk/config/', body, { toast: false }),
+    mutationFn: (body: BodyOf<'/helpdesk/config/', 'put'>) => api.put('/helpdesk/config/', body, { toast: false }),
     onSuccess: (config) => client.setQueryData(ticketKeys.config, config),
   });
 }
@@ -175,18 +160,20 @@ export interface Prefs {
   list: TicketListPrefs;
   notifications: TicketNotificationPrefs;
 }
-export function usePrefs(type: string) {
+/** Preferences are kept per ticket type ('all' for the list without a type filter). */
+export type PrefsType = NonNullable<NonNullable<QueryParamsOf<'/helpdesk/preferences/', 'get'>>['type']>;
+export function usePrefs(type: PrefsType) {
   return useQuery({
     queryKey: ticketKeys.prefs(type),
-    queryFn: () => http.get<Prefs>('/helpdesk/preferences/', { query: { type } }),
+    queryFn: () => api.get('/helpdesk/preferences/', { query: { type } }),
     staleTime: 300_000,
   });
 }
-export function useSavePrefs(type: string) {
+export function useSavePrefs(type: PrefsType) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { list?: TicketListPrefs; notifications?: TicketNotificationPrefs }) =>
-      http.put<Prefs>('/helpdesk/preferences/', { type, ...body }, { toast: false }),
+      api.put('/helpdesk/preferences/', { type, ...body }, { toast: false }),
     onSuccess: (prefs) => client.setQueryData(ticketKeys.prefs(type), prefs),
   });
 }
@@ -194,7 +181,7 @@ export function useSavePrefs(type: string) {
 export function usePriorities() {
   return useQuery({
     queryKey: ['helpdesk', 'priorities'],
-    queryFn: () => http.get<{ contents: { name: string; color: string }[] }>('/helpdesk/priority/'),
+    queryFn: () => api.get('/helpdesk/priority/'),
     staleTime: 300_000,
   });
 }
@@ -203,7 +190,7 @@ export function useAssignees(search: string, ids?: number[]) {
   const query: Query = { limit: 20, ...(search ? { search } : {}), ...(ids?.length ? { ids: ids.join(',') } : {}) };
   return useQuery({
     queryKey: ticketKeys.assignees(query),
-    queryFn: () => http.get<Page<Assignee>>('/helpdesk/assignees/', { query }),
+    queryFn: () => api.get('/helpdesk/assignees/', { query }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
   });
@@ -214,7 +201,7 @@ export function useIssueTypes(query: Query = {}) {
   return useQuery({
     queryKey: ticketKeys.issueTypes(q),
     queryFn: async () => {
-      const page = await http.get<Page<IssueType>>('/helpdesk/issue-types/', { query: q });
+      const page = await api.get('/helpdesk/issue-types/', { query: q });
       remember('issueTypes', page.contents);
       return page;
     },
@@ -223,17 +210,17 @@ export function useIssueTypes(query: Query = {}) {
 export function useIssueType(id: number) {
   return useQuery({
     queryKey: ticketKeys.issueType(id),
-    ...cachedById('issueTypes', id, () => http.get<IssueType>(`/helpdesk/issue-types/${id}/`)),
+    ...cachedById('issueTypes', id, () => api.get('/helpdesk/issue-types/{id}/', { path: { id } })),
     enabled: id > 0,
   });
 }
 export function useSaveIssueType(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: BodyOf<'/helpdesk/issue-types/', 'post'>) =>
       id
-        ? http.put<IssueType>(`/helpdesk/issue-types/${id}/`, body, { toast: false })
-        : http.post<IssueType>('/helpdesk/issue-types/', body, { toast: false }),
+        ? api.put('/helpdesk/issue-types/{id}/', body, { path: { id }, toast: false })
+        : api.post('/helpdesk/issue-types/', body, { toast: false }),
     onSuccess: () => {
       entityCache('issueTypes').clear();
       return client.invalidateQueries({ queryKey: ['helpdesk'] });
@@ -243,7 +230,7 @@ export function useSaveIssueType(id: number | null) {
 export function useDeleteIssueType() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/helpdesk/issue-types/${id}/`),
+    mutationFn: (id: number) => api.del('/helpdesk/issue-types/{id}/', { path: { id } }),
     onSuccess: () => {
       entityCache('issueTypes').clear();
       return client.invalidateQueries({ queryKey: ['helpdesk'] });
@@ -255,30 +242,30 @@ export function usePolicies(query: Query = {}) {
   const q: Query = { page: 1, limit: 100, ...query };
   return useQuery({
     queryKey: ticketKeys.policies(q),
-    queryFn: () => http.get<Page<EscalationPolicy>>('/helpdesk/escalation-policies/', { query: q }),
+    queryFn: () => api.get('/helpdesk/escalation-policies/', { query: q }),
   });
 }
 export function usePolicy(id: number) {
   return useQuery({
     queryKey: ticketKeys.policy(id),
-    queryFn: () => http.get<EscalationPolicy>(`/helpdesk/escalation-policies/${id}/`),
+    queryFn: () => api.get('/helpdesk/escalation-policies/{id}/', { path: { id } }),
     enabled: id > 0,
   });
 }
 export function useSavePolicy(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: BodyOf<'/helpdesk/escalation-policies/', 'post'>) =>
       id
-        ? http.put<EscalationPolicy>(`/helpdesk/escalation-policies/${id}/`, body, { toast: false })
-        : http.post<EscalationPolicy>('/helpdesk/escalation-policies/', body, { toast: false }),
+        ? api.put('/helpdesk/escalation-policies/{id}/', body, { path: { id }, toast: false })
+        : api.post('/helpdesk/escalation-policies/', body, { toast: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
   });
 }
 export function useDeletePolicy() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/helpdesk/escalation-policies/${id}/`),
+    mutationFn: (id: number) => api.del('/helpdesk/escalation-policies/{id}/', { path: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
   });
 }
@@ -286,14 +273,15 @@ export function useDeletePolicy() {
 export function useDashboard(query: Query) {
   return useQuery({
     queryKey: ticketKeys.dashboard(query),
-    queryFn: () => http.get<Dashboard>('/helpdesk/dashboard/', { query }),
+    queryFn: () => api.get('/helpdesk/dashboard/', { query }),
     placeholderData: keepPreviousData,
   });
 }
-export function useReport(query: Query) {
+export type ReportQuery = NonNullable<QueryParamsOf<'/helpdesk/reports/', 'get'>>;
+export function useReport(query: ReportQuery) {
   return useQuery({
     queryKey: ticketKeys.report(query),
-    queryFn: () => http.get<TicketReport>('/helpdesk/reports/', { query }),
+    queryFn: () => api.get('/helpdesk/reports/', { query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -301,17 +289,17 @@ export function useReport(query: Query) {
 export function importCsv(file: File, dryRun: boolean) {
   const form = new FormData();
   form.append('file', file, file.name);
-  return http.post<ImportResult>('/helpdesk/tickets/import/', form, { query: { dryRun }, toast: false });
+  return api.post('/helpdesk/tickets/import/', form, { query: { dryRun: dryRun ? 'true' : 'false' }, toast: false });
 }
 export function startBulkImport(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
-  return http.post<BulkImport>('/helpdesk/imports/', form, { toast: false });
+  return api.post('/helpdesk/imports/', form, { toast: false });
 }
 export function useImports(poll: boolean) {
   return useQuery({
     queryKey: ticketKeys.imports,
-    queryFn: () => http.get<Page<BulkImport>>('/helpdesk/imports/', { query: { page: 1, limit: 20 } }),
+    queryFn: () => api.get('/helpdesk/imports/', { query: { page: 1, limit: 20 } }),
     refetchInterval: poll ? 2000 : false,
   });
 }
@@ -331,7 +319,7 @@ export function useSiteOptions(search: string) {
   const query: Query = { limit: 20, orderBy: 'name', ...(search ? { searchText: search, searchKeys: 'name' } : {}) };
   return useQuery({
     queryKey: ['helpdesk', 'site-options', query],
-    queryFn: () => http.get<Page<SiteOption>>('/iotapp/assets/', { query, toast: false }),
+    queryFn: () => api.get('/iotapp/assets/', { query, toast: false }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
   });
@@ -346,7 +334,7 @@ export function useDeviceOptions(assetId: number | null, search: string) {
   };
   return useQuery({
     queryKey: ['helpdesk', 'device-options', query],
-    queryFn: () => http.get<Page<DeviceOption>>('/iotapp/devices/', { query, toast: false }),
+    queryFn: async () => devicesOf(await api.get('/iotapp/devices/', { query, toast: false })),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
   });

@@ -2,7 +2,7 @@ import type { Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { ticketKeys, updateTicket, useTicketChange } from './api.ts';
+import { type TicketChange, ticketKeys, updateTicket, useTicketChange } from './api.ts';
 
 /**
  * A change of the open ticket at the version it was read: on 409 (someone else changed it, or the move is not
@@ -10,11 +10,11 @@ import { ticketKeys, updateTicket, useTicketChange } from './api.ts';
  */
 export function useTicketUpdate(ticket: Ticket | undefined) {
   const client = useQueryClient();
-  const mutation = useTicketChange((body: Record<string, unknown>) => {
+  const mutation = useTicketChange((body: TicketChange) => {
     if (!ticket) throw new Error('no ticket');
     return updateTicket(ticket.id, { version: ticket.version, ...body });
   });
-  const change = async (body: Record<string, unknown>, options: { success?: string; failure?: string } = {}) => {
+  const change = async (body: TicketChange, options: { success?: string; failure?: string } = {}) => {
     try {
       const next = await mutation.mutateAsync(body);
       toast.success(options.success ?? 'Ticket updated successfully');
