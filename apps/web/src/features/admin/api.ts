@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { adminKeys } from './keys.ts';
 
 export interface OutboxMessage {
   id: number;
@@ -13,7 +14,7 @@ const OUTBOX_REFRESH_MS = 10_000;
 /** GET /api/auth/outbox/ (system admin): the SMS the platform sent, newest first. */
 export function useOutbox() {
   return useQuery({
-    queryKey: ['auth', 'outbox'],
+    queryKey: adminKeys.outbox,
     queryFn: () => api.get('/api/auth/outbox/'),
     refetchInterval: OUTBOX_REFRESH_MS,
   });

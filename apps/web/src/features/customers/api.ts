@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { useUser } from '../../lib/session.ts';
 import { SESSION_KEYS, writeJson } from '../../lib/storage.ts';
+import { customerKeys } from './keys.ts';
 import { fetchCustomerLogo } from './requests.ts';
 
 export type { CustomerLogo } from './requests.ts';
@@ -24,14 +25,6 @@ export interface SystemAlert {
   id: number;
   message: string;
 }
-
-export const customerKeys = {
-  logo: ['customer', 'logo'] as const,
-  current: ['customer', 'current'] as const,
-  settings: ['customer', 'settings'] as const,
-  version: ['customer', 'version'] as const,
-  alerts: ['notification', 'system-alerts'] as const,
-};
 
 /** Public: the login page shows it too. */
 export function useCustomerLogo() {

@@ -4,21 +4,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, type BodyOf, type ResponseOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { deviceKeys } from './keys.ts';
 
 /** Data hooks of devices, templates, mappings and alarm actions. */
-
-export const deviceKeys = {
-  all: ['devices'] as const,
-  list: (query: Query) => ['devices', 'list', query] as const,
-  compact: (query: Query) => ['devices', 'compact', query] as const,
-  one: (id: number) => ['devices', 'one', id] as const,
-  counts: (query: Query) => ['devices', 'status-counts', query] as const,
-  types: ['devices', 'types'] as const,
-  actions: (id: number) => ['devices', 'actions', id] as const,
-  templates: (query: Query) => ['devices', 'templates', query] as const,
-  template: (id: number) => ['devices', 'template', id] as const,
-  mappings: (query: Query) => ['devices', 'mappings', query] as const,
-};
 
 /** One route answers devices, or counts per type with groupBy=type; the rows tell which. */
 type DeviceListAnswer = ResponseOf<'/iotapp/devices/', 'get'>;
@@ -237,7 +225,7 @@ export function useSaveMapping() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: BodyOf<'/iotapp/entity-mappings/', 'post'>) => api.post('/iotapp/entity-mappings/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.mappingsAll }),
   });
 }
 
@@ -245,6 +233,6 @@ export function useDeleteMapping() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.del('/iotapp/entity-mappings/{id}/', { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.mappingsAll }),
   });
 }

@@ -12,12 +12,7 @@ import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useCustomerSettings } from '../customers/api.ts';
-
-export const downloadKeys = {
-  all: ['downloads'] as const,
-  list: ['downloads', 'list'] as const,
-  sources: ['downloads', 'sources'] as const,
-};
+import { downloadKeys } from './keys.ts';
 
 // Job progress pushed by the server makes the list stale at once.
 realtime.invalidateOn('job', downloadKeys.list);

@@ -4,11 +4,7 @@ import { api } from '../../lib/api.ts';
 import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
 import { useCustomerSettings } from '../customers/api.ts';
-
-export const inboxKeys = {
-  all: ['notifications'] as const,
-  inbox: ['notifications', 'inbox'] as const,
-};
+import { inboxKeys } from './keys.ts';
 
 // Any notification event (new item, another tab marked something) makes the inbox stale.
 realtime.invalidateOn('notification', inboxKeys.all);

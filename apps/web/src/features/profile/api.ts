@@ -2,6 +2,7 @@ import type { User } from '@sitewatch/contracts/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { setUser, useUser } from '../../lib/session.ts';
+import { profileKeys } from './keys.ts';
 
 export interface ProfileUpdate {
   firstname: string;
@@ -23,11 +24,6 @@ export interface TotpSetup {
   secret: string;
   otpauthUrl: string;
 }
-
-export const profileKeys = {
-  profile: ['auth', 'profile'] as const,
-  sessions: ['auth', 'sessions'] as const,
-};
 
 /** The profile from the server; the stored user info is kept in step with it. */
 export function useProfile() {

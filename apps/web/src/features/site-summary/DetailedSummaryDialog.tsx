@@ -9,6 +9,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import type { Query } from '../../lib/http-client.ts';
+import { siteKeys } from '../sites/keys.ts';
 
 interface DetailedRow {
   id: number;
@@ -37,7 +39,7 @@ const COLUMNS: GridColDef<DetailedRow>[] = [
 export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean; onClose(): void; filter: Record<string, unknown> }) {
   const [page, setPage] = useState<GridPaginationModel>({ page: 0, pageSize: SITE_SUMMARY.detailedDefaultRows });
   const rows = useQuery({
-    queryKey: ['sites', 'detailed-summary', filter, page],
+    queryKey: siteKeys.detailedSummary(filter as Query, page),
     enabled: open,
     placeholderData: keepPreviousData,
     queryFn: () =>

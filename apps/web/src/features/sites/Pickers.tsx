@@ -7,6 +7,7 @@ import { api } from '../../lib/api.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { devicesOf } from '../devices/api.ts';
 import { useDebounced } from './hooks.ts';
+import { siteKeys } from './keys.ts';
 
 /** SPEC 9: selects search after 500 ms and fetch 15 options at a time. */
 const SELECT_DEBOUNCE_MS = 500;
@@ -31,7 +32,7 @@ type PickerRow = { id: number; name: string; label?: string; type?: string; asse
 function useOptions(kind: keyof typeof pickers, input: string, extra: Query, enabled: boolean) {
   const searchText = useDebounced(input.trim(), SELECT_DEBOUNCE_MS);
   return useQuery({
-    queryKey: ['picker', kind, searchText, extra],
+    queryKey: siteKeys.picker(kind, searchText, extra),
     enabled,
     placeholderData: keepPreviousData,
     queryFn: (): Promise<{ contents: PickerRow[] }> =>

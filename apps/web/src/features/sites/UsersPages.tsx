@@ -27,6 +27,7 @@ import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
 import { useAssignAssets, useGroups, useSaveDevicePermissions, useUnassignAssets, useUserAssets, useUsers } from './api.ts';
 import { useDebounced, useListState } from './hooks.ts';
+import { siteKeys } from './keys.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 import { type Option, SitePicker } from './Pickers.tsx';
 
@@ -145,7 +146,7 @@ function UserPicker({ value, onChange }: { value: User | null; onChange(user: Us
 /** One address level picker: the children of the path, as the tree sees them. */
 function LevelPicker({ path, value, onChange }: { path: string[]; value: string; onChange(level: string): void }) {
   const levels = useQuery({
-    queryKey: ['sites', 'tree', path],
+    queryKey: siteKeys.tree(path),
     queryFn: () => api.get('/iotapp/assets/tree/', { query: { path, limit: 500 } }),
   });
   const options = (levels.data?.contents ?? []).filter((n) => n.nodeType === 'level');

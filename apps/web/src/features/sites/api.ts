@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, type BodyOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { siteKeys } from './keys.ts';
 
 /** Data hooks of sites, customers and users' site assignments. */
 
@@ -10,18 +11,6 @@ export interface Page<T> {
   contents: T[];
   totalCount: number;
 }
-
-export const siteKeys = {
-  all: ['sites'] as const,
-  assets: (query: Query) => ['sites', 'assets', query] as const,
-  asset: (id: number, roles = false) => ['sites', 'asset', id, roles] as const,
-  customers: (query: Query) => ['sites', 'customers', query] as const,
-  customer: (id: number) => ['sites', 'customer', id] as const,
-  credentials: (id: number) => ['sites', 'customer', id, 'credentials'] as const,
-  users: (query: Query) => ['users', 'list', query] as const,
-  userAssets: (query: Query) => ['users', 'assets', query] as const,
-  groups: ['users', 'groups'] as const,
-};
 
 export const fetchAssets = async (query: Query) => {
   const page = await api.get('/iotapp/assets/', { query });
@@ -155,7 +144,7 @@ export function useAssignAssets() {
       api.post('/iotapp/user-assets/', input, { toast: false }),
     onSuccess: () => {
       entityCache('userAssets').clear();
-      return client.invalidateQueries({ queryKey: ['users'] });
+      return client.invalidateQueries({ queryKey: siteKeys.usersAll });
     },
   });
 }
@@ -166,7 +155,7 @@ export function useUnassignAssets() {
     mutationFn: (input: { userId: number; assetIds: number[] }) => api.post('/iotapp/user-assets/remove/', input, { toast: false }),
     onSuccess: () => {
       entityCache('userAssets').clear();
-      return client.invalidateQueries({ queryKey: ['users'] });
+      return client.invalidateQueries({ queryKey: siteKeys.usersAll });
     },
   });
 }

@@ -3,21 +3,13 @@ import type { TelemetryAggregation } from '@sitewatch/contracts/telemetry';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { realtime } from '../../lib/realtime.ts';
+import { telemetryKeys } from './keys.ts';
 
 /** Data hooks of live values, charts, device credentials, alarms and alarm rules. */
 
-export const telemetryKeys = {
-  all: ['telemetry'] as const,
-  latest: (id: number) => ['telemetry', 'latest', id] as const,
-  chart: (id: number, q: ChartParams) => ['telemetry', 'chart', id, q] as const,
-  connection: (id: number) => ['telemetry', 'connection', id] as const,
-  alarms: (q: Record<string, unknown>) => ['alarms', 'list', q] as const,
-  rules: ['alarms', 'rules'] as const,
-};
-
 // a device changing status or raising an alarm makes live values and alarm lists stale
 realtime.invalidateOn('device.status', telemetryKeys.all);
-realtime.invalidateOn('alarm', ['alarms']);
+realtime.invalidateOn('alarm', telemetryKeys.alarmsAll);
 
 /** Live values refresh every 10 s, and at once when the device's status changes. */
 export function useLatest(deviceId: number) {

@@ -14,8 +14,9 @@ import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { type Assignee, ticketKeys, useTickets } from './api.ts';
+import { type Assignee, useTickets } from './api.ts';
 import { PriorityChip, StatusChip, UserPicker } from './components.tsx';
+import { ticketKeys } from './keys.ts';
 import { viewPath } from './model.ts';
 
 /** /assign-ticket: pick unfinished tickets and give them to one person (or take them back) in one go. */

@@ -21,6 +21,7 @@ import { permissionsOf, useUser } from '../../lib/session.ts';
 import { AlarmSettingsDialog } from '../devices/AlarmSettingsDialog.tsx';
 import { deviceQuery } from '../devices/api.ts';
 import { CameraRecordingDialog, LiveVideoDialog } from '../video/index.ts';
+import { ticketKeys } from './keys.ts';
 import { Section } from './TicketSections.tsx';
 
 const PER_SLIDE = TICKET_LIMITS.carouselPerSlide;
@@ -33,7 +34,7 @@ const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteD
 function MappedEntities({ deviceId }: { deviceId: number }) {
   const [slide, setSlide] = useState(0);
   const mappings = useInfiniteQuery({
-    queryKey: ['tickets', 'device-mappings', deviceId],
+    queryKey: ticketKeys.deviceMappings(deviceId),
     initialPageParam: 1,
     queryFn: ({ pageParam }) =>
       api.get('/iotapp/entity-mappings/', {
@@ -106,7 +107,7 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
   const [dialog, setDialog] = useState<'alerts' | 'live' | 'recording' | null>(null);
   const device = useQuery({ ...deviceQuery(deviceId, { toast: false }), retry: false });
   const actions = useQuery({
-    queryKey: ['tickets', 'device-actions', deviceId],
+    queryKey: ticketKeys.deviceActions(deviceId),
     queryFn: () => api.get('/iotapp/devices/{id}/alarm-actions/', { path: { id: deviceId }, query: { page: 1, limit: 5 }, toast: false }),
     retry: false,
   });

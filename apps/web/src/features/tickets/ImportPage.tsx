@@ -20,7 +20,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { importCsv, startBulkImport, ticketKeys, useImports } from './api.ts';
+import { importCsv, startBulkImport, useImports } from './api.ts';
+import { ticketKeys } from './keys.ts';
 import { viewPath } from './model.ts';
 
 const SAMPLE =

@@ -8,7 +8,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { createTicket, ticketKeys, uploadAttachments } from './api.ts';
+import { createTicket, uploadAttachments } from './api.ts';
+import { ticketKeys } from './keys.ts';
 import { basePath, viewPath } from './model.ts';
 import { bodyOf, emptyValues, TicketForm, type TicketFormValues } from './TicketForm.tsx';
 

@@ -22,8 +22,9 @@ import { api } from '../../lib/api.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { http, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { type TicketChange, ticketKeys, uploadAttachments, useTicketChange } from './api.ts';
+import { type TicketChange, uploadAttachments, useTicketChange } from './api.ts';
 import { StatusChip } from './components.tsx';
+import { ticketKeys } from './keys.ts';
 import { viewPath } from './model.ts';
 import { uploadFailure } from './TicketCreatePage.tsx';
 import { checkFiles } from './TicketForm.tsx';
@@ -109,8 +110,8 @@ export function AttachmentsSection({ ticket }: { ticket: Ticket }) {
   const [removing, setRemoving] = useState<Ticket['attachments'][number] | null>(null);
   const done = (next: Ticket) => {
     client.setQueryData(ticketKeys.ticket(next.id), next);
-    void client.invalidateQueries({ queryKey: ['tickets', 'history', next.id] });
-    void client.invalidateQueries({ queryKey: ['tickets', 'list'] });
+    void client.invalidateQueries({ queryKey: ticketKeys.historyOf(next.id) });
+    void client.invalidateQueries({ queryKey: ticketKeys.lists });
   };
   const handleFiles = async (list: FileList | null) => {
     const { ok, tooLarge } = checkFiles([...(list ?? [])]);

@@ -16,8 +16,9 @@ import { api } from '../../lib/api.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { type Assignee, ticketKeys, useTicketChange } from './api.ts';
+import { type Assignee, useTicketChange } from './api.ts';
 import { UserPicker } from './components.tsx';
+import { ticketKeys } from './keys.ts';
 import { statusColour, viewPath } from './model.ts';
 import { Section } from './TicketSections.tsx';
 
@@ -100,7 +101,7 @@ export function RatingSection({ ticket, threshold }: { ticket: Ticket; threshold
         { path: { id: ticket.id }, toast: false },
       );
       client.setQueryData(ticketKeys.ticket(ticket.id), result.ticket);
-      void client.invalidateQueries({ queryKey: ['tickets', 'history', ticket.id] });
+      void client.invalidateQueries({ queryKey: ticketKeys.historyOf(ticket.id) });
       toast.success(result.message);
       if (result.raisedTicket) toast.info(`Follow-up ticket ${result.raisedTicket.ticketId} raised for the low rating`);
     } catch (error) {

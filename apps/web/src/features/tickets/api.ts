@@ -1,11 +1,12 @@
 import type { TicketListPrefs, TicketNotificationPrefs } from '@sitewatch/contracts/helpdesk-admin';
-import type { Ticket, TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
+import type { Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf, type QueryParamsOf, type ResponseOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
 import { devicesOf } from '../devices/api.ts';
+import { helpdeskKeys, ticketKeys } from './keys.ts';
 
 export interface Page<T> {
   contents: T[];
@@ -19,27 +20,6 @@ export interface Assignee {
 }
 /** The helpdesk dashboard's figures (contracts dashboardSchema). */
 export type Dashboard = ResponseOf<'/helpdesk/dashboard/', 'get'>;
-
-export const ticketKeys = {
-  all: ['tickets'] as const,
-  list: (q: Query) => ['tickets', 'list', q] as const,
-  stats: (q: Query) => ['tickets', 'stats', q] as const,
-  days: (q: Query) => ['tickets', 'days', q] as const,
-  ticket: (id: number) => ['tickets', 'ticket', id] as const,
-  history: (id: number, page: number) => ['tickets', 'history', id, page] as const,
-  comments: (id: number) => ['tickets', 'comments', id] as const,
-  config: ['helpdesk', 'config'] as const,
-  prefs: (type: string) => ['helpdesk', 'prefs', type] as const,
-  statuses: ['helpdesk', 'statuses'] as const,
-  assignees: (q: Query) => ['helpdesk', 'assignees', q] as const,
-  issueTypes: (q: Query) => ['helpdesk', 'issue-types', q] as const,
-  issueType: (id: number) => ['helpdesk', 'issue-type', id] as const,
-  policies: (q: Query) => ['helpdesk', 'policies', q] as const,
-  policy: (id: number) => ['helpdesk', 'policy', id] as const,
-  dashboard: (q: Query) => ['helpdesk', 'dashboard', q] as const,
-  report: (q: Query) => ['helpdesk', 'report', q] as const,
-  imports: ['helpdesk', 'imports'] as const,
-};
 
 // Pushed ticket events make the lists and the open ticket stale at once; polling stays as the fallback.
 realtime.invalidateOn('ticket', ticketKeys.all);
@@ -98,10 +78,10 @@ export function useTicketChange<TArgs>(call: (args: TArgs) => Promise<Ticket>) {
     mutationFn: call,
     onSuccess: (ticket) => {
       client.setQueryData(ticketKeys.ticket(ticket.id), ticket);
-      void client.invalidateQueries({ queryKey: ['tickets', 'list'] });
-      void client.invalidateQueries({ queryKey: ['tickets', 'stats'] });
-      void client.invalidateQueries({ queryKey: ['tickets', 'days'] });
-      void client.invalidateQueries({ queryKey: ['tickets', 'history', ticket.id] });
+      void client.invalidateQueries({ queryKey: ticketKeys.lists });
+      void client.invalidateQueries({ queryKey: ticketKeys.statsAll });
+      void client.invalidateQueries({ queryKey: ticketKeys.daysAll });
+      void client.invalidateQueries({ queryKey: ticketKeys.historyOf(ticket.id) });
     },
   });
 }
@@ -145,14 +125,14 @@ export function useAddComment(id: number) {
 }
 
 export function useHelpdeskConfig() {
-  return useQuery({ queryKey: ticketKeys.config, queryFn: () => api.get('/helpdesk/config/'), staleTime: 60_000 });
+  return useQuery({ queryKey: helpdeskKeys.config, queryFn: () => api.get('/helpdesk/config/'), staleTime: 60_000 });
 }
 
 export function useUpdateConfig() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BodyOf<'/helpdesk/config/', 'put'>) => api.put('/helpdesk/config/', body, { toast: false }),
-    onSuccess: (config) => client.setQueryData(ticketKeys.config, config),
+    onSuccess: (config) => client.setQueryData(helpdeskKeys.config, config),
   });
 }
 
@@ -164,7 +144,7 @@ export interface Prefs {
 export type PrefsType = NonNullable<NonNullable<QueryParamsOf<'/helpdesk/preferences/', 'get'>>['type']>;
 export function usePrefs(type: PrefsType) {
   return useQuery({
-    queryKey: ticketKeys.prefs(type),
+    queryKey: helpdeskKeys.prefs(type),
     queryFn: () => api.get('/helpdesk/preferences/', { query: { type } }),
     staleTime: 300_000,
   });
@@ -174,13 +154,13 @@ export function useSavePrefs(type: PrefsType) {
   return useMutation({
     mutationFn: (body: { list?: TicketListPrefs; notifications?: TicketNotificationPrefs }) =>
       api.put('/helpdesk/preferences/', { type, ...body }, { toast: false }),
-    onSuccess: (prefs) => client.setQueryData(ticketKeys.prefs(type), prefs),
+    onSuccess: (prefs) => client.setQueryData(helpdeskKeys.prefs(type), prefs),
   });
 }
 
 export function usePriorities() {
   return useQuery({
-    queryKey: ['helpdesk', 'priorities'],
+    queryKey: helpdeskKeys.priorities,
     queryFn: () => api.get('/helpdesk/priority/'),
     staleTime: 300_000,
   });
@@ -189,7 +169,7 @@ export function usePriorities() {
 export function useAssignees(search: string, ids?: number[]) {
   const query: Query = { limit: 20, ...(search ? { search } : {}), ...(ids?.length ? { ids: ids.join(',') } : {}) };
   return useQuery({
-    queryKey: ticketKeys.assignees(query),
+    queryKey: helpdeskKeys.assignees(query),
     queryFn: () => api.get('/helpdesk/assignees/', { query }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
@@ -199,7 +179,7 @@ export function useAssignees(search: string, ids?: number[]) {
 export function useIssueTypes(query: Query = {}) {
   const q: Query = { page: 1, limit: 500, ...query };
   return useQuery({
-    queryKey: ticketKeys.issueTypes(q),
+    queryKey: helpdeskKeys.issueTypes(q),
     queryFn: async () => {
       const page = await api.get('/helpdesk/issue-types/', { query: q });
       remember('issueTypes', page.contents);
@@ -209,7 +189,7 @@ export function useIssueTypes(query: Query = {}) {
 }
 export function useIssueType(id: number) {
   return useQuery({
-    queryKey: ticketKeys.issueType(id),
+    queryKey: helpdeskKeys.issueType(id),
     ...cachedById('issueTypes', id, () => api.get('/helpdesk/issue-types/{id}/', { path: { id } })),
     enabled: id > 0,
   });
@@ -223,7 +203,7 @@ export function useSaveIssueType(id: number | null) {
         : api.post('/helpdesk/issue-types/', body, { toast: false }),
     onSuccess: () => {
       entityCache('issueTypes').clear();
-      return client.invalidateQueries({ queryKey: ['helpdesk'] });
+      return client.invalidateQueries({ queryKey: helpdeskKeys.all });
     },
   });
 }
@@ -233,7 +213,7 @@ export function useDeleteIssueType() {
     mutationFn: (id: number) => api.del('/helpdesk/issue-types/{id}/', { path: { id } }),
     onSuccess: () => {
       entityCache('issueTypes').clear();
-      return client.invalidateQueries({ queryKey: ['helpdesk'] });
+      return client.invalidateQueries({ queryKey: helpdeskKeys.all });
     },
   });
 }
@@ -241,13 +221,13 @@ export function useDeleteIssueType() {
 export function usePolicies(query: Query = {}) {
   const q: Query = { page: 1, limit: 100, ...query };
   return useQuery({
-    queryKey: ticketKeys.policies(q),
+    queryKey: helpdeskKeys.policies(q),
     queryFn: () => api.get('/helpdesk/escalation-policies/', { query: q }),
   });
 }
 export function usePolicy(id: number) {
   return useQuery({
-    queryKey: ticketKeys.policy(id),
+    queryKey: helpdeskKeys.policy(id),
     queryFn: () => api.get('/helpdesk/escalation-policies/{id}/', { path: { id } }),
     enabled: id > 0,
   });
@@ -259,20 +239,20 @@ export function useSavePolicy(id: number | null) {
       id
         ? api.put('/helpdesk/escalation-policies/{id}/', body, { path: { id }, toast: false })
         : api.post('/helpdesk/escalation-policies/', body, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: helpdeskKeys.all }),
   });
 }
 export function useDeletePolicy() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.del('/helpdesk/escalation-policies/{id}/', { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['helpdesk'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: helpdeskKeys.all }),
   });
 }
 
 export function useDashboard(query: Query) {
   return useQuery({
-    queryKey: ticketKeys.dashboard(query),
+    queryKey: helpdeskKeys.dashboard(query),
     queryFn: () => api.get('/helpdesk/dashboard/', { query }),
     placeholderData: keepPreviousData,
   });
@@ -280,7 +260,7 @@ export function useDashboard(query: Query) {
 export type ReportQuery = NonNullable<QueryParamsOf<'/helpdesk/reports/', 'get'>>;
 export function useReport(query: ReportQuery) {
   return useQuery({
-    queryKey: ticketKeys.report(query),
+    queryKey: helpdeskKeys.report(query),
     queryFn: () => api.get('/helpdesk/reports/', { query }),
     placeholderData: keepPreviousData,
   });
@@ -298,7 +278,7 @@ export function startBulkImport(file: File) {
 }
 export function useImports(poll: boolean) {
   return useQuery({
-    queryKey: ticketKeys.imports,
+    queryKey: helpdeskKeys.imports,
     queryFn: () => api.get('/helpdesk/imports/', { query: { page: 1, limit: 20 } }),
     refetchInterval: poll ? 2000 : false,
   });
@@ -318,7 +298,7 @@ export interface DeviceOption {
 export function useSiteOptions(search: string) {
   const query: Query = { limit: 20, orderBy: 'name', ...(search ? { searchText: search, searchKeys: 'name' } : {}) };
   return useQuery({
-    queryKey: ['helpdesk', 'site-options', query],
+    queryKey: helpdeskKeys.siteOptions(query),
     queryFn: () => api.get('/iotapp/assets/', { query, toast: false }),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
@@ -333,7 +313,7 @@ export function useDeviceOptions(assetId: number | null, search: string) {
     ...(search ? { searchText: search, searchKeys: 'label,name' } : {}),
   };
   return useQuery({
-    queryKey: ['helpdesk', 'device-options', query],
+    queryKey: helpdeskKeys.deviceOptions(query),
     queryFn: async () => devicesOf(await api.get('/iotapp/devices/', { query, toast: false })),
     staleTime: 60_000,
     placeholderData: keepPreviousData,

@@ -14,6 +14,8 @@ import { api } from '../../lib/api.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
 import { devicesOf } from '../devices/api.ts';
+import { deviceKeys } from '../devices/keys.ts';
+import { videoKeys } from './keys.ts';
 
 interface DeviceRef {
   id: number;
@@ -29,7 +31,7 @@ interface DeviceRef {
 export function AddCameraDialog({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const dvrs = useQuery({
-    queryKey: ['devices', 'dvr-list'],
+    queryKey: deviceKeys.dvrs,
     queryFn: async () => devicesOf(await api.get('/iotapp/devices/', { query: { type: 'DVR', limit: 500, orderBy: 'label' } })),
   });
   const [dvr, setDvr] = useState<DeviceRef | null>(null);
@@ -60,7 +62,7 @@ export function AddCameraDialog({ onClose }: { onClose: () => void }) {
         throw e;
       }
       toast.success('Device created successfully');
-      await client.invalidateQueries({ queryKey: ['video'] });
+      await client.invalidateQueries({ queryKey: videoKeys.all });
       onClose();
     } catch (e) {
       setError(isHttpError(e) ? (detailOf(e.data) ?? e.message) : 'Failed to add the camera');

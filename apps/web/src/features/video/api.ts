@@ -1,23 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf } from '../../lib/api.ts';
+import { videoKeys } from './keys.ts';
 
 export interface Page<T> {
   contents: T[];
   totalCount: number;
 }
-
-export const videoKeys = {
-  cameras: (q: Record<string, unknown>) => ['video', 'cameras', q] as const,
-  camera: (id: number) => ['video', 'camera', id] as const,
-  timeline: (id: number, from: string, to: string) => ['video', 'timeline', id, from, to] as const,
-  storages: (q: Record<string, unknown>) => ['video', 'storages', q] as const,
-  storage: (id: number) => ['video', 'storage', id] as const,
-  tours: ['video', 'tours'] as const,
-  tour: (id: number) => ['video', 'tour', id] as const,
-  incidents: (q: Record<string, unknown>) => ['video', 'incidents', q] as const,
-  incident: (id: number) => ['video', 'incident', id] as const,
-  clips: ['video', 'clips'] as const,
-};
 
 export function useCameras(
   q: { page?: number; limit?: number; search?: string; assetId?: number; path?: string[]; deviceId?: number } = {},
@@ -51,7 +39,7 @@ export function useConfigureCamera(id: number) {
       segmentSec: number;
       storageId: number | null;
     }) => api.put('/api/cameras/{camId}/configs/', body, { path: { camId: id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -89,14 +77,14 @@ export function useSaveStorage(id: number | null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: StorageForm) => (id ? api.put('/api/storages/{id}/', body, { path: { id } }) : api.post('/api/storages/', body)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useDeleteStorage() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.del('/api/storages/{id}/', { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -116,14 +104,14 @@ export function useSaveTour(id: number | null) {
   return useMutation({
     mutationFn: (body: TourForm) =>
       id ? api.put('/api/camera-tours/{id}/', body, { path: { id } }) : api.post('/api/camera-tours/', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useDeleteTour() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.del('/api/camera-tours/{id}/', { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -153,14 +141,14 @@ export function useCreateIncident() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: IncidentForm) => api.post('/api/incident-reports/', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useUpdateIncident(id: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BodyOf<'/api/incident-reports/{id}/', 'put'>) => api.put('/api/incident-reports/{id}/', body, { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -177,7 +165,7 @@ export function useCreateBatch() {
   return useMutation({
     mutationFn: (body: { cameraIds: number[]; windows: { from: string; to: string }[]; name?: string }) =>
       api.post('/api/batch-playback-download/', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }
 export function useMarkClipDownloaded() {
@@ -185,13 +173,13 @@ export function useMarkClipDownloaded() {
   return useMutation({
     mutationFn: (v: { jobId: number; tid: string }) =>
       api.put('/api/batch-playback-download/{jobId}/', { tid: v.tid }, { path: { jobId: v.jobId }, query: { kind: 'clips' } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }
 export function useDeleteClipJob() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (jobId: number) => api.del('/api/batch-playback-download/{jobId}/', { path: { jobId }, query: { kind: 'clips' } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }

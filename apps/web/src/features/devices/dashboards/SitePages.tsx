@@ -14,6 +14,7 @@ import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
 import { useAsset } from '../../sites/api.ts';
+import { siteKeys } from '../../sites/keys.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../AlarmSettingsDialog.tsx';
 import { useDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
 import { AlarmChip, Section, StatusChip, ToggleChips } from '../components.tsx';
@@ -89,7 +90,7 @@ export function SiteMonitoringPage() {
     { enabled: Boolean(assetId), refetchInterval: LIVE_REFRESH_MS },
   );
   const attention = useQuery({
-    queryKey: ['sites', 'site-summary', { attention: true, ...selection.query }],
+    queryKey: siteKeys.summary({ attention: true, ...selection.query }),
     enabled: !assetId,
     queryFn: () =>
       api.get('/iotapp/assets/site-summary/', {
