@@ -11,8 +11,8 @@ import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { downloadCsv, toCsv } from '../../lib/csv.ts';
 import { useReport } from './api.ts';
-import { csvCell } from './export.ts';
 import { presetRange } from './model.ts';
 
 const RANGES = [
@@ -41,16 +41,8 @@ export function TicketReportPage() {
   const rows = (data?.rows ?? []).map((r, i) => ({ id: i, ...r }));
   const handleExport = () => {
     if (!data) return;
-    const lines = [
-      data.columns.map((c) => csvCell(c.label)).join(','),
-      ...data.rows.map((r) => data.columns.map((c) => csvCell(String(r[c.key] ?? ''))).join(',')),
-    ];
-    const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `${kind}-report.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const columns = data.columns.map((c) => ({ header: c.label, value: (r: (typeof data.rows)[number]) => r[c.key] ?? '' }));
+    downloadCsv(`${kind}-report`, toCsv(data.rows, columns));
   };
   if (id && !(id in TICKET_REPORTS))
     return <EmptyState title="Report not found" description="Choose a report from the ticket dashboard." />;

@@ -1,13 +1,6 @@
-/**
- * CSV files made in the browser from rows the page already has or fetches page by page. Values a spreadsheet
- * would run as formulas (= + - @ tab CR) are neutralised.
- */
-export function csvCell(value: unknown): string {
-  const raw = value === null || value === undefined ? '' : String(value);
-  const text = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import { csvCell } from '@sitewatch/contracts/csv';
 
+/** CSV files made in the browser from rows the page already has or fetches page by page (cells: csvCell). */
 export interface CsvColumn<T> {
   header: string;
   value(row: T): unknown;
