@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { PlainNotFound } from '../../app/RouteErrorBoundary.tsx';
 import { setLoginRole } from '../../lib/storage.ts';
-import { type CustomerLogo, fetchCustomerLogo } from '../customers/requests.ts';
+import { type CustomerLogo, fetchCustomerLogo } from '../tenant-settings/requests.ts';
 import { isMfaChallenge, type LoginResult, type MfaChallenge } from './api.ts';
 import { MfaStep } from './MfaStep.tsx';
 import { OtpLoginForm } from './OtpLoginForm.tsx';

@@ -11,7 +11,7 @@ import { api } from '../../lib/api.ts';
 import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { downloadKeys } from './keys.ts';
 
 // Job progress pushed by the server makes the list stale at once.

@@ -3,7 +3,7 @@ import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from
 import { api } from '../../lib/api.ts';
 import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { inboxKeys } from './keys.ts';
 
 // Any notification event (new item, another tab marked something) makes the inbox stale.

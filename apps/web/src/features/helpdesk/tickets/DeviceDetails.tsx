@@ -14,14 +14,14 @@ import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk-ticket
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useShell } from '../../app/shell/shell-context.ts';
-import { api } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { permissionsOf, useUser } from '../../lib/session.ts';
-import { AlarmSettingsDialog } from '../devices/AlarmSettingsDialog.tsx';
-import { deviceQuery } from '../devices/api.ts';
-import { CameraRecordingDialog, LiveVideoDialog } from '../video/index.ts';
-import { ticketKeys } from './keys.ts';
+import { useShell } from '../../../app/shell/shell-context.ts';
+import { api } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { permissionsOf, useUser } from '../../../lib/session.ts';
+import { AlarmSettingsDialog } from '../../devices/AlarmSettingsDialog.tsx';
+import { deviceQuery } from '../../devices/api.ts';
+import { CameraRecordingDialog, LiveVideoDialog } from '../../video/index.ts';
+import { ticketKeys } from '../keys.ts';
 import { Section } from './TicketSections.tsx';
 
 const PER_SLIDE = TICKET_LIMITS.carouselPerSlide;

@@ -1,5 +1,5 @@
 /** Query keys of the tenant's own settings, logo, version and system alerts. */
-export const customerKeys = {
+export const tenantSettingsKeys = {
   logo: ['customer', 'logo'] as const,
   current: ['customer', 'current'] as const,
   settings: ['customer', 'settings'] as const,

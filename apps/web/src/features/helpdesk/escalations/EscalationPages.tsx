@@ -18,12 +18,12 @@ import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/co
 import { ROLE_LABELS, ROLES, type Role } from '@sitewatch/contracts/roles';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { editDeleteColumn, useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { PageLoader } from '../../components/PageLoader.tsx';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { editDeleteColumn, useDeleteConfirmation } from '../../../components/DeleteConfirmation.tsx';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { PageLoader } from '../../../components/PageLoader.tsx';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
 import {
   type Assignee,
   useAssignees,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { useUser } from '../../lib/session.ts';
 import { SESSION_KEYS, writeJson } from '../../lib/storage.ts';
-import { customerKeys } from './keys.ts';
+import { tenantSettingsKeys } from './keys.ts';
 import { fetchCustomerLogo } from './requests.ts';
 
 export type { CustomerLogo } from './requests.ts';
@@ -29,7 +29,7 @@ export interface SystemAlert {
 /** Public: the login page shows it too. */
 export function useCustomerLogo() {
   return useQuery({
-    queryKey: customerKeys.logo,
+    queryKey: tenantSettingsKeys.logo,
     queryFn: fetchCustomerLogo,
     staleTime: 10 * 60_000,
   });
@@ -39,7 +39,7 @@ export function useCustomerLogo() {
 export function useCurrentCustomer() {
   const user = useUser();
   return useQuery({
-    queryKey: customerKeys.current,
+    queryKey: tenantSettingsKeys.current,
     enabled: Boolean(user),
     staleTime: 10 * 60_000,
     queryFn: async () => {
@@ -53,7 +53,7 @@ export function useCurrentCustomer() {
 export function useCustomerSettings() {
   const user = useUser();
   return useQuery({
-    queryKey: customerKeys.settings,
+    queryKey: tenantSettingsKeys.settings,
     enabled: Boolean(user),
     staleTime: 60_000,
     queryFn: async () => (await api.get('/iotapp/customer-settings/')).settings,
@@ -64,13 +64,13 @@ export function useUpdateCustomerSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (patch: Partial<CustomerSettings>) => (await api.put('/iotapp/customer-settings/', patch, { toast: false })).settings,
-    onSuccess: (settings) => client.setQueryData(customerKeys.settings, settings),
+    onSuccess: (settings) => client.setQueryData(tenantSettingsKeys.settings, settings),
   });
 }
 
 export function useAppVersion(enabled = true) {
   return useQuery({
-    queryKey: customerKeys.version,
+    queryKey: tenantSettingsKeys.version,
     enabled,
     staleTime: 10 * 60_000,
     queryFn: async () => (await api.get('/app-version/')).version,
@@ -80,7 +80,7 @@ export function useAppVersion(enabled = true) {
 /** SPEC 7: polled every 20 s. SPEC 8.3: a failed fetch is logged and shows an empty list. */
 export function useSystemAlerts(enabled: boolean, pollMs: number) {
   return useQuery({
-    queryKey: customerKeys.alerts,
+    queryKey: tenantSettingsKeys.alerts,
     enabled,
     refetchInterval: enabled ? pollMs : false,
     refetchIntervalInBackground: false,
@@ -100,7 +100,7 @@ export function useAddSystemAlert() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (message: string) => api.post('/notification/system-alerts/', { message }, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
+    onSuccess: () => client.invalidateQueries({ queryKey: tenantSettingsKeys.alerts }),
   });
 }
 
@@ -108,6 +108,6 @@ export function useRemoveSystemAlert() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.del('/notification/system-alerts/{id}/', { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: customerKeys.alerts }),
+    onSuccess: () => client.invalidateQueries({ queryKey: tenantSettingsKeys.alerts }),
   });
 }

@@ -1,12 +1,12 @@
 import type { TicketListPrefs, TicketNotificationPrefs } from '@sitewatch/contracts/helpdesk-admin';
 import type { Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type BodyOf, type QueryParamsOf, type ResponseOf } from '../../lib/api.ts';
-import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
-import type { Query } from '../../lib/http-client.ts';
-import { realtime } from '../../lib/realtime.ts';
-import { devicesOf } from '../devices/api.ts';
-import { helpdeskKeys, ticketKeys } from './keys.ts';
+import { api, type BodyOf, type QueryParamsOf, type ResponseOf } from '../../../lib/api.ts';
+import { cachedById, entityCache, remember } from '../../../lib/entity-cache.ts';
+import type { Query } from '../../../lib/http-client.ts';
+import { realtime } from '../../../lib/realtime.ts';
+import { devicesOf } from '../../devices/api.ts';
+import { helpdeskKeys, ticketKeys } from '../keys.ts';
 
 export interface Page<T> {
   contents: T[];

@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { HELPDESK_MESSAGES, TICKET_LIMITS, type Ticket, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useRef, useState } from 'react';
-import { formatBytes } from '../../lib/format.ts';
+import { formatBytes } from '../../../lib/format.ts';
 import type { Assignee, DeviceOption, SiteOption } from './api.ts';
 import { useIssueTypes, usePriorities } from './api.ts';
 import { DevicePicker, SitePicker, UserPicker } from './components.tsx';

@@ -12,13 +12,13 @@ import { TICKET_LIMITS, TICKET_STATUS_LABELS, type Ticket, type TicketStatus } f
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../lib/api.ts';
-import { isHttpError } from '../../lib/http.ts';
-import { useUser } from '../../lib/session.ts';
-import { toast } from '../../lib/toasts.ts';
+import { api } from '../../../lib/api.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { useUser } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { ticketKeys } from '../keys.ts';
 import { type Assignee, useTicketChange } from './api.ts';
 import { UserPicker } from './components.tsx';
-import { ticketKeys } from './keys.ts';
 import { statusColour, viewPath } from './model.ts';
 import { Section } from './TicketSections.tsx';
 

@@ -26,15 +26,15 @@ import type { TicketColumn, TicketListPrefs } from '@sitewatch/contracts/helpdes
 import { TICKET_STATUSES, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useShell } from '../../app/shell/shell-context.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorState } from '../../components/ErrorState.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import type { Query } from '../../lib/http-client.ts';
-import { permissionsOf, useUser } from '../../lib/session.ts';
-import { toast } from '../../lib/toasts.ts';
-import { useExportSources, useStartExport } from '../downloads/api.ts';
-import { useUpdateProfile } from '../profile/api.ts';
+import { useShell } from '../../../app/shell/shell-context.ts';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { ErrorState } from '../../../components/ErrorState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import type { Query } from '../../../lib/http-client.ts';
+import { permissionsOf, useUser } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { useExportSources, useStartExport } from '../../downloads/api.ts';
+import { useUpdateProfile } from '../../profile/api.ts';
 import {
   useAssignees,
   useHelpdeskConfig,

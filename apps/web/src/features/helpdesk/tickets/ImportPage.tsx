@@ -16,12 +16,12 @@ import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk-tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { ticketKeys } from '../keys.ts';
 import { importCsv, startBulkImport, useImports } from './api.ts';
-import { ticketKeys } from './keys.ts';
 import { viewPath } from './model.ts';
 
 const SAMPLE =

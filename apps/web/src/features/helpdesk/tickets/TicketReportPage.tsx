@@ -8,10 +8,10 @@ import { TICKET_REPORTS, type TicketReportKind } from '@sitewatch/contracts/help
 import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { ErrorState } from '../../components/ErrorState.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { downloadCsv, toCsv } from '../../lib/csv.ts';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { ErrorState } from '../../../components/ErrorState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { downloadCsv, toCsv } from '../../../lib/csv.ts';
 import { useReport } from './api.ts';
 import { presetRange } from './model.ts';
 

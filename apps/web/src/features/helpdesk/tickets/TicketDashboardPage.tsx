@@ -15,8 +15,8 @@ import {
 } from '@sitewatch/contracts/helpdesk-tickets';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorState } from '../../components/ErrorState.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { ErrorState } from '../../../components/ErrorState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
 import { type Dashboard, useDashboard } from './api.ts';
 import { presetRange } from './model.ts';
 

@@ -11,12 +11,12 @@ import type { IssueType } from '@sitewatch/contracts/helpdesk-admin';
 import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { editDeleteColumn, useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { PageLoader } from '../../components/PageLoader.tsx';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { editDeleteColumn, useDeleteConfirmation } from '../../../components/DeleteConfirmation.tsx';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { PageLoader } from '../../../components/PageLoader.tsx';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
 import { useDeleteIssueType, useIssueType, useIssueTypes, usePriorities, useSaveIssueType } from '../tickets/api.ts';
 import { useDebounced } from '../tickets/components.tsx';
 

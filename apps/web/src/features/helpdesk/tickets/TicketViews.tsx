@@ -17,7 +17,7 @@ import type { TicketColumn } from '@sitewatch/contracts/helpdesk-admin';
 import type { TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatRelative } from '../../lib/format.ts';
+import { formatRelative } from '../../../lib/format.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
 import { ALL_COLUMNS, columnLabel, columnText, groupByDay, type ListType, SORTABLE, viewPath } from './model.ts';
 

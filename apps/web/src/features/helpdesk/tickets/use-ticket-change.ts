@@ -1,9 +1,9 @@
 import type { Ticket } from '@sitewatch/contracts/helpdesk-tickets';
 import { useQueryClient } from '@tanstack/react-query';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { ticketKeys } from '../keys.ts';
 import { type TicketChange, updateTicket, useTicketChange } from './api.ts';
-import { ticketKeys } from './keys.ts';
 
 /**
  * A change of the open ticket at the version it was read: on 409 (someone else changed it, or the move is not

@@ -1,6 +1,6 @@
 import type { AppRoute } from '../../app/route-types.ts';
 
-export const customerRoutes: AppRoute[] = [
+export const tenantSettingsRoutes: AppRoute[] = [
   // SPEC 2.1: /settings has no login check; the page itself asks to sign in and needs a customer admin.
   {
     path: '/settings',

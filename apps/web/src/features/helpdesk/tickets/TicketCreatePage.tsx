@@ -3,13 +3,13 @@ import { HELPDESK_MESSAGES, TICKET_TYPES, type TicketType } from '@sitewatch/con
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useShell } from '../../app/shell/shell-context.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { isHttpError } from '../../lib/http.ts';
-import { permissionsOf, useUser } from '../../lib/session.ts';
-import { toast } from '../../lib/toasts.ts';
+import { useShell } from '../../../app/shell/shell-context.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { isHttpError } from '../../../lib/http.ts';
+import { permissionsOf, useUser } from '../../../lib/session.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { ticketKeys } from '../keys.ts';
 import { createTicket, uploadAttachments } from './api.ts';
-import { ticketKeys } from './keys.ts';
 import { basePath, viewPath } from './model.ts';
 import { bodyOf, emptyValues, TicketForm, type TicketFormValues } from './TicketForm.tsx';
 

@@ -9,7 +9,7 @@ import {
   type TicketSummary,
   type TicketType,
 } from '@sitewatch/contracts/helpdesk-tickets';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
 /** Pure helpers of the ticket screens: what a column shows, dates and ranges, grouping by day, links. */
 

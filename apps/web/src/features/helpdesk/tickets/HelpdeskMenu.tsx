@@ -20,8 +20,8 @@ import type { HelpdeskConfig, TicketTypeSettings } from '@sitewatch/contracts/he
 import { TICKET_STATUS_LABELS, TICKET_STATUSES, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
 import { useHelpdeskConfig, useUpdateConfig } from './api.ts';
 
 const VIEW_TOGGLES: Array<[keyof TicketTypeSettings['ticketViewConfigs'], string]> = [

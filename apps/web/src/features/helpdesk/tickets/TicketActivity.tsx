@@ -12,9 +12,9 @@ import Typography from '@mui/material/Typography';
 import { type HistoryEntry, TICKET_LIMITS, TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk-tickets';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime, formatRelative } from '../../lib/format.ts';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { formatDateTime, formatRelative } from '../../../lib/format.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
 import { useAddComment, useAssignees, useComments, useHistory } from './api.ts';
 
 const FIELD_LABELS: Record<string, string> = {

@@ -9,14 +9,14 @@ import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketSummary, type TicketType }
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { api } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { api } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { isHttpError } from '../../../lib/http.ts';
+import { toast } from '../../../lib/toasts.ts';
+import { ticketKeys } from '../keys.ts';
 import { type Assignee, useTickets } from './api.ts';
 import { PriorityChip, StatusChip, UserPicker } from './components.tsx';
-import { ticketKeys } from './keys.ts';
 import { viewPath } from './model.ts';
 
 /** /assign-ticket: pick unfinished tickets and give them to one person (or take them back) in one go. */

@@ -36,11 +36,11 @@ const page =
   () =>
     load().then((m) => m[name] as ComponentType);
 
-const list = () => import('./TicketListPage.tsx');
-const create = () => import('./TicketCreatePage.tsx');
-const view = () => import('./TicketViewPage.tsx');
-const escalations = () => import('../escalations/EscalationPages.tsx');
-const issueTypes = () => import('../issue-types/IssueTypePages.tsx');
+const list = () => import('./tickets/TicketListPage.tsx');
+const create = () => import('./tickets/TicketCreatePage.tsx');
+const view = () => import('./tickets/TicketViewPage.tsx');
+const escalations = () => import('./escalations/EscalationPages.tsx');
+const issueTypes = () => import('./issue-types/IssueTypePages.tsx');
 
 /** Customer admins see ticket pages in the breadcrumb (SPEC 2.5, 6); others see the page alone. */
 const ticketCrumbs =
@@ -53,7 +53,7 @@ const ticketCrumbs =
 const ADMINS = ['sysadmin', 'customeradmin', 'localadmin'] as const;
 
 /** SPEC 2.2 ticket, escalation, work-order, issue-type, escalation-policy, assign, import and report routes. */
-export const ticketRoutes: AppRoute[] = [
+export const helpdeskRoutes: AppRoute[] = [
   { path: '/tickets', layout: 'main', title: 'tickets.list', page: page(list, 'TicketListPage') },
   { path: '/tickets/:type', layout: 'main', title: 'tickets.list', page: page(list, 'TicketListPage') },
   {
@@ -111,23 +111,28 @@ export const ticketRoutes: AppRoute[] = [
     path: '/ticket/dashboard',
     layout: 'main',
     title: 'tickets.dashboard',
-    page: page(() => import('./TicketDashboardPage.tsx'), 'TicketDashboardPage'),
+    page: page(() => import('./tickets/TicketDashboardPage.tsx'), 'TicketDashboardPage'),
   },
   {
     path: '/ticket-report/:id',
     layout: 'main',
     title: 'tickets.report',
     crumbs: ticketCrumbs({ label: 'tickets.dashboard', to: '/ticket/dashboard' }, 'tickets.report'),
-    page: page(() => import('./TicketReportPage.tsx'), 'TicketReportPage'),
+    page: page(() => import('./tickets/TicketReportPage.tsx'), 'TicketReportPage'),
   },
   {
     path: '/assign-ticket',
     layout: 'main',
     title: 'tickets.assign',
-    page: page(() => import('./AssignTicketsPage.tsx'), 'AssignTicketsPage'),
+    page: page(() => import('./tickets/AssignTicketsPage.tsx'), 'AssignTicketsPage'),
   },
-  { path: '/import', layout: 'main', title: 'tickets.import', page: page(() => import('./ImportPage.tsx'), 'ImportPage') },
-  { path: '/bulk-import', layout: 'main', title: 'tickets.bulkImport', page: page(() => import('./ImportPage.tsx'), 'BulkImportPage') },
+  { path: '/import', layout: 'main', title: 'tickets.import', page: page(() => import('./tickets/ImportPage.tsx'), 'ImportPage') },
+  {
+    path: '/bulk-import',
+    layout: 'main',
+    title: 'tickets.bulkImport',
+    page: page(() => import('./tickets/ImportPage.tsx'), 'BulkImportPage'),
+  },
   { path: '/issue-types', layout: 'main', title: 'tickets.issueTypes', roles: ADMINS, page: page(issueTypes, 'IssueTypesPage') },
   {
     path: '/issue-types/create',
