@@ -42,7 +42,7 @@ function rememberCount(key: string, count: number) {
 }
 
 async function fetchAll(parentDevice: string, filter: MapFilter, key: string): Promise<MapSite[]> {
-  const page = (n: number) => api.get('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } as never });
+  const page = (n: number) => api.get('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } });
   const pagesOf = (count: number) => Math.max(1, Math.ceil(count / MAP.pageSize));
   // Every page the last count needs, side by side; then any page the site count has grown into.
   const asked = Array.from({ length: pagesOf(knownCount(key)) }, (_, i) => page(i + 1));

@@ -36,7 +36,7 @@ const COLUMNS: GridColDef<DetailedRow>[] = [
 ];
 
 /** SPEC 2.11: the full-width 'Site detailed summary' dialog, 5 to 50 rows per page, 10 by default. */
-export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean; onClose(): void; filter: Record<string, unknown> }) {
+export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean; onClose(): void; filter: Query }) {
   const [page, setPage] = useState<GridPaginationModel>({ page: 0, pageSize: SITE_SUMMARY.detailedDefaultRows });
   const rows = useQuery({
     queryKey: siteKeys.detailedSummary(filter as Query, page),
@@ -44,7 +44,7 @@ export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean
     placeholderData: keepPreviousData,
     queryFn: () =>
       api.get('/iotapp/assets/detailed-summary/', {
-        query: { ...filter, page: page.page + 1, limit: page.pageSize } as never,
+        query: { ...filter, page: page.page + 1, limit: page.pageSize },
       }),
   });
   return (

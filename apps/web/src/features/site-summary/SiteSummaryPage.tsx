@@ -53,7 +53,7 @@ const DASHBOARD_LINKS: [string, string][] = [
   ['/sitemonitoring', 'Site Monitoring'],
 ];
 
-const fetchSummary = (query: Record<string, unknown>) => api.get('/iotapp/assets/site-summary/', { query: query as never });
+const fetchSummary = (query: Query) => api.get('/iotapp/assets/site-summary/', { query: query });
 
 /** /site-summary/dashboard (SPEC 2.11): type cards, the Site Summary table or map, export and the detailed dialog. */
 export function SiteSummaryPage() {

@@ -94,7 +94,7 @@ export function SiteMonitoringPage() {
     enabled: !assetId,
     queryFn: () =>
       api.get('/iotapp/assets/site-summary/', {
-        query: { ...selection.query, orderBy: '-offline', limit: 10 } as never,
+        query: { ...selection.query, orderBy: '-offline', limit: 10 },
       }),
   });
 
