@@ -585,6 +585,7 @@ export const keyPredicateSchema: z.ZodType<KeyPredicate> = z.lazy(() =>
     z.object({ type: z.literal('COMPLEX'), operation: z.enum(['AND', 'OR']), predicates: z.array(keyPredicateSchema).min(1).max(20) }),
   ]),
 );
+keyPredicateSchema.register(z.globalRegistry, { id: 'KeyPredicate' });
 
 export const KEY_TYPES = ['ENTITY_FIELD', 'ATTRIBUTE', 'SERVER_ATTRIBUTE', 'SHARED_ATTRIBUTE', 'CLIENT_ATTRIBUTE', 'TIME_SERIES'] as const;
 export const keyFilterSchema = z.object({

@@ -25,6 +25,8 @@ export const menuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
     children: z.array(menuItemSchema).optional(),
   }),
 );
+// Recursive schemas carry an id so the OpenAPI document names them once (a component) instead of losing the cycle.
+menuItemSchema.register(z.globalRegistry, { id: 'MenuItem' });
 
 const alarmActionSetting = z.object({ show: z.boolean().default(true), createTicket: z.boolean().default(true) });
 

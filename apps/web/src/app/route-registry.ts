@@ -1,16 +1,16 @@
 import { adminRoutes } from '../features/admin/routes.ts';
 import { authRoutes } from '../features/auth/routes.ts';
-import { customerRoutes } from '../features/customers/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
 import { downloadRoutes } from '../features/downloads/routes.ts';
 import { errorRoutes } from '../features/errors/routes.ts';
+import { helpdeskRoutes } from '../features/helpdesk/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { mapRoutes } from '../features/map/routes.ts';
 import { profileRoutes } from '../features/profile/routes.ts';
 import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
 import { telemetryRoutes } from '../features/telemetry/routes.ts';
-import { ticketRoutes } from '../features/tickets/routes.ts';
+import { tenantSettingsRoutes } from '../features/tenant-settings/routes.ts';
 import { videoRoutes } from '../features/video/routes.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -22,11 +22,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...authRoutes,
   ...homeRoutes,
   ...profileRoutes,
-  ...customerRoutes,
+  ...tenantSettingsRoutes,
   ...downloadRoutes,
   ...adminRoutes,
   ...videoRoutes,
-  ...ticketRoutes,
+  ...helpdeskRoutes,
   ...telemetryRoutes,
   ...sitesRoutes,
   ...devicesRoutes,

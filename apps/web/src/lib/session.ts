@@ -1,6 +1,7 @@
 import type { CurrentLogin, User } from '@sitewatch/contracts/auth';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { useSyncExternalStore } from 'react';
+import { api } from './api.ts';
 import { http, onSessionEnd, onTokensChanged } from './http.ts';
 import { hardNavigate, loginUrl } from './navigation.ts';
 import { isSafeInAppPath } from './safe-redirect.ts';
@@ -55,7 +56,7 @@ export function violatesLoginRole(user: Pick<User, 'userRole'>, loginRole: strin
 export async function logout(): Promise<void> {
   let target = loginUrl(getLoginRole());
   try {
-    const result = await http.get<{ redirectURL?: string }>('/logout/', { toast: false });
+    const result = await api.get('/logout/', { toast: false });
     if (isSafeInAppPath(result?.redirectURL)) target = result.redirectURL;
   } catch {
     // the local session ends anyway
@@ -68,7 +69,7 @@ export async function logout(): Promise<void> {
 export async function logoutForRoleMismatch(): Promise<void> {
   setLoginRole(DEFAULT_LOGIN_ROLE);
   try {
-    await http.get('/logout/', { toast: false });
+    await api.get('/logout/', { toast: false });
   } catch {
     // ignore
   }

@@ -9,9 +9,8 @@ const state = vi.hoisted(() => ({
   mismatch: vi.fn(),
 }));
 
-vi.mock('../../lib/http.ts', () => ({
-  http: { get: (...args: unknown[]) => state.currentLogin(...args), isLeaving: () => state.leaving },
-}));
+vi.mock('../../lib/api.ts', () => ({ api: { get: (...args: unknown[]) => state.currentLogin(...args) } }));
+vi.mock('../../lib/http.ts', () => ({ http: { isLeaving: () => state.leaving } }));
 vi.mock('../../lib/session.ts', () => ({
   getUser: () => state.user,
   hasRole: (user: { userRole: string[] } | null, ...roles: string[]) => Boolean(user?.userRole.some((r) => roles.includes(r))),

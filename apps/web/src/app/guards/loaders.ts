@@ -1,6 +1,7 @@
-import type { CurrentLogin, User } from '@sitewatch/contracts/auth';
+import type { User } from '@sitewatch/contracts/auth';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { type LoaderFunction, redirect } from 'react-router';
+import { api } from '../../lib/api.ts';
 import { http } from '../../lib/http.ts';
 import { loginUrl } from '../../lib/navigation.ts';
 import { getUser, hasRole, logoutForRoleMismatch, saveLogin, violatesLoginRole } from '../../lib/session.ts';
@@ -20,7 +21,7 @@ export async function ensureSignedIn(request: Request): Promise<User> {
   const url = new URL(request.url);
   const next = `${url.pathname}${url.search}`;
   try {
-    const login = await http.get<CurrentLogin>('/current-login/');
+    const login = await api.get('/current-login/');
     if (violatesLoginRole(login.user)) {
       await logoutForRoleMismatch();
       throw redirect(loginUrl(DEFAULT_LOGIN_ROLE, next));

@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { useCustomerSettings } from '../../features/customers/api.ts';
+import { useCustomerSettings } from '../../features/tenant-settings/api.ts';
 import { MuiProviders } from '../providers/MuiProviders.tsx';
 import { AppShell } from '../shell/AppShell.tsx';
 import { TreeSplitter } from './TreeSplitter.tsx';

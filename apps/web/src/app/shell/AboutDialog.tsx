@@ -10,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { useAppVersion, type VersionInfo } from '../../features/customers/api.ts';
+import { useAppVersion, type VersionInfo } from '../../features/tenant-settings/api.ts';
 
 /** SPEC 2.6: each line only when the server gives a value. */
 const LINES: Array<{ key: keyof VersionInfo; label: string }> = [

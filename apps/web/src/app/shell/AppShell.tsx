@@ -4,7 +4,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { useCurrentCustomer, useCustomerSettings } from '../../features/customers/api.ts';
+import { useCurrentCustomer, useCustomerSettings } from '../../features/tenant-settings/api.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import type { RouteHandle } from '../route-types.ts';
 import { hasScreen } from '../screens.ts';

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { SYSTEM_ALERTS_POLL_MS, SYSTEM_ALERTS_ROTATE_MS } from '@sitewatch/contracts/constants';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSystemAlerts } from '../../features/customers/api.ts';
+import { useSystemAlerts } from '../../features/tenant-settings/api.ts';
 
 /**
  * SPEC 2.17: system alerts polled every 20 s, rotating every 5 s (paused while hovered or focused), closable;

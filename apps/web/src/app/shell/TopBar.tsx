@@ -11,7 +11,7 @@ import type { User } from '@sitewatch/contracts/auth';
 import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { useCustomerLogo } from '../../features/customers/api.ts';
+import { useCustomerLogo } from '../../features/tenant-settings/api.ts';
 import { ProfileMenu } from './ProfileMenu.tsx';
 import { TopBarSlots } from './TopBarSlots.tsx';
 

@@ -17,7 +17,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { type SystemAlert, useAddSystemAlert, useRemoveSystemAlert, useSystemAlerts } from '../customers/api.ts';
+import { type SystemAlert, useAddSystemAlert, useRemoveSystemAlert, useSystemAlerts } from '../tenant-settings/api.ts';
 
 /** SPEC 5: 'Please use maximum 250 characters'. */
 export const ALERT_MAX = 250;

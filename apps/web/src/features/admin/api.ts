@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { adminKeys } from './keys.ts';
 
 export interface OutboxMessage {
   id: number;
@@ -13,8 +14,8 @@ const OUTBOX_REFRESH_MS = 10_000;
 /** GET /api/auth/outbox/ (system admin): the SMS the platform sent, newest first. */
 export function useOutbox() {
   return useQuery({
-    queryKey: ['auth', 'outbox'],
-    queryFn: () => http.get<{ contents: OutboxMessage[]; totalCount: number }>('/api/auth/outbox/'),
+    queryKey: adminKeys.outbox,
+    queryFn: () => api.get('/api/auth/outbox/'),
     refetchInterval: OUTBOX_REFRESH_MS,
   });
 }

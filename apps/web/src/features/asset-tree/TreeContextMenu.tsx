@@ -5,9 +5,9 @@ import type { TreeNode } from '@sitewatch/contracts/sites';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { permissionsOf, useUser } from '../../lib/session.ts';
-import { useCustomerSettings } from '../customers/api.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../devices/AlarmSettingsDialog.tsx';
 import { useAssetAlias } from '../sites/alias.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 
 interface Entry {
   label: string;

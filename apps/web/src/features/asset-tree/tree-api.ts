@@ -1,5 +1,5 @@
 import { ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { fetchCompact } from '../devices/api.ts';
 import { deviceNode, ROOT } from './tree-model.ts';
 
@@ -10,7 +10,7 @@ export async function fetchChildren(
   page: number,
 ): Promise<{ nodes: TreeNode[]; total: number; siteCount?: number }> {
   if (key === ROOT || node.nodeType === 'level') {
-    const res = await http.get<{ contents: TreeNode[]; totalCount: number; siteCount: number }>('/iotapp/assets/tree/', {
+    const res = await api.get('/iotapp/assets/tree/', {
       query: { path: key === ROOT ? [] : (node.path ?? []), page, limit: ASSET_TREE.apiLimit },
     });
     return { nodes: res.contents, total: res.totalCount, siteCount: key === ROOT ? res.siteCount : undefined };
@@ -42,4 +42,4 @@ export interface SearchResult {
 }
 
 export const searchTree = (searchText: string) =>
-  http.get<SearchResult>('/iotapp/assets/tree/search/', { query: { searchText, limit: ASSET_TREE.searchLimit } });
+  api.get('/iotapp/assets/tree/search/', { query: { searchText, limit: ASSET_TREE.searchLimit } });

@@ -1,6 +1,6 @@
-import { ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
+import { ASSET_TREE } from '@sitewatch/contracts/sites';
 import { type Dispatch, useEffect, useRef } from 'react';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { realtime } from '../../lib/realtime.ts';
 import { fetchCompact } from '../devices/api.ts';
 import type { TreeAction, TreeState } from './tree-model.ts';
@@ -35,7 +35,7 @@ export function useAlarmRefresh(tree: TreeState, dispatch: Dispatch<TreeAction>,
           if (site?.node.path) paths.set(JSON.stringify(site.node.path), site.node.path);
         }
         for (const path of paths.values()) {
-          const level = await http.get<{ contents: TreeNode[] }>('/iotapp/assets/tree/', {
+          const level = await api.get('/iotapp/assets/tree/', {
             query: { path, limit: ASSET_TREE.apiLimit },
             toast: false,
           });

@@ -1,3 +1,4 @@
+import type { LoginRole } from '@sitewatch/contracts/roles';
 import './login.css';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { useCallback, useEffect, useState } from 'react';
@@ -5,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { PlainNotFound } from '../../app/RouteErrorBoundary.tsx';
 import { setLoginRole } from '../../lib/storage.ts';
-import { type CustomerLogo, fetchCustomerLogo } from '../customers/requests.ts';
+import { type CustomerLogo, fetchCustomerLogo } from '../tenant-settings/requests.ts';
 import { isMfaChallenge, type LoginResult, type MfaChallenge } from './api.ts';
 import { MfaStep } from './MfaStep.tsx';
 import { OtpLoginForm } from './OtpLoginForm.tsx';
@@ -24,7 +25,7 @@ export function LoginPage() {
   return <LoginScreen key={role} role={role} />;
 }
 
-function LoginScreen({ role }: { role: string }) {
+function LoginScreen({ role }: { role: LoginRole }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const next = params.get('next');

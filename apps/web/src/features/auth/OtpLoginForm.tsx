@@ -1,4 +1,5 @@
 import { LOGIN_MESSAGES } from '@sitewatch/contracts/messages';
+import type { LoginRole } from '@sitewatch/contracts/roles';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../lib/toasts.ts';
@@ -12,7 +13,7 @@ const RESEND_AFTER_S = 30;
 const cleanMobile = (value: string) => value.replace(/[\s()-]/g, '');
 
 interface Props {
-  role: string;
+  role: LoginRole;
   onResult(result: LoginResult): Promise<string | null>;
 }
 

@@ -1,4 +1,5 @@
 import { LOGIN_MESSAGES } from '@sitewatch/contracts/messages';
+import type { LoginRole } from '@sitewatch/contracts/roles';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { svgDataUrl } from '../../lib/svg.ts';
@@ -8,7 +9,7 @@ import { loginErrorMessage } from './login-errors.ts';
 import { ErrorBox, Field, focusFirstInvalid, PasswordField } from './ui.tsx';
 
 interface Props {
-  role: string;
+  role: LoginRole;
   onResult(result: LoginResult): Promise<string | null>;
 }
 

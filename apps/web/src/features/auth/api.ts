@@ -1,5 +1,5 @@
 import type { CurrentLogin } from '@sitewatch/contracts/auth';
-import { http } from '../../lib/http.ts';
+import { api, type BodyOf } from '../../lib/api.ts';
 
 export interface Captcha {
   captchaId: string;
@@ -24,12 +24,11 @@ export const isMfaChallenge = (result: LoginResult): result is MfaChallenge => '
 const quiet = { toast: false } as const;
 
 export const authApi = {
-  captcha: () => http.get<Captcha>('/api/auth/captcha/', quiet),
-  passwordLogin: (body: { username: string; password: string; captchaId: string; captcha: string; role: string }) =>
-    http.post<LoginResult>('/api/auth/login/', body, quiet),
-  sendOtp: (body: { mobile: string; role: string }) => http.post<{ message: string }>('/api/auth/otp/send/', body, quiet),
-  verifyOtp: (body: { mobile: string; otp: string; role: string }) => http.post<LoginResult>('/api/auth/otp/verify/', body, quiet),
-  verifyTotp: (body: { mfaToken: string; code: string }) => http.post<LoginResult>('/api/auth/totp/verify/', body, quiet),
-  startEnrolment: (mfaToken: string) => http.post<TotpSetup>('/api/auth/totp/enrol/start/', { mfaToken }, quiet),
-  finishEnrolment: (body: { mfaToken: string; code: string }) => http.post<LoginResult>('/api/auth/totp/enrol/', body, quiet),
+  captcha: () => api.get('/api/auth/captcha/', quiet),
+  passwordLogin: (body: BodyOf<'/api/auth/login/', 'post'>) => api.post('/api/auth/login/', body, quiet),
+  sendOtp: (body: BodyOf<'/api/auth/otp/send/', 'post'>) => api.post('/api/auth/otp/send/', body, quiet),
+  verifyOtp: (body: BodyOf<'/api/auth/otp/verify/', 'post'>) => api.post('/api/auth/otp/verify/', body, quiet),
+  verifyTotp: (body: { mfaToken: string; code: string }) => api.post('/api/auth/totp/verify/', body, quiet),
+  startEnrolment: (mfaToken: string) => api.post('/api/auth/totp/enrol/start/', { mfaToken }, quiet),
+  finishEnrolment: (body: { mfaToken: string; code: string }) => api.post('/api/auth/totp/enrol/', body, quiet),
 };

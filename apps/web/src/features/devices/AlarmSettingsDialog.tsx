@@ -20,7 +20,7 @@ import {
 } from '@sitewatch/contracts/devices';
 import { useState } from 'react';
 import { showToast } from '../../lib/toasts.ts';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { useAlarmAction, useDevice } from './api.ts';
 
 const SETTING: Record<DeviceToggleKey, 'maintenanceMode' | 'muteMode' | 'enableDevice'> = {

@@ -14,6 +14,7 @@ import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { DevicePicker, type Option, SitePicker } from '../sites/Pickers.tsx';
 import { fetchCompact, useAssignDevices } from './api.ts';
+import { deviceKeys } from './keys.ts';
 
 /** /devices/assign: inventory devices go to a site, under a parent device there when their type needs one. */
 export function AssignDevicesPage() {
@@ -27,7 +28,7 @@ export function AssignDevicesPage() {
       .filter((n) => Number.isInteger(n) && n > 0),
   );
   const devices = useQuery({
-    queryKey: ['devices', 'compact', { ids }],
+    queryKey: deviceKeys.compact({ ids }),
     enabled: ids.length > 0,
     queryFn: () => fetchCompact({ ids: ids.join(','), includeSite: true, limit: 500 }),
   });

@@ -18,10 +18,10 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
-import { useCustomerSettings } from '../customers/api.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useAsset } from '../sites/api.ts';
 import { DevicePicker, type Option, SitePicker } from '../sites/Pickers.tsx';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { useAddToInventory, useDevice, useSaveDevice, useTemplates } from './api.ts';
 
 const META_FIELDS = [

@@ -20,6 +20,7 @@ import { DeviceTelemetrySection } from '../telemetry/DeviceTelemetrySection.tsx'
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';
 import { fetchCompact, useAlarmActionLog, useDeleteDevice, useDevice, useTelemetryKeys } from './api.ts';
 import { AlarmChip, DeviceValues, Section, StatusChip, ToggleChips } from './components.tsx';
+import { deviceKeys } from './keys.ts';
 import { MappingsPanel } from './MappingsPanel.tsx';
 
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Enable Device' };
@@ -34,7 +35,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const device = useDevice(id);
   const keysFor = useTelemetryKeys(device.data?.type ?? 'ROUTER');
   const children = useQuery({
-    queryKey: ['devices', 'compact', { parentId: id, view: true }],
+    queryKey: deviceKeys.compact({ parentId: id, view: true }),
     enabled: Boolean(device.data?.childDevicesCount),
     queryFn: () => fetchCompact({ parentId: id, checkChildExist: true, orderBy: 'label', limit: 100 }),
   });

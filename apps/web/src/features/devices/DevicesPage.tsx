@@ -10,10 +10,10 @@ import { DEVICE_STATUSES, DEVICE_TYPE_LABELS, DEVICE_TYPES, type Device, type De
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
 import { formatRelative } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from '../sites/alias.ts';
-import { downloadCsv, fetchAll, toCsv } from '../sites/csv.ts';
 import { useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';

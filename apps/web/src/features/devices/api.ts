@@ -1,38 +1,24 @@
-import type {
-  AlarmActionInput,
-  CompactDevice,
-  Device,
-  DeviceTemplate,
-  DeviceType,
-  EntityMapping,
-  TemplateTelemetry,
-} from '@sitewatch/contracts/devices';
+import type { AlarmActionInput, CompactDevice, Device, DeviceTemplate, DeviceType, TemplateTelemetry } from '@sitewatch/contracts/devices';
 import { DEFAULT_TELEMETRY } from '@sitewatch/contracts/devices';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type BodyOf, type ResponseOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
-import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
-import type { Page } from '../sites/api.ts';
+import { deviceKeys } from './keys.ts';
 
 /** Data hooks of devices, templates, mappings and alarm actions. */
 
-export const deviceKeys = {
-  all: ['devices'] as const,
-  list: (query: Query) => ['devices', 'list', query] as const,
-  compact: (query: Query) => ['devices', 'compact', query] as const,
-  one: (id: number) => ['devices', 'one', id] as const,
-  counts: (query: Query) => ['devices', 'status-counts', query] as const,
-  types: ['devices', 'types'] as const,
-  actions: (id: number) => ['devices', 'actions', id] as const,
-  templates: (query: Query) => ['devices', 'templates', query] as const,
-  template: (id: number) => ['devices', 'template', id] as const,
-  mappings: (query: Query) => ['devices', 'mappings', query] as const,
-};
+/** One route answers devices, or counts per type with groupBy=type; the rows tell which. */
+type DeviceListAnswer = ResponseOf<'/iotapp/devices/', 'get'>;
+export const devicesOf = (page: DeviceListAnswer) => ({
+  contents: (page.contents as ReadonlyArray<DeviceListAnswer['contents'][number]>).filter((row): row is Device => 'id' in row),
+  totalCount: page.totalCount,
+});
 
+/** The device list without groupBy (grouped answers are counts, see useDeviceTypes). */
 export const fetchDevices = async (query: Query) => {
-  const page = await http.get<Page<Device>>('/iotapp/devices/', { query });
-  // Grouped answers (groupBy) are counts, not devices.
-  if (!query.groupBy) remember('devices', page.contents);
+  const page = devicesOf(await api.get('/iotapp/devices/', { query: { ...query, groupBy: undefined } }));
+  remember('devices', page.contents);
   return page;
 };
 
@@ -40,7 +26,7 @@ export const fetchDevices = async (query: Query) => {
 export const deviceQuery = (id: number, opts: { toast?: boolean } = {}) => ({
   queryKey: deviceKeys.one(id),
   staleTime: 30_000,
-  ...cachedById('devices', id, () => http.get<Device>(`/iotapp/devices/${id}/`, { toast: opts.toast })),
+  ...cachedById('devices', id, () => api.get('/iotapp/devices/{id}/', { path: { id }, toast: opts.toast })),
 });
 
 /** Devices change together (subtree actions, moves): the cached ones are dropped with the queries. */
@@ -59,7 +45,13 @@ export function useDevices(query: Query, opts: { enabled?: boolean; refetchInter
   });
 }
 
-export const fetchCompact = (query: Query) => http.get<Page<CompactDevice>>('/iotapp/devices/compact-list/', { query });
+type CompactAnswer = ResponseOf<'/iotapp/devices/compact-list/', 'get'>;
+/** The compact list without groupBy=site: devices, not site groups. */
+export const fetchCompact = async (query: Query) => {
+  const page: CompactAnswer = await api.get('/iotapp/devices/compact-list/', { query: { ...query, groupBy: undefined } });
+  const rows = page.contents as ReadonlyArray<CompactAnswer['contents'][number]>;
+  return { contents: rows.filter((row): row is CompactDevice => 'id' in row), totalCount: page.totalCount };
+};
 
 export function useDevice(id: number | null) {
   return useQuery({ ...deviceQuery(id ?? 0), enabled: Boolean(id) });
@@ -74,7 +66,7 @@ export interface TypeCount {
   notC: number;
 }
 
-export const fetchStatusCounts = (query: Query) => http.get<{ contents: TypeCount[] }>('/iotapp/devices/status-counts/', { query });
+export const fetchStatusCounts = (query: Query) => api.get('/iotapp/devices/status-counts/', { query });
 
 export function useStatusCounts(query: Query, opts: { enabled?: boolean; refetchInterval?: number } = {}) {
   return useQuery({
@@ -91,8 +83,7 @@ export function useDeviceTypes() {
   return useQuery({
     queryKey: deviceKeys.types,
     staleTime: 60_000,
-    queryFn: () =>
-      http.get<Page<{ type: DeviceType; label: string; count: number }>>('/iotapp/devices/', { query: { groupBy: 'type', limit: 50 } }),
+    queryFn: () => api.get('/iotapp/devices/', { query: { groupBy: 'type', limit: 50 } }),
   });
 }
 
@@ -108,10 +99,8 @@ export interface DeviceValues {
 export function useSaveDevice(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: Partial<DeviceValues>) =>
-      id
-        ? http.put<Device>(`/iotapp/devices/${id}/`, input, { toast: false })
-        : http.post<Device>('/iotapp/devices/', input, { toast: false }),
+    mutationFn: (input: BodyOf<'/iotapp/devices/', 'post'>) =>
+      id ? api.put('/iotapp/devices/{id}/', input, { path: { id }, toast: false }) : api.post('/iotapp/devices/', input, { toast: false }),
     onSuccess: () => devicesChanged(client),
   });
 }
@@ -119,7 +108,7 @@ export function useSaveDevice(id: number | null) {
 export function useDeleteDevice() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/iotapp/devices/${id}/`),
+    mutationFn: (id: number) => api.del('/iotapp/devices/{id}/', { path: { id } }),
     onSuccess: () => devicesChanged(client),
   });
 }
@@ -127,7 +116,7 @@ export function useDeleteDevice() {
 export function useAddToInventory(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: Partial<DeviceValues>) => http.post<Device>(`/iotapp/devices/${id}/add-to-inventory/`, input, { toast: false }),
+    mutationFn: (input: Partial<DeviceValues>) => api.post('/iotapp/devices/{id}/add-to-inventory/', input, { path: { id }, toast: false }),
     onSuccess: () => devicesChanged(client),
   });
 }
@@ -136,7 +125,7 @@ export function useAssignDevices() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { deviceIds: number[]; assetId: number | null; parentId: number | null }) =>
-      http.post<{ updated: number }>('/iotapp/devices/assign/', input, { toast: false }),
+      api.post('/iotapp/devices/assign/', input, { toast: false }),
     onSuccess: () => devicesChanged(client),
   });
 }
@@ -144,10 +133,7 @@ export function useAssignDevices() {
 export function useAlarmAction(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: AlarmActionInput) =>
-      http.post<{ success: boolean; updatedDevices: number; ticketId: number | null }>(`/iotapp/devices/${id}/alarm-actions/`, input, {
-        toast: false,
-      }),
+    mutationFn: (input: AlarmActionInput) => api.post('/iotapp/devices/{id}/alarm-actions/', input, { path: { id }, toast: false }),
     onSuccess: () => devicesChanged(client),
   });
 }
@@ -167,12 +153,12 @@ export interface AlarmActionLog {
 export function useAlarmActionLog(id: number) {
   return useQuery({
     queryKey: deviceKeys.actions(id),
-    queryFn: () => http.get<Page<AlarmActionLog>>(`/iotapp/devices/${id}/alarm-actions/`, { query: { page: 1, limit: 20 } }),
+    queryFn: () => api.get('/iotapp/devices/{id}/alarm-actions/', { path: { id }, query: { page: 1, limit: 20 } }),
   });
 }
 
 export const fetchTemplates = async (query: Query) => {
-  const page = await http.get<Page<DeviceTemplate>>('/iotapp/device-templates/', { query });
+  const page = await api.get('/iotapp/device-templates/', { query });
   remember('deviceTemplates', page.contents);
   return page;
 };
@@ -186,7 +172,7 @@ export function useTemplate(id: number | null) {
     queryKey: deviceKeys.template(id ?? 0),
     enabled: Boolean(id),
     staleTime: 30_000,
-    ...cachedById('deviceTemplates', id ?? 0, () => http.get<DeviceTemplate>(`/iotapp/device-templates/${id}/`)),
+    ...cachedById('deviceTemplates', id ?? 0, () => api.get('/iotapp/device-templates/{id}/', { path: { id: id ?? 0 } })),
   });
 }
 
@@ -197,8 +183,8 @@ export function useSaveTemplate(id: number | null) {
   return useMutation({
     mutationFn: (input: TemplateValues) =>
       id
-        ? http.put<DeviceTemplate>(`/iotapp/device-templates/${id}/`, input, { toast: false })
-        : http.post<DeviceTemplate>('/iotapp/device-templates/', input, { toast: false }),
+        ? api.put('/iotapp/device-templates/{id}/', input, { path: { id }, toast: false })
+        : api.post('/iotapp/device-templates/', input, { toast: false }),
     onSuccess: (saved) => {
       entityCache('deviceTemplates').set(saved.id, saved);
       return client.invalidateQueries({ queryKey: deviceKeys.all });
@@ -209,7 +195,7 @@ export function useSaveTemplate(id: number | null) {
 export function useDeleteTemplate() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/iotapp/device-templates/${id}/`),
+    mutationFn: (id: number) => api.del('/iotapp/device-templates/{id}/', { path: { id } }),
     onSuccess: (_none, id) => {
       entityCache('deviceTemplates').delete(id);
       return client.invalidateQueries({ queryKey: deviceKeys.all });
@@ -231,23 +217,22 @@ export function useMappings(query: Query, enabled = true) {
     queryKey: deviceKeys.mappings(query),
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: () => http.get<Page<EntityMapping>>('/iotapp/entity-mappings/', { query }),
+    queryFn: () => api.get('/iotapp/entity-mappings/', { query }),
   });
 }
 
 export function useSaveMapping() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { relationType: string; fromType: string; fromEntity: number; toType: string; toEntity: number }) =>
-      http.post<EntityMapping>('/iotapp/entity-mappings/', input, { toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+    mutationFn: (input: BodyOf<'/iotapp/entity-mappings/', 'post'>) => api.post('/iotapp/entity-mappings/', input, { toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.mappingsAll }),
   });
 }
 
 export function useDeleteMapping() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/iotapp/entity-mappings/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['devices', 'mappings'] }),
+    mutationFn: (id: number) => api.del('/iotapp/entity-mappings/{id}/', { path: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: deviceKeys.mappingsAll }),
   });
 }

@@ -7,17 +7,12 @@ import {
   isActiveDownload,
 } from '@sitewatch/contracts/downloads';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useCustomerSettings } from '../customers/api.ts';
-
-export const downloadKeys = {
-  all: ['downloads'] as const,
-  list: ['downloads', 'list'] as const,
-  sources: ['downloads', 'sources'] as const,
-};
+import { useCustomerSettings } from '../tenant-settings/api.ts';
+import { downloadKeys } from './keys.ts';
 
 // Job progress pushed by the server makes the list stale at once.
 realtime.invalidateOn('job', downloadKeys.list);
@@ -37,7 +32,7 @@ export function useDownloads() {
   return useQuery({
     queryKey: downloadKeys.list,
     enabled: Boolean(user),
-    queryFn: ({ signal }) => http.get<DownloadList>('/api/batch-playback-download/', { signal, toast: false }),
+    queryFn: ({ signal }) => api.get('/api/batch-playback-download/', { signal, toast: false }),
     refetchInterval: (query) => (fallback !== false && needsPolling(query.state.data?.jobs) ? fallback : false),
     staleTime: 2_000,
   });
@@ -49,7 +44,8 @@ const kindQuery = (job: Pick<DownloadJob, 'kind'>) => ({ kind: job.kind });
 export function useDeleteDownload() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (job: DownloadJob) => http.del(`/api/batch-playback-download/${job.jobId}/`, { query: kindQuery(job) }),
+    mutationFn: (job: DownloadJob) =>
+      api.del('/api/batch-playback-download/{jobId}/', { path: { jobId: job.jobId }, query: kindQuery(job) }),
     onSuccess: (_result, job) => {
       client.setQueryData<DownloadList>(downloadKeys.list, (data) =>
         data
@@ -67,7 +63,7 @@ export function useMarkDownloaded() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ job, tid }: { job: DownloadJob; tid: string }) =>
-      http.put<DownloadJob>(`/api/batch-playback-download/${job.jobId}/`, { tid }, { query: kindQuery(job), toast: false }),
+      api.put('/api/batch-playback-download/{jobId}/', { tid }, { path: { jobId: job.jobId }, query: kindQuery(job), toast: false }),
     onSuccess: (updated) => {
       client.setQueryData<DownloadList>(downloadKeys.list, (data) =>
         data ? { ...data, jobs: data.jobs.map((j) => (j.jobId === updated.jobId && j.kind === updated.kind ? updated : j)) } : data,
@@ -88,7 +84,7 @@ export function useExportSources(enabled = true) {
     queryKey: downloadKeys.sources,
     enabled,
     staleTime: 5 * 60_000,
-    queryFn: async () => (await http.get<{ contents: ExportSourceInfo[] }>('/api/exports/sources/')).contents,
+    queryFn: async () => (await api.get('/api/exports/sources/')).contents,
   });
 }
 
@@ -96,7 +92,7 @@ export function useExportSources(enabled = true) {
 export function useStartExport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Partial<ExportCreate> & { kind: string }) => http.post<DownloadJob>('/api/exports/', { params: {}, ...body }),
+    mutationFn: (body: Partial<ExportCreate> & { kind: string }) => api.post('/api/exports/', { params: {}, ...body }),
     onSuccess: (job) => {
       client.setQueryData<DownloadList>(downloadKeys.list, (data) =>
         data

@@ -17,7 +17,7 @@ import { NavIcon } from '../../app/shell/nav-icons.tsx';
 import { useShell } from '../../app/shell/shell-context.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { hasRole, useUser } from '../../lib/session.ts';
-import { useCurrentCustomer } from '../customers/api.ts';
+import { useCurrentCustomer } from '../tenant-settings/api.ts';
 
 function greetingKey(hour: number) {
   if (hour < 12) return 'home.greetingMorning';

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 import Supercluster from 'supercluster';
 import { http } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { loadCountries } from './basemap.ts';
 import { groupByFirstLevel, groupColour, pinSvg, statusColour } from './map-model.ts';
 

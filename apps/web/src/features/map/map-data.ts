@@ -1,6 +1,6 @@
 import { MAP } from '@sitewatch/contracts/map';
 import type { MapSite } from '@sitewatch/contracts/sites';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 
 /**
  * The markers of the map, fetched in pages of 1000 (SPEC 9). Kept apart from React Query so that the route can start
@@ -42,8 +42,7 @@ function rememberCount(key: string, count: number) {
 }
 
 async function fetchAll(parentDevice: string, filter: MapFilter, key: string): Promise<MapSite[]> {
-  const page = (n: number) =>
-    http.get<MapPage>('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } as never });
+  const page = (n: number) => api.get('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } });
   const pagesOf = (count: number) => Math.max(1, Math.ceil(count / MAP.pageSize));
   // Every page the last count needs, side by side; then any page the site count has grown into.
   const asked = Array.from({ length: pagesOf(knownCount(key)) }, (_, i) => page(i + 1));

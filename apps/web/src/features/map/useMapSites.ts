@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { siteKeys } from '../sites/keys.ts';
 import { MAP_SITES_FRESH_MS, type MapFilter, takeMapSites } from './map-data.ts';
 
 /**
@@ -7,7 +8,7 @@ import { MAP_SITES_FRESH_MS, type MapFilter, takeMapSites } from './map-data.ts'
  */
 export function useMapSites(parentDevice: string, filter: MapFilter) {
   return useQuery({
-    queryKey: ['sites', 'map', parentDevice, filter],
+    queryKey: siteKeys.map(parentDevice, filter),
     staleTime: MAP_SITES_FRESH_MS,
     queryFn: () => takeMapSites(parentDevice, filter),
   });

@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router';
 import { useRealtimeConnection } from '../../lib/realtime.ts';
 import { isSafeInAppPath } from '../../lib/safe-redirect.ts';
 import { useUser } from '../../lib/session.ts';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { useInbox, useMarkAllRead, useSetRead } from './api.ts';
 import { LivePopups } from './LivePopups.tsx';
 import { NotificationList } from './NotificationList.tsx';

@@ -1,14 +1,10 @@
 import { type InboxItem, type InboxList, NOTIFICATION_EVENTS, NOTIFICATION_INBOX } from '@sitewatch/contracts/notifications';
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { realtime, usePollingFallback } from '../../lib/realtime.ts';
 import { useUser } from '../../lib/session.ts';
-import { useCustomerSettings } from '../customers/api.ts';
-
-export const inboxKeys = {
-  all: ['notifications'] as const,
-  inbox: ['notifications', 'inbox'] as const,
-};
+import { useCustomerSettings } from '../tenant-settings/api.ts';
+import { inboxKeys } from './keys.ts';
 
 // Any notification event (new item, another tab marked something) makes the inbox stale.
 realtime.invalidateOn('notification', inboxKeys.all);
@@ -28,7 +24,7 @@ export function useInbox() {
     enabled: Boolean(user),
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
-      http.get<InboxList>('/notification/inbox/', {
+      api.get('/notification/inbox/', {
         query: { page: pageParam, limit: NOTIFICATION_INBOX.pageSize, orderBy: '-createdAt' },
         signal,
         toast: false,
@@ -61,10 +57,14 @@ export function useSetRead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (vars: { item: InboxItem; isRead: boolean }) =>
-      http.put<{ item: InboxItem; unreadCount: number }>(`/notification/inbox/${vars.item.id}/`, {
-        isRead: vars.isRead,
-        uuid: vars.item.uuid,
-      }),
+      api.put(
+        '/notification/inbox/{id}/',
+        {
+          isRead: vars.isRead,
+          uuid: vars.item.uuid,
+        },
+        { path: { id: vars.item.id } },
+      ),
     onMutate: async ({ item, isRead }) => {
       await client.cancelQueries({ queryKey: inboxKeys.inbox });
       const before = client.getQueryData<InboxCache>(inboxKeys.inbox);
@@ -91,7 +91,7 @@ export function useSetRead() {
 export function useMarkAllRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => http.post<{ updated: number; unreadCount: number }>('/notification/inbox/mark-all-as-read/'),
+    mutationFn: () => api.post('/notification/inbox/mark-all-as-read/', undefined),
     onSuccess: (result) => {
       client.setQueryData<InboxCache>(inboxKeys.inbox, (data) => patchCache(data, (i) => ({ ...i, isRead: true }), result.unreadCount));
       void client.invalidateQueries({ queryKey: inboxKeys.inbox });

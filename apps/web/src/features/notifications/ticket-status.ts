@@ -1,6 +1,7 @@
 import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk/tickets';
 import type { InboxItem } from '@sitewatch/contracts/notifications';
-import { http, isHttpError } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
 
 const IN_PROGRESS = 'INPROGRESS';
@@ -17,10 +18,14 @@ export const isInProgress = (item: InboxItem) => item.notification.metadata.data
  */
 export async function changeToInProgress(ticketId: number): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const ticket = await http.get<{ version: number; status: string }>(`/helpdesk/tickets/${ticketId}/`);
+    const ticket = await api.get('/helpdesk/tickets/{id}/', { path: { id: ticketId } });
     if (ticket.status === IN_PROGRESS) return true;
     try {
-      await http.put(`/helpdesk/tickets/${ticketId}/`, { version: ticket.version, status: IN_PROGRESS }, { toast: attempt > 0 });
+      await api.put(
+        '/helpdesk/tickets/{id}/',
+        { version: ticket.version, status: IN_PROGRESS },
+        { path: { id: ticketId }, toast: attempt > 0 },
+      );
       toast.success(HELPDESK_MESSAGES.ticketUpdated);
       return true;
     } catch (error) {

@@ -1,7 +1,8 @@
 import type { User } from '@sitewatch/contracts/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 import { setUser, useUser } from '../../lib/session.ts';
+import { profileKeys } from './keys.ts';
 
 export interface ProfileUpdate {
   firstname: string;
@@ -24,11 +25,6 @@ export interface TotpSetup {
   otpauthUrl: string;
 }
 
-export const profileKeys = {
-  profile: ['auth', 'profile'] as const,
-  sessions: ['auth', 'sessions'] as const,
-};
-
 /** The profile from the server; the stored user info is kept in step with it. */
 export function useProfile() {
   const user = useUser();
@@ -36,7 +32,7 @@ export function useProfile() {
     queryKey: profileKeys.profile,
     enabled: Boolean(user),
     queryFn: async () => {
-      const profile = await http.get<User>('/api/auth/profile/');
+      const profile = await api.get('/api/auth/profile/');
       setUser(profile);
       return profile;
     },
@@ -54,20 +50,18 @@ function useUserMutation<TArgs>(call: (args: TArgs) => Promise<User>) {
   });
 }
 
-export const useUpdateProfile = () =>
-  useUserMutation((body: ProfileUpdate) => http.put<User>('/api/auth/profile/', body, { toast: false }));
-export const useEnableTotp = () => useUserMutation((code: string) => http.post<User>('/api/auth/totp/enable/', { code }, { toast: false }));
-export const useDisableTotp = () =>
-  useUserMutation((code: string) => http.post<User>('/api/auth/totp/disable/', { code }, { toast: false }));
+export const useUpdateProfile = () => useUserMutation((body: ProfileUpdate) => api.put('/api/auth/profile/', body, { toast: false }));
+export const useEnableTotp = () => useUserMutation((code: string) => api.post('/api/auth/totp/enable/', { code }, { toast: false }));
+export const useDisableTotp = () => useUserMutation((code: string) => api.post('/api/auth/totp/disable/', { code }, { toast: false }));
 
 export function useTotpSetup() {
-  return useMutation({ mutationFn: () => http.post<TotpSetup>('/api/auth/totp/setup/', undefined, { toast: false }) });
+  return useMutation({ mutationFn: () => api.post('/api/auth/totp/setup/', undefined, { toast: false }) });
 }
 
 export function useChangePassword() {
   return useMutation({
     mutationFn: (body: { oldPassword: string; newPassword: string; confirmPassword: string }) =>
-      http.post<{ message: string }>('/api/auth/change-password/', body, { toast: false }),
+      api.post('/api/auth/change-password/', body, { toast: false }),
   });
 }
 
@@ -75,14 +69,14 @@ export function useSessions(enabled: boolean) {
   return useQuery({
     queryKey: profileKeys.sessions,
     enabled,
-    queryFn: () => http.get<{ contents: Session[]; totalCount: number }>('/api/auth/sessions/'),
+    queryFn: () => api.get('/api/auth/sessions/'),
   });
 }
 
 export function useRevokeSession() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => http.del<null>(`/api/auth/sessions/${encodeURIComponent(id)}/`),
+    mutationFn: (id: string) => api.del('/api/auth/sessions/{id}/', { path: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
   });
 }

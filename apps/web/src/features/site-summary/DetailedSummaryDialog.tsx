@@ -7,9 +7,10 @@ import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data
 import { SITE_SUMMARY } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
+import type { Query } from '../../lib/http-client.ts';
+import { siteKeys } from '../sites/keys.ts';
 
 interface DetailedRow {
   id: number;
@@ -35,15 +36,15 @@ const COLUMNS: GridColDef<DetailedRow>[] = [
 ];
 
 /** SPEC 2.11: the full-width 'Site detailed summary' dialog, 5 to 50 rows per page, 10 by default. */
-export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean; onClose(): void; filter: Record<string, unknown> }) {
+export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean; onClose(): void; filter: Query }) {
   const [page, setPage] = useState<GridPaginationModel>({ page: 0, pageSize: SITE_SUMMARY.detailedDefaultRows });
   const rows = useQuery({
-    queryKey: ['sites', 'detailed-summary', filter, page],
+    queryKey: siteKeys.detailedSummary(filter as Query, page),
     enabled: open,
     placeholderData: keepPreviousData,
     queryFn: () =>
-      http.get<Page<DetailedRow>>('/iotapp/assets/detailed-summary/', {
-        query: { ...filter, page: page.page + 1, limit: page.pageSize } as never,
+      api.get('/iotapp/assets/detailed-summary/', {
+        query: { ...filter, page: page.page + 1, limit: page.pageSize },
       }),
   });
   return (

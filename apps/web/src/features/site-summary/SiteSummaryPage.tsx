@@ -16,17 +16,19 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { downloadCsv, toCsv } from '../../lib/csv.ts';
+import type { Query } from '../../lib/http-client.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useChooseSite, useTreeSelection } from '../asset-tree/selection.ts';
+import { deviceKeys } from '../devices/keys.ts';
 import { LocationList } from '../map/MultisiteStatusPage.tsx';
 import { SiteMap } from '../map/SiteMap.tsx';
 import { useMapSites } from '../map/useMapSites.ts';
 import { useSiteFocus } from '../map/useSiteFocus.ts';
 import { useAssetAlias } from '../sites/alias.ts';
-import type { Page } from '../sites/api.ts';
-import { downloadCsv, toCsv } from '../sites/csv.ts';
 import { useListState } from '../sites/hooks.ts';
+import { siteKeys } from '../sites/keys.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { DetailedSummaryDialog } from './DetailedSummaryDialog.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
@@ -51,8 +53,7 @@ const DASHBOARD_LINKS: [string, string][] = [
   ['/sitemonitoring', 'Site Monitoring'],
 ];
 
-const fetchSummary = (query: Record<string, unknown>) =>
-  http.get<Page<SiteSummaryRow>>('/iotapp/assets/site-summary/', { query: query as never });
+const fetchSummary = (query: Query) => api.get('/iotapp/assets/site-summary/', { query: query });
 
 /** /site-summary/dashboard (SPEC 2.11): type cards, the Site Summary table or map, export and the detailed dialog. */
 export function SiteSummaryPage() {
@@ -69,7 +70,7 @@ export function SiteSummaryPage() {
   const list = useListState({ pageSize: 10, orderBy: 'name' });
   const query = { ...filter, ...list.query, type: type ?? undefined };
   const rows = useQuery({
-    queryKey: ['sites', 'site-summary', query],
+    queryKey: siteKeys.summary(query as Query),
     queryFn: () => fetchSummary(query),
     placeholderData: keepPreviousData,
   });
@@ -137,8 +138,8 @@ export function SiteSummaryPage() {
             startIcon={<RefreshIcon />}
             onClick={() =>
               void client
-                .invalidateQueries({ queryKey: ['sites'] })
-                .then(() => client.invalidateQueries({ queryKey: ['devices', 'status-counts'] }))
+                .invalidateQueries({ queryKey: siteKeys.all })
+                .then(() => client.invalidateQueries({ queryKey: deviceKeys.countsAll }))
             }
             data-testid="refresh-data"
           >

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { DEFAULT_DEVICE_TYPE_CONFIG, DEVICE_STATUS_COLOURS, type DeviceType, SUMMARY_STATUS_LABELS } from '@sitewatch/contracts/devices';
 import { SITE_SUMMARY } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
+import type { Query } from '../../lib/http-client.ts';
 import { type TypeCount, useStatusCounts } from '../devices/api.ts';
 
 const LABELS = new Map(DEFAULT_DEVICE_TYPE_CONFIG.map((c) => [c.type, c.label]));
@@ -70,7 +71,7 @@ export function SummaryCards({
   selected,
   onSelect,
 }: {
-  filter: Record<string, unknown>;
+  filter: Query;
   selected: DeviceType | null;
   onSelect(type: DeviceType | null): void;
 }) {
@@ -79,8 +80,8 @@ export function SummaryCards({
     const timer = setTimeout(() => setLater(true), SITE_SUMMARY.otherTypesDelayMs);
     return () => clearTimeout(timer);
   }, []);
-  const first = useStatusCounts({ ...filter, types: DEFAULT_TYPES.join(',') } as never);
-  const all = useStatusCounts(filter as never, { enabled: later });
+  const first = useStatusCounts({ ...filter, types: DEFAULT_TYPES.join(',') });
+  const all = useStatusCounts(filter, { enabled: later });
   const others = (all.data?.contents ?? []).filter((c) => !DEFAULT_TYPES.includes(c.type));
   const cards: { type: DeviceType; label: string; count?: TypeCount; loading: boolean }[] = [
     ...DEFAULT_TYPES.map((type) => ({

@@ -11,11 +11,11 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from './alias.ts';
 import { fetchAssets, useAssets, useCustomers, useDeleteAsset } from './api.ts';
-import { downloadCsv, fetchAll, toCsv } from './csv.ts';
 import { useListState } from './hooks.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 

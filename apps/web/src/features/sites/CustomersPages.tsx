@@ -20,6 +20,7 @@ import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { hasRole, useUser } from '../../lib/session.ts';
@@ -37,7 +38,6 @@ import {
   useRotateSecret,
   useSaveCustomer,
 } from './api.ts';
-import { downloadCsv, fetchAll, toCsv } from './csv.ts';
 import { useListState } from './hooks.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 

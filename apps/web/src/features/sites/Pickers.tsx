@@ -3,9 +3,11 @@ import TextField from '@mui/material/TextField';
 import type { DeviceType } from '@sitewatch/contracts/devices';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { http } from '../../lib/http.ts';
-import type { Page } from './api.ts';
+import { api } from '../../lib/api.ts';
+import type { Query } from '../../lib/http-client.ts';
+import { devicesOf } from '../devices/api.ts';
 import { useDebounced } from './hooks.ts';
+import { siteKeys } from './keys.ts';
 
 /** SPEC 9: selects search after 500 ms and fetch 15 options at a time. */
 const SELECT_DEBOUNCE_MS = 500;
@@ -20,17 +22,21 @@ export interface Option {
   assetName?: string | null;
 }
 
-function useOptions(path: string, input: string, extra: Record<string, string | number | boolean | undefined>, enabled: boolean) {
+const pickers = {
+  sites: (query: Query) => api.get('/iotapp/assets/', { query, toast: false }),
+  devices: async (query: Query) => devicesOf(await api.get('/iotapp/devices/', { query, toast: false })),
+};
+
+type PickerRow = { id: number; name: string; label?: string; type?: string; asset?: { name: string } | null };
+
+function useOptions(kind: keyof typeof pickers, input: string, extra: Query, enabled: boolean) {
   const searchText = useDebounced(input.trim(), SELECT_DEBOUNCE_MS);
   return useQuery({
-    queryKey: ['picker', path, searchText, extra],
+    queryKey: siteKeys.picker(kind, searchText, extra),
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: () =>
-      http.get<Page<Option & { asset?: { name: string } | null }>>(path, {
-        query: { ...extra, page: 1, limit: SELECT_PAGE_SIZE, searchText: searchText || undefined },
-        toast: false,
-      }),
+    queryFn: (): Promise<{ contents: PickerRow[] }> =>
+      pickers[kind]({ ...extra, page: 1, limit: SELECT_PAGE_SIZE, searchText: searchText || undefined }),
   });
 }
 
@@ -43,7 +49,7 @@ export function SitePicker(props: {
 }) {
   const [input, setInput] = useState('');
   const [open, setOpen] = useState(false);
-  const options = useOptions('/iotapp/assets/', input, { orderBy: 'name' }, open);
+  const options = useOptions('sites', input, { orderBy: 'name' }, open);
   return (
     <Autocomplete
       open={open}
@@ -82,7 +88,7 @@ export function DevicePicker(props: {
     type: props.types?.length ? props.types.join(',') : undefined,
     assetId: props.assetId === undefined ? undefined : props.assetId === null ? 'null' : props.assetId,
   };
-  const options = useOptions('/iotapp/devices/', input, extra, open);
+  const options = useOptions('devices', input, extra, open);
   return (
     <Autocomplete
       open={open}

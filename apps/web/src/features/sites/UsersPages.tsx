@@ -15,19 +15,19 @@ import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import type { User } from '@sitewatch/contracts/auth';
 import { ROLE_LABELS, ROLES, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
-import type { TreeNode } from '@sitewatch/contracts/sites';
 import { DEVICE_PERMISSIONS, PERMISSION_MESSAGES, USER_ASSET_MESSAGES, type UserAsset } from '@sitewatch/contracts/users';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { http } from '../../lib/http.ts';
 import { fullName } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
 import { useAssignAssets, useGroups, useSaveDevicePermissions, useUnassignAssets, useUserAssets, useUsers } from './api.ts';
 import { useDebounced, useListState } from './hooks.ts';
+import { siteKeys } from './keys.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 import { type Option, SitePicker } from './Pickers.tsx';
 
@@ -146,8 +146,8 @@ function UserPicker({ value, onChange }: { value: User | null; onChange(user: Us
 /** One address level picker: the children of the path, as the tree sees them. */
 function LevelPicker({ path, value, onChange }: { path: string[]; value: string; onChange(level: string): void }) {
   const levels = useQuery({
-    queryKey: ['sites', 'tree', path],
-    queryFn: () => http.get<{ contents: TreeNode[] }>('/iotapp/assets/tree/', { query: { path, limit: 500 } }),
+    queryKey: siteKeys.tree(path),
+    queryFn: () => api.get('/iotapp/assets/tree/', { query: { path, limit: 500 } }),
   });
   const options = (levels.data?.contents ?? []).filter((n) => n.nodeType === 'level');
   if (!options.length) return null;

@@ -1,5 +1,5 @@
 import { DEFAULT_ALIASES } from '@sitewatch/contracts/constants';
-import { useCustomerSettings } from '../customers/api.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 
 /** The customer's word for a site (SPEC 9: default "Site"). */
 export function useAssetAlias(): string {

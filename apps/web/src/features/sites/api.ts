@@ -1,10 +1,9 @@
-import type { User } from '@sitewatch/contracts/auth';
-import type { Asset, AssetInput, SiteCustomer } from '@sitewatch/contracts/sites';
-import type { UserAsset } from '@sitewatch/contracts/users';
+import type { AssetInput, SiteCustomer } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type BodyOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
-import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { siteKeys } from './keys.ts';
 
 /** Data hooks of sites, customers and users' site assignments. */
 
@@ -13,20 +12,8 @@ export interface Page<T> {
   totalCount: number;
 }
 
-export const siteKeys = {
-  all: ['sites'] as const,
-  assets: (query: Query) => ['sites', 'assets', query] as const,
-  asset: (id: number, roles = false) => ['sites', 'asset', id, roles] as const,
-  customers: (query: Query) => ['sites', 'customers', query] as const,
-  customer: (id: number) => ['sites', 'customer', id] as const,
-  credentials: (id: number) => ['sites', 'customer', id, 'credentials'] as const,
-  users: (query: Query) => ['users', 'list', query] as const,
-  userAssets: (query: Query) => ['users', 'assets', query] as const,
-  groups: ['users', 'groups'] as const,
-};
-
 export const fetchAssets = async (query: Query) => {
-  const page = await http.get<Page<Asset>>('/iotapp/assets/', { query });
+  const page = await api.get('/iotapp/assets/', { query });
   remember('assets', page.contents);
   return page;
 };
@@ -35,7 +22,7 @@ export const fetchAssets = async (query: Query) => {
 export const assetQuery = (id: number) => ({
   queryKey: siteKeys.asset(id),
   staleTime: 30_000,
-  ...cachedById('assets', id, () => http.get<Asset>(`/iotapp/assets/${id}/`)),
+  ...cachedById('assets', id, () => api.get('/iotapp/assets/{id}/', { path: { id } })),
 });
 
 export function useAssets(query: Query, enabled = true) {
@@ -49,7 +36,7 @@ export function useAsset(id: number | null, opts: { showRoles?: boolean } = {}) 
   const withRoles = useQuery({
     queryKey: siteKeys.asset(id ?? 0, true),
     enabled: enabled && Boolean(opts.showRoles),
-    queryFn: () => http.get<Asset>(`/iotapp/assets/${id}/`, { query: { showRoles: true } }),
+    queryFn: () => api.get('/iotapp/assets/{id}/', { path: { id: id ?? 0 }, query: { showRoles: 'true' } }),
   });
   return opts.showRoles ? withRoles : byId;
 }
@@ -58,7 +45,7 @@ export function useSaveAsset(id: number | null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: AssetInput) =>
-      id ? http.put<Asset>(`/iotapp/assets/${id}/`, input, { toast: false }) : http.post<Asset>('/iotapp/assets/', input, { toast: false }),
+      id ? api.put('/iotapp/assets/{id}/', input, { path: { id }, toast: false }) : api.post('/iotapp/assets/', input, { toast: false }),
     onSuccess: (saved) => {
       entityCache('assets').set(saved.id, saved);
       return client.invalidateQueries({ queryKey: siteKeys.all });
@@ -69,7 +56,7 @@ export function useSaveAsset(id: number | null) {
 export function useDeleteAsset() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/iotapp/assets/${id}/`),
+    mutationFn: (id: number) => api.del('/iotapp/assets/{id}/', { path: { id } }),
     onSuccess: (_none, id) => {
       entityCache('assets').delete(id);
       return client.invalidateQueries({ queryKey: siteKeys.all });
@@ -77,7 +64,7 @@ export function useDeleteAsset() {
   });
 }
 
-export const fetchCustomers = (query: Query) => http.get<Page<SiteCustomer>>('/iotapp/customers/', { query });
+export const fetchCustomers = (query: Query) => api.get('/iotapp/customers/', { query });
 
 export function useCustomers(query: Query) {
   return useQuery({ queryKey: siteKeys.customers(query), queryFn: () => fetchCustomers(query), placeholderData: keepPreviousData });
@@ -87,7 +74,7 @@ export function useCustomer(id: number | null) {
   return useQuery({
     queryKey: siteKeys.customer(id ?? 0),
     enabled: Boolean(id),
-    queryFn: () => http.get<SiteCustomer>(`/iotapp/customers/${id}/`),
+    queryFn: () => api.get('/iotapp/customers/{id}/', { path: { id: id ?? 0 } }),
   });
 }
 
@@ -98,8 +85,8 @@ export function useSaveCustomer(id: number | null) {
   return useMutation({
     mutationFn: (input: CustomerValues) =>
       id
-        ? http.put<SiteCustomer>(`/iotapp/customers/${id}/`, input, { toast: false })
-        : http.post<SiteCustomer>('/iotapp/customers/', input, { toast: false }),
+        ? api.put('/iotapp/customers/{id}/', input, { path: { id }, toast: false })
+        : api.post('/iotapp/customers/', input, { toast: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }
@@ -107,7 +94,7 @@ export function useSaveCustomer(id: number | null) {
 export function useDeleteCustomer() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<null>(`/iotapp/customers/${id}/`),
+    mutationFn: (id: number) => api.del('/iotapp/customers/{id}/', { path: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.all }),
   });
 }
@@ -122,18 +109,18 @@ export interface IotCredentials {
 }
 
 export function useCredentials(id: number) {
-  return useQuery({ queryKey: siteKeys.credentials(id), queryFn: () => http.get<IotCredentials>(`/iotapp/customers/${id}/iot-fw-cred/`) });
+  return useQuery({ queryKey: siteKeys.credentials(id), queryFn: () => api.get('/iotapp/customers/{id}/iot-fw-cred/', { path: { id } }) });
 }
 
 export function useRotateSecret(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => http.post<IotCredentials>(`/iotapp/customers/${id}/iot-fw-cred/rotate/`, {}),
+    mutationFn: () => api.post('/iotapp/customers/{id}/iot-fw-cred/rotate/', undefined, { path: { id } }),
     onSuccess: (data) => client.setQueryData(siteKeys.credentials(id), data),
   });
 }
 
-export const fetchUsers = (query: Query) => http.get<Page<User>>('/iotapp/users/', { query });
+export const fetchUsers = (query: Query) => api.get('/iotapp/users/', { query });
 
 export function useUsers(query: Query) {
   return useQuery({ queryKey: siteKeys.users(query), queryFn: () => fetchUsers(query), placeholderData: keepPreviousData });
@@ -144,7 +131,9 @@ export function useUserAssets(query: Query & { userId: number | null }) {
     queryKey: siteKeys.userAssets(query),
     enabled: Boolean(query.userId),
     placeholderData: keepPreviousData,
-    ...cachedById('userAssets', JSON.stringify(query), () => http.get<Page<UserAsset>>('/iotapp/user-assets/', { query })),
+    ...cachedById('userAssets', JSON.stringify(query), () =>
+      api.get('/iotapp/user-assets/', { query: { ...query, userId: query.userId ?? 0 } }),
+    ),
   });
 }
 
@@ -152,10 +141,10 @@ export function useAssignAssets() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { userId: number; assetIds: number[]; address?: string[] }) =>
-      http.post<{ assigned: number }>('/iotapp/user-assets/', input, { toast: false }),
+      api.post('/iotapp/user-assets/', input, { toast: false }),
     onSuccess: () => {
       entityCache('userAssets').clear();
-      return client.invalidateQueries({ queryKey: ['users'] });
+      return client.invalidateQueries({ queryKey: siteKeys.usersAll });
     },
   });
 }
@@ -163,11 +152,10 @@ export function useAssignAssets() {
 export function useUnassignAssets() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { userId: number; assetIds: number[] }) =>
-      http.post<{ removed: number }>('/iotapp/user-assets/remove/', input, { toast: false }),
+    mutationFn: (input: { userId: number; assetIds: number[] }) => api.post('/iotapp/user-assets/remove/', input, { toast: false }),
     onSuccess: () => {
       entityCache('userAssets').clear();
-      return client.invalidateQueries({ queryKey: ['users'] });
+      return client.invalidateQueries({ queryKey: siteKeys.usersAll });
     },
   });
 }
@@ -180,14 +168,14 @@ export interface GroupPermissions {
 }
 
 export function useGroups() {
-  return useQuery({ queryKey: siteKeys.groups, queryFn: () => http.get<Page<GroupPermissions>>('/iotapp/groups/') });
+  return useQuery({ queryKey: siteKeys.groups, queryFn: () => api.get('/iotapp/groups/') });
 }
 
 export function useSaveDevicePermissions() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { groupId: number; codenames: string[] }) =>
-      http.put<GroupPermissions>(`/iotapp/groups/${input.groupId}/device-permissions/`, { codenames: input.codenames }, { toast: false }),
+    mutationFn: (input: { groupId: number } & BodyOf<'/iotapp/groups/{id}/device-permissions/', 'put'>) =>
+      api.put('/iotapp/groups/{id}/device-permissions/', { codenames: input.codenames }, { path: { id: input.groupId }, toast: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: siteKeys.groups }),
   });
 }

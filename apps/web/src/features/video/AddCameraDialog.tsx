@@ -10,8 +10,12 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { detailOf, http, isHttpError } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
+import { devicesOf } from '../devices/api.ts';
+import { deviceKeys } from '../devices/keys.ts';
+import { videoKeys } from './keys.ts';
 
 interface DeviceRef {
   id: number;
@@ -27,8 +31,8 @@ interface DeviceRef {
 export function AddCameraDialog({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const dvrs = useQuery({
-    queryKey: ['devices', 'dvr-list'],
-    queryFn: () => http.get<{ contents: DeviceRef[] }>('/iotapp/devices/', { query: { type: 'DVR', limit: 500, orderBy: 'label' } }),
+    queryKey: deviceKeys.dvrs,
+    queryFn: async () => devicesOf(await api.get('/iotapp/devices/', { query: { type: 'DVR', limit: 500, orderBy: 'label' } })),
   });
   const [dvr, setDvr] = useState<DeviceRef | null>(null);
   const [label, setLabel] = useState('');
@@ -41,24 +45,24 @@ export function AddCameraDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const device = await http.post<{ id: number }>(
+      const device = await api.post(
         '/iotapp/devices/',
         { label, type: 'CAMERA', parentId: dvr.id, assetId: dvr.assetId },
         { toast: false },
       );
       try {
-        await http.put(
-          `/api/cameras/${device.id}/configs/`,
+        await api.put(
+          '/api/cameras/{camId}/configs/',
           { simulated, streamUrl: simulated ? null : streamUrl.trim(), recordingEnabled: true },
-          { toast: false },
+          { path: { camId: device.id }, toast: false },
         );
       } catch (e) {
         // keep the product consistent: no half-made camera left behind
-        await http.del(`/iotapp/devices/${device.id}/`, { toast: false }).catch(() => undefined);
+        await api.del('/iotapp/devices/{id}/', { path: { id: device.id }, toast: false }).catch(() => undefined);
         throw e;
       }
       toast.success('Device created successfully');
-      await client.invalidateQueries({ queryKey: ['video'] });
+      await client.invalidateQueries({ queryKey: videoKeys.all });
       onClose();
     } catch (e) {
       setError(isHttpError(e) ? (detailOf(e.data) ?? e.message) : 'Failed to add the camera');

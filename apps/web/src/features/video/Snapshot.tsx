@@ -32,7 +32,7 @@ export function Snapshot({ cameraId, alt, height = 180 }: { cameraId: number; al
       async () => {
         const result = await fetchSnapshot(cameraId).catch(() => ({ err: 'failed' }) as { path?: string; err?: string });
         if (cancelled) return;
-        if (result.path) setSrc(result.path);
+        if ('path' in result && result.path) setSrc(result.path);
         else if (attempt + 1 >= CAMERA_CONSTANTS.snapshotTries) setFailed(true);
         else setAttempt((a) => a + 1);
       },

@@ -12,7 +12,11 @@ import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useSaveTour, useTour } from './api.ts';
+import { type TourForm, useSaveTour, useTour } from './api.ts';
+
+const LAYOUTS = [1, 4, 6, 9] as const;
+type Layout = NonNullable<TourForm['layout']>;
+
 import { CameraPicker } from './CameraPicker.tsx';
 
 /** /tour/config/{id} ('new' to create): a tour's cameras in order with how long each is shown. */
@@ -23,13 +27,13 @@ export function TourConfigPage() {
   const save = useSaveTour(id || null);
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [layout, setLayout] = useState(1);
+  const [layout, setLayout] = useState<Layout>(1);
   const [stops, setStops] = useState<{ key: number; cameraId: number; label: string; dwellSec: number }[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!tour.data) return;
     setName(tour.data.name);
-    setLayout(tour.data.layout);
+    setLayout(LAYOUTS.find((n) => n === tour.data.layout) ?? 1);
     setStops(tour.data.stops.map((s, i) => ({ key: i, cameraId: s.cameraId, label: s.label ?? `#${s.cameraId}`, dwellSec: s.dwellSec })));
   }, [tour.data]);
   const submit = async () => {
@@ -48,8 +52,13 @@ export function TourConfigPage() {
       <Paper sx={{ p: 2, display: 'grid', gap: 2, maxWidth: 720 }}>
         {error ? <Alert severity="error">{error}</Alert> : null}
         <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} />
-        <TextField select label="Cameras at once" value={layout} onChange={(e) => setLayout(Number(e.target.value))}>
-          {[1, 4, 6, 9].map((n) => (
+        <TextField
+          select
+          label="Cameras at once"
+          value={layout}
+          onChange={(e) => setLayout(LAYOUTS.find((n) => n === Number(e.target.value)) ?? 1)}
+        >
+          {LAYOUTS.map((n) => (
             <MenuItem key={n} value={n}>
               {n}
             </MenuItem>

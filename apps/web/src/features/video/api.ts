@@ -1,25 +1,11 @@
-import type { DownloadJob } from '@sitewatch/contracts/downloads';
-import type { Camera, Incident, Storage, Tour } from '@sitewatch/contracts/video';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api, type BodyOf } from '../../lib/api.ts';
+import { videoKeys } from './keys.ts';
 
 export interface Page<T> {
   contents: T[];
   totalCount: number;
 }
-
-export const videoKeys = {
-  cameras: (q: Record<string, unknown>) => ['video', 'cameras', q] as const,
-  camera: (id: number) => ['video', 'camera', id] as const,
-  timeline: (id: number, from: string, to: string) => ['video', 'timeline', id, from, to] as const,
-  storages: (q: Record<string, unknown>) => ['video', 'storages', q] as const,
-  storage: (id: number) => ['video', 'storage', id] as const,
-  tours: ['video', 'tours'] as const,
-  tour: (id: number) => ['video', 'tour', id] as const,
-  incidents: (q: Record<string, unknown>) => ['video', 'incidents', q] as const,
-  incident: (id: number) => ['video', 'incident', id] as const,
-  clips: ['video', 'clips'] as const,
-};
 
 export function useCameras(
   q: { page?: number; limit?: number; search?: string; assetId?: number; path?: string[]; deviceId?: number } = {},
@@ -32,11 +18,15 @@ export function useCameras(
     ...(q.path?.length ? { path: q.path } : {}),
     ...(q.deviceId ? { deviceId: q.deviceId } : {}),
   };
-  return useQuery({ queryKey: videoKeys.cameras(query), queryFn: () => http.get<Page<Camera>>('/api/cameras/', { query }) });
+  return useQuery({ queryKey: videoKeys.cameras(query), queryFn: () => api.get('/api/cameras/', { query }) });
 }
 
 export function useCamera(id: number) {
-  return useQuery({ queryKey: videoKeys.camera(id), queryFn: () => http.get<Camera>(`/api/cameras/${id}/`), enabled: id > 0 });
+  return useQuery({
+    queryKey: videoKeys.camera(id),
+    queryFn: () => api.get('/api/cameras/{camId}/', { path: { camId: id } }),
+    enabled: id > 0,
+  });
 }
 
 export function useConfigureCamera(id: number) {
@@ -48,35 +38,33 @@ export function useConfigureCamera(id: number) {
       recordingEnabled: boolean;
       segmentSec: number;
       storageId: number | null;
-    }) => http.put<Camera>(`/api/cameras/${id}/configs/`, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    }) => api.put('/api/cameras/{camId}/configs/', body, { path: { camId: id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
 export function useTimeline(id: number, from: string, to: string) {
   return useQuery({
     queryKey: videoKeys.timeline(id, from, to),
-    queryFn: () =>
-      http.get<{ ranges: { start: string; end: string }[] }>(`/api/cameras/${id}/timeline/`, { query: { from, to }, toast: false }),
+    queryFn: () => api.get('/api/cameras/{camId}/timeline/', { path: { camId: id }, query: { from, to }, toast: false }),
     enabled: id > 0,
   });
 }
 
-export const startLiveView = (id: number) =>
-  http.get<{ url: string; wsUrl: string; state: string }>(`/api/cameras/${id}/live-view/`, { toast: false });
+export const startLiveView = (id: number) => api.get('/api/cameras/{camId}/live-view/', { path: { camId: id }, toast: false });
 /** SPEC 7 DELETE /api/cameras/{id}/live-view/: the viewer is gone, the stream may stop. */
-export const stopLiveView = (id: number) => http.del(`/api/cameras/${id}/live-view/`, { toast: false });
-export const fetchSnapshot = (id: number) => http.get<{ path?: string; err?: string }>(`/api/cameras/${id}/snapshot/`, { toast: false });
+export const stopLiveView = (id: number) => api.del('/api/cameras/{camId}/live-view/', { path: { camId: id }, toast: false });
+export const fetchSnapshot = (id: number) => api.get('/api/cameras/{camId}/snapshot/', { path: { camId: id }, toast: false });
 export const playbackUrl = (id: number, from: string, to: string) =>
   `/api/cameras/${id}/playback.m3u8?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 
 // storages
 export function useStorages() {
   const query = { page: 1, limit: 100 };
-  return useQuery({ queryKey: videoKeys.storages(query), queryFn: () => http.get<Page<Storage>>('/api/storages/', { query }) });
+  return useQuery({ queryKey: videoKeys.storages(query), queryFn: () => api.get('/api/storages/', { query }) });
 }
 export function useStorage(id: number) {
-  return useQuery({ queryKey: videoKeys.storage(id), queryFn: () => http.get<Storage>(`/api/storages/${id}/`), enabled: id > 0 });
+  return useQuery({ queryKey: videoKeys.storage(id), queryFn: () => api.get('/api/storages/{id}/', { path: { id } }), enabled: id > 0 });
 }
 export interface StorageForm {
   name: string;
@@ -88,15 +76,15 @@ export interface StorageForm {
 export function useSaveStorage(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: StorageForm) => (id ? http.put<Storage>(`/api/storages/${id}/`, body) : http.post<Storage>('/api/storages/', body)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (body: StorageForm) => (id ? api.put('/api/storages/{id}/', body, { path: { id } }) : api.post('/api/storages/', body)),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useDeleteStorage() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del(`/api/storages/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (id: number) => api.del('/api/storages/{id}/', { path: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -104,41 +92,38 @@ export function useDeleteStorage() {
 export function useTours() {
   return useQuery({
     queryKey: videoKeys.tours,
-    queryFn: () => http.get<Page<Tour>>('/api/camera-tours/', { query: { page: 1, limit: 100 } }),
+    queryFn: () => api.get('/api/camera-tours/', { query: { page: 1, limit: 100 } }),
   });
 }
 export function useTour(id: number) {
-  return useQuery({ queryKey: videoKeys.tour(id), queryFn: () => http.get<Tour>(`/api/camera-tours/${id}/`), enabled: id > 0 });
+  return useQuery({ queryKey: videoKeys.tour(id), queryFn: () => api.get('/api/camera-tours/{id}/', { path: { id } }), enabled: id > 0 });
 }
-export interface TourForm {
-  name: string;
-  layout: number;
-  stops: { cameraId: number; dwellSec: number }[];
-}
+export type TourForm = BodyOf<'/api/camera-tours/', 'post'>;
 export function useSaveTour(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: TourForm) => (id ? http.put<Tour>(`/api/camera-tours/${id}/`, body) : http.post<Tour>('/api/camera-tours/', body)),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (body: TourForm) =>
+      id ? api.put('/api/camera-tours/{id}/', body, { path: { id } }) : api.post('/api/camera-tours/', body),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useDeleteTour() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del(`/api/camera-tours/${id}/`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (id: number) => api.del('/api/camera-tours/{id}/', { path: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
 // incidents
 export function useIncidents(q: { page: number; limit: number; search?: string }) {
   const query = { page: q.page, limit: q.limit, ...(q.search ? { search: q.search } : {}) };
-  return useQuery({ queryKey: videoKeys.incidents(query), queryFn: () => http.get<Page<Incident>>('/api/incident-reports/', { query }) });
+  return useQuery({ queryKey: videoKeys.incidents(query), queryFn: () => api.get('/api/incident-reports/', { query }) });
 }
 export function useIncident(id: number) {
   return useQuery({
     queryKey: videoKeys.incident(id),
-    queryFn: () => http.get<Incident>(`/api/incident-reports/${id}/`),
+    queryFn: () => api.get('/api/incident-reports/{id}/', { path: { id } }),
     enabled: id > 0,
     refetchInterval: (q) => (q.state.data?.clipStatus === 'pending' ? 3000 : false),
   });
@@ -155,15 +140,15 @@ export interface IncidentForm {
 export function useCreateIncident() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: IncidentForm) => http.post<Incident>('/api/incident-reports/', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (body: IncidentForm) => api.post('/api/incident-reports/', body),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 export function useUpdateIncident(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Partial<IncidentForm> & { status?: string }) => http.put<Incident>(`/api/incident-reports/${id}/`, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video'] }),
+    mutationFn: (body: BodyOf<'/api/incident-reports/{id}/', 'put'>) => api.put('/api/incident-reports/{id}/', body, { path: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
 
@@ -171,7 +156,7 @@ export function useUpdateIncident(id: number) {
 export function useClipJobs() {
   return useQuery({
     queryKey: videoKeys.clips,
-    queryFn: () => http.get<{ jobs: DownloadJob[] }>('/api/video-clips/'),
+    queryFn: () => api.get('/api/video-clips/'),
     refetchInterval: (q) => (q.state.data?.jobs.some((j) => j.status === 'starting' || j.status === 'processing') ? 3000 : 15_000),
   });
 }
@@ -179,22 +164,22 @@ export function useCreateBatch() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { cameraIds: number[]; windows: { from: string; to: string }[]; name?: string }) =>
-      http.post<{ jobId: number; taskCount: number; warning: string | null }>('/api/batch-playback-download/', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+      api.post('/api/batch-playback-download/', body),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }
 export function useMarkClipDownloaded() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (v: { jobId: number; tid: string }) =>
-      http.put(`/api/batch-playback-download/${v.jobId}/`, { tid: v.tid }, { query: { kind: 'clips' } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+      api.put('/api/batch-playback-download/{jobId}/', { tid: v.tid }, { path: { jobId: v.jobId }, query: { kind: 'clips' } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }
 export function useDeleteClipJob() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (jobId: number) => http.del(`/api/batch-playback-download/${jobId}/`, { query: { kind: 'clips' } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['video', 'clips'] }),
+    mutationFn: (jobId: number) => api.del('/api/batch-playback-download/{jobId}/', { path: { jobId }, query: { kind: 'clips' } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.clips }),
   });
 }

@@ -3,18 +3,18 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { DEVICE_TYPE_LABELS, type Device, type DeviceType } from '@sitewatch/contracts/devices';
-import type { SiteSummaryRow } from '@sitewatch/contracts/sites';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { api } from '../../../lib/api.ts';
 import { formatRelative } from '../../../lib/format.ts';
-import { http } from '../../../lib/http.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
-import { type Page, useAsset } from '../../sites/api.ts';
+import { useAsset } from '../../sites/api.ts';
+import { siteKeys } from '../../sites/keys.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../AlarmSettingsDialog.tsx';
 import { useDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
 import { AlarmChip, Section, StatusChip, ToggleChips } from '../components.tsx';
@@ -90,11 +90,11 @@ export function SiteMonitoringPage() {
     { enabled: Boolean(assetId), refetchInterval: LIVE_REFRESH_MS },
   );
   const attention = useQuery({
-    queryKey: ['sites', 'site-summary', { attention: true, ...selection.query }],
+    queryKey: siteKeys.summary({ attention: true, ...selection.query }),
     enabled: !assetId,
     queryFn: () =>
-      http.get<Page<SiteSummaryRow>>('/iotapp/assets/site-summary/', {
-        query: { ...selection.query, orderBy: '-offline', limit: 10 } as never,
+      api.get('/iotapp/assets/site-summary/', {
+        query: { ...selection.query, orderBy: '-offline', limit: 10 },
       }),
   });
 

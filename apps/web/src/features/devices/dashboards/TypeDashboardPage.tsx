@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import type { Query } from '../../../lib/http-client.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
@@ -23,8 +24,8 @@ const PAGE_SIZE = 12;
 export const LIVE_REFRESH_MS = 30_000;
 
 /** Connected / Disconnected / Not Connected counts of one device type under the tree selection. */
-export function StatusStrip({ type, filter }: { type: DeviceType; filter: Record<string, unknown> }) {
-  const counts = useStatusCounts({ ...filter, types: type } as never, { refetchInterval: LIVE_REFRESH_MS });
+export function StatusStrip({ type, filter }: { type: DeviceType; filter: Query }) {
+  const counts = useStatusCounts({ ...filter, types: type }, { refetchInterval: LIVE_REFRESH_MS });
   const c = counts.data?.contents[0];
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }} data-testid="status-strip">
@@ -90,9 +91,12 @@ export function TypeDashboardPage({ type, title, viewPath }: { type: DeviceType;
   const [page, setPage] = useState(1);
   const [alarmFor, setAlarmFor] = useState<number | null>(null);
   const keysFor = useTelemetryKeys(type);
-  const devices = useDevices({ ...selection.query, type, orderBy: 'name', page, limit: PAGE_SIZE } as never, {
-    refetchInterval: LIVE_REFRESH_MS,
-  });
+  const devices = useDevices(
+    { ...selection.query, type, orderBy: 'name', page, limit: PAGE_SIZE },
+    {
+      refetchInterval: LIVE_REFRESH_MS,
+    },
+  );
   const total = devices.data?.totalCount ?? 0;
   return (
     <Box>

@@ -1,0 +1,194 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { TICKET_REPORTS } from '@sitewatch/contracts/helpdesk/admin';
+import {
+  TICKET_STATUS_LABELS,
+  TICKET_TYPE_LABELS,
+  TICKET_TYPES,
+  type TicketStatus,
+  type TicketType,
+} from '@sitewatch/contracts/helpdesk/tickets';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ErrorState } from '../../../components/ErrorState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { type Dashboard, useDashboard } from './api.ts';
+import { presetRange } from './model.ts';
+
+const RANGES = [
+  { key: 'last7d', label: 'Last 7 days' },
+  { key: 'last30d', label: 'Last 30 days' },
+  { key: 'last3m', label: 'Last 3 months' },
+  { key: 'last6m', label: 'Last 6 months' },
+] as const;
+
+function Figure({ label, value, colour, testId }: { label: string; value: string | number; colour?: string; testId?: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid={testId}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h5" component="p" sx={{ fontWeight: 700, color: colour, whiteSpace: 'nowrap' }}>
+        {value}
+      </Typography>
+    </Paper>
+  );
+}
+
+function Bars({
+  title,
+  rows,
+  label,
+}: {
+  title: string;
+  rows: { key: string; count: number; color?: string }[];
+  label?: (k: string) => string;
+}) {
+  const max = Math.max(1, ...rows.map((r) => r.count));
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
+        {title}
+      </Typography>
+      {rows.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          No tickets in the range.
+        </Typography>
+      ) : (
+        rows.map((r) => (
+          <Box key={r.key} sx={{ display: 'grid', gridTemplateColumns: '140px 1fr 48px', gap: 1, alignItems: 'center', mb: 0.5 }}>
+            <Typography variant="body2" noWrap title={label ? label(r.key) : r.key}>
+              {label ? label(r.key) : r.key}
+            </Typography>
+            <LinearProgress
+              variant="determinate"
+              value={(100 * r.count) / max}
+              sx={{ height: 10, borderRadius: 5, '& .MuiLinearProgress-bar': r.color ? { bgcolor: r.color } : undefined }}
+            />
+            <Typography variant="body2" align="right">
+              {r.count}
+            </Typography>
+          </Box>
+        ))
+      )}
+    </Paper>
+  );
+}
+
+function Trend({ days }: { days: Dashboard['perDay'] }) {
+  const max = Math.max(1, ...days.flatMap((d) => [d.created, d.resolved]));
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
+        Raised and resolved per day
+      </Typography>
+      <Box
+        sx={{ display: 'flex', alignItems: 'flex-end', gap: '2px', height: 140, overflowX: 'auto' }}
+        role="img"
+        aria-label="Tickets raised and resolved per day"
+      >
+        {days.map((d) => (
+          <Box
+            key={d.day}
+            title={`${d.day}: ${d.created} raised, ${d.resolved} resolved`}
+            sx={{ display: 'flex', alignItems: 'flex-end', gap: '1px', minWidth: 8, height: '100%' }}
+          >
+            <Box sx={{ width: 4, height: `${(100 * d.created) / max}%`, minHeight: 1, bgcolor: '#ff8a00' }} />
+            <Box sx={{ width: 4, height: `${(100 * d.resolved) / max}%`, minHeight: 1, bgcolor: '#9a55f2' }} />
+          </Box>
+        ))}
+      </Box>
+      <Typography variant="caption" color="text.secondary">
+        Orange: raised · Purple: resolved
+      </Typography>
+    </Paper>
+  );
+}
+
+/** /ticket/dashboard: the tickets of a range at a glance, with links to the reports. */
+export function TicketDashboardPage() {
+  const [range, setRange] = useState<(typeof RANGES)[number]['key']>('last30d');
+  const [type, setType] = useState<TicketType | 'all'>('all');
+  const { from, to } = presetRange(range);
+  const dashboard = useDashboard({ type, from, to });
+  const d = dashboard.data;
+  return (
+    <Box>
+      <PageHeader
+        title="Ticket dashboard"
+        actions={
+          <>
+            <TextField
+              select
+              size="small"
+              label="Type"
+              value={type}
+              onChange={(e) => setType(e.target.value as TicketType | 'all')}
+              sx={{ minWidth: 180 }}
+            >
+              <MenuItem value="all">All tickets</MenuItem>
+              {TICKET_TYPES.map((t) => (
+                <MenuItem key={t} value={t}>
+                  {TICKET_TYPE_LABELS[t]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label="Range"
+              value={range}
+              onChange={(e) => setRange(e.target.value as typeof range)}
+              sx={{ minWidth: 150 }}
+            >
+              {RANGES.map((r) => (
+                <MenuItem key={r.key} value={r.key}>
+                  {r.label}
+                </MenuItem>
+              ))}
+            </TextField>
+          </>
+        }
+      />
+      {dashboard.isError && !d ? <ErrorState onRetry={() => void dashboard.refetch()} /> : null}
+      {dashboard.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
+      {d ? (
+        <Box sx={{ display: 'grid', gap: 2 }}>
+          <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))', gap: 2 }}>
+            <Figure label="Raised" value={d.total} testId="dash-total" />
+            <Figure label="Open" value={d.open} colour="#ff8a00" />
+            <Figure label="Overdue" value={d.overdue} colour="#b71c1c" />
+            <Figure label="Escalated" value={d.escalated} colour="#e53935" />
+            <Figure label="Resolved" value={d.resolvedInRange} colour="#9a55f2" />
+            <Figure label="Avg. resolution" value={d.avgResolutionHours === null ? '—' : `${d.avgResolutionHours} h`} />
+            <Figure label="Avg. rating" value={d.avgRating === null ? '—' : `${d.avgRating} / 5`} />
+          </Box>
+          <Trend days={d.perDay} />
+          <Box sx={{ display: 'grid', gridTemplateColumns: { md: '1fr 1fr' }, gap: 2 }}>
+            <Bars title="By status" rows={d.byStatus} label={(k) => TICKET_STATUS_LABELS[k as TicketStatus] ?? k} />
+            <Bars title="By priority" rows={d.byPriority} />
+            <Bars title="By kind" rows={d.byType} label={(k) => TICKET_TYPE_LABELS[k as TicketType] ?? k} />
+            <Bars title="Top issue types" rows={d.byEvent} />
+          </Box>
+          <Paper variant="outlined" sx={{ p: 2 }}>
+            <Typography variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
+              Reports
+            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {Object.entries(TICKET_REPORTS).map(([kind, title]) => (
+                <Button key={kind} variant="outlined" component={Link} to={`/ticket-report/${kind}`}>
+                  {title}
+                </Button>
+              ))}
+            </Box>
+          </Paper>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
