@@ -17,7 +17,7 @@ async function openApiDocument(): Promise<string> {
   const database = await openPglite(null);
   await migrateToLatest(database.db);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, database, logger: false });
+  const { app } = await buildApp({ config, database, logger: false });
   await app.ready();
   const document = app.swagger();
   await app.close();

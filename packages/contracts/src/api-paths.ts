@@ -2779,6 +2779,399 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/users/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    ids?: string | string[];
+                    page?: number;
+                    limit?: number;
+                    searchText?: string;
+                    role?: "sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer";
+                    orderBy?: "firstname" | "lastname" | "username" | "email" | "createdAt" | "id" | "-firstname" | "-lastname" | "-username" | "-email" | "-createdAt" | "-id";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string | null;
+                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                                groups: {
+                                    id: number;
+                                    name: string;
+                                    permissions: {
+                                        codename: string;
+                                        name: string;
+                                    }[];
+                                }[];
+                                profile: {
+                                    avatar?: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                notificationConfig: {
+                                    popup: boolean;
+                                };
+                                mfaEnabled: boolean;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/user-assets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    userId: number;
+                    page?: number;
+                    limit?: number;
+                    searchText?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                userId: number;
+                                assetId: number;
+                                asset: {
+                                    id: number;
+                                    name: string;
+                                    address: string[];
+                                };
+                                createdAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: number;
+                        /** @default [] */
+                        assetIds?: number[];
+                        address?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assigned: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/user-assets/remove/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: number;
+                        assetIds: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            removed: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/user-assets/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                userCount: number;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/groups/{id}/device-permissions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        codenames: ("view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_asset" | "add_asset" | "change_asset" | "delete_asset")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            userCount: number;
+                            permissions: {
+                                codename: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/devices/": {
         parameters: {
             query?: never;
@@ -4170,399 +4563,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/users/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    ids?: string | string[];
-                    page?: number;
-                    limit?: number;
-                    searchText?: string;
-                    role?: "sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer";
-                    orderBy?: "firstname" | "lastname" | "username" | "email" | "createdAt" | "id" | "-firstname" | "-lastname" | "-username" | "-email" | "-createdAt" | "-id";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            contents: {
-                                id: number;
-                                username: string;
-                                email: string;
-                                firstname: string;
-                                lastname: string;
-                                mobile: string | null;
-                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
-                                groups: {
-                                    id: number;
-                                    name: string;
-                                    permissions: {
-                                        codename: string;
-                                        name: string;
-                                    }[];
-                                }[];
-                                profile: {
-                                    avatar?: string | null;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                notificationConfig: {
-                                    popup: boolean;
-                                };
-                                mfaEnabled: boolean;
-                            }[];
-                            totalCount: number;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/users/{id}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            email: string;
-                            firstname: string;
-                            lastname: string;
-                            mobile: string | null;
-                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
-                            groups: {
-                                id: number;
-                                name: string;
-                                permissions: {
-                                    codename: string;
-                                    name: string;
-                                }[];
-                            }[];
-                            profile: {
-                                avatar?: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            notificationConfig: {
-                                popup: boolean;
-                            };
-                            mfaEnabled: boolean;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/user-assets/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query: {
-                    userId: number;
-                    page?: number;
-                    limit?: number;
-                    searchText?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            contents: {
-                                id: number;
-                                userId: number;
-                                assetId: number;
-                                asset: {
-                                    id: number;
-                                    name: string;
-                                    address: string[];
-                                };
-                                createdAt: string;
-                            }[];
-                            totalCount: number;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        userId: number;
-                        /** @default [] */
-                        assetIds?: number[];
-                        address?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            assigned: number;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/user-assets/remove/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        userId: number;
-                        assetIds: number[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            removed: number;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/user-assets/{id}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": null;
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/groups/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            contents: {
-                                id: number;
-                                name: string;
-                                userCount: number;
-                                permissions: {
-                                    codename: string;
-                                    name: string;
-                                }[];
-                            }[];
-                            totalCount: number;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/groups/{id}/device-permissions/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        codenames: ("view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_asset" | "add_asset" | "change_asset" | "delete_asset")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            userCount: number;
-                            permissions: {
-                                codename: string;
-                                name: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
