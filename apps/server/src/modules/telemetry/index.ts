@@ -6,6 +6,7 @@ import { alarmRoutes } from '../alarms/routes.ts';
 import { type AlarmService, type AlarmTicketPort, createAlarmService } from '../alarms/service.ts';
 import { createDeviceActivityRepository } from '../devices/activity-repository.ts';
 import { createIngest, type Ingest } from './ingest.ts';
+import { createLiveValues } from './live.ts';
 import { createTelemetryRepository } from './repository.ts';
 import { deviceApiRoutes, telemetryRoutes } from './routes.ts';
 import { createTelemetryRuntime, type TelemetryRuntime } from './runtime.ts';
@@ -72,6 +73,8 @@ export function telemetryModule(app: FastifyInstance, context: AppContext) {
     helpdesk: () => alarmTicketsVia(context),
     directory: () => context.directory,
   });
+  const liveValues = createLiveValues({ events });
+  ingest.onStored((items) => liveValues.stored(items));
   ingest.onBatch(
     (devices) => alarms.onBatch(devices),
     (device) => alarms.watches(device),
@@ -101,6 +104,7 @@ export function telemetryModule(app: FastifyInstance, context: AppContext) {
   alarmRoutes(app, { alarms });
   app.addHook('onClose', async () => {
     await runtime.stop();
+    liveValues.stop();
     await alarms.settled();
     await ingestDatabase?.close();
   });

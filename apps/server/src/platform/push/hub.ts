@@ -13,7 +13,23 @@ export interface PushConnection {
   /** Sites the user may see, 'all', or null when no site directory is installed (no site filter). */
   assets: ReadonlySet<number> | 'all' | null;
   alive: boolean;
+  /** Devices whose live values this socket shows (`device.values` of other devices are not sent to it). */
+  watching: ReadonlySet<number>;
 }
+
+/**
+ * Server-side only: the devices some socket watches, announced on the event bus (and through the fan-out to the
+ * other processes) so that ingest publishes live values of those devices alone. Never reaches a browser.
+ */
+export const PUSH_WATCH_EVENT = 'push.watch';
+export interface PushWatchPayload {
+  deviceIds: number[];
+  /** The watch lapses after this long unless announced again. */
+  ttlMs: number;
+  /** Received from another process (not fanned out again). */
+  relayed?: boolean;
+}
+const DEVICE_VALUES = 'device.values';
 
 /**
  * Which permission a user needs to receive an event of a kind. Events of a kind not listed here are delivered
@@ -44,6 +60,7 @@ export function mayReceive(conn: PushConnection, event: DomainEvent): boolean {
   const permission = BROADCAST_PERMISSION[kindOf(event.type)];
   if (!permission) return Boolean(named);
   if (!conn.permissions.has(permission)) return false;
+  if (event.type === DEVICE_VALUES && !conn.watching.has((event.payload as { deviceId?: number } | null)?.deviceId ?? -1)) return false;
   if (named) return true;
   const assetId = assetOf(event.payload);
   if (assetId === null || conn.assets === null || conn.assets === 'all') return true;

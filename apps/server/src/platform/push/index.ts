@@ -6,7 +6,7 @@ import { requireAuth } from '../auth/context.ts';
 import type { DbHandle } from '../db.ts';
 import { forbidden } from '../errors.ts';
 import { createFanout, type Fanout, transportFor } from './fanout.ts';
-import { createPushHub, type PushConnection, type PushHub } from './hub.ts';
+import { createPushHub, PUSH_WATCH_EVENT, type PushConnection, type PushHub, type PushWatchPayload } from './hub.ts';
 import { liveSessions } from './sessions.ts';
 
 const HEARTBEAT_MS = 30_000;
@@ -15,6 +15,9 @@ const SESSION_CHECK_MS = 60_000;
 const ASSET_REFRESH_EVERY = 5;
 const MAX_SOCKETS_PER_USER = 32;
 const MAX_MESSAGES_PER_MINUTE = 120;
+/** Watched devices are announced again this often, and a watch lapses after WATCH_TTL_MS without one. */
+const WATCH_ANNOUNCE_MS = 20_000;
+const WATCH_TTL_MS = 60_000;
 
 export interface PushInternals {
   context: AppContext;
@@ -49,11 +52,34 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
   const fanout = createFanout({
     db: context.db,
     transport: transportFor(database, app.log),
-    deliver: (event, at) => hub.deliver(event, at),
+    deliver: (event, at) => {
+      // another process's sockets watch devices: ingest here must publish their values too
+      if (event.type === PUSH_WATCH_EVENT)
+        context.events.emit({ ...event, payload: { ...(event.payload as PushWatchPayload), relayed: true } });
+      else hub.deliver(event, at);
+    },
     log: app.log,
   });
   if (database.kind === 'pg' || database.pglite) await fanout.start();
-  const unsubscribe = context.events.subscribe((event) => void fanout.publish(event));
+  const unsubscribe = context.events.subscribe((event) => {
+    if (event.type === PUSH_WATCH_EVENT && (event.payload as PushWatchPayload).relayed) return;
+    void fanout.publish(event);
+  });
+  const announceWatch = (tenantId: number, deviceIds: number[]) => {
+    if (deviceIds.length === 0) return;
+    const payload: PushWatchPayload = { deviceIds, ttlMs: WATCH_TTL_MS };
+    context.events.emit({ type: PUSH_WATCH_EVENT, tenantId, payload });
+  };
+  const announceAll = () => {
+    const byTenant = new Map<number, Set<number>>();
+    for (const conn of hub.connections()) {
+      if (conn.watching.size === 0) continue;
+      let ids = byTenant.get(conn.tenantId);
+      if (!ids) byTenant.set(conn.tenantId, (ids = new Set()));
+      for (const id of conn.watching) ids.add(id);
+    }
+    for (const [tenantId, ids] of byTenant) announceWatch(tenantId, [...ids]);
+  };
 
   async function visibleAssets(conn: Pick<PushConnection, 'tenantId' | 'userId' | 'roles'>): Promise<PushConnection['assets']> {
     if (!context.directory) return null;
@@ -85,6 +111,7 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
         permissions: auth.permissions,
         assets: null,
         alive: true,
+        watching: new Set(),
       };
       let mine = 0;
       for (const other of hub.connections()) if (other.tenantId === conn.tenantId && other.userId === conn.userId) mine++;
@@ -109,7 +136,13 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
         } catch {
           parsed = null;
         }
-        if (pushClientMessageSchema.safeParse(parsed).success) hub.sendTo(conn, { type: 'pong', data: null, at: new Date().toISOString() });
+        const message = pushClientMessageSchema.safeParse(parsed);
+        if (!message.success) return;
+        if (message.data.type === 'ping') hub.sendTo(conn, { type: 'pong', data: null, at: new Date().toISOString() });
+        else {
+          conn.watching = new Set(message.data.deviceIds);
+          announceWatch(conn.tenantId, message.data.deviceIds);
+        }
       });
       socket.on('close', () => {
         hub.remove(conn);
@@ -123,6 +156,9 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
       hub.sendTo(conn, { type: 'hello', data: { userId: conn.userId }, at: new Date().toISOString() });
     },
   );
+
+  const watchAnnouncer = setInterval(announceAll, WATCH_ANNOUNCE_MS);
+  watchAnnouncer.unref();
 
   const heartbeat = setInterval(() => {
     for (const conn of hub.connections()) {
@@ -164,6 +200,7 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
 
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
+    clearInterval(watchAnnouncer);
     clearInterval(sessionCheck);
     unsubscribe();
     for (const conn of hub.connections()) conn.socket.close(PUSH_CLOSE.goingAway, 'server shutting down');
