@@ -74,8 +74,8 @@ export async function pushModule(app: FastifyInstance, context: AppContext) {
     const byTenant = new Map<number, Set<number>>();
     for (const conn of hub.connections()) {
       if (conn.watching.size === 0) continue;
-      let ids = byTenant.get(conn.tenantId);
-      if (!ids) byTenant.set(conn.tenantId, (ids = new Set()));
+      const ids = byTenant.get(conn.tenantId) ?? new Set<number>();
+      byTenant.set(conn.tenantId, ids);
       for (const id of conn.watching) ids.add(id);
     }
     for (const [tenantId, ids] of byTenant) announceWatch(tenantId, [...ids]);
