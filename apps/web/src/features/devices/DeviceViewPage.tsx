@@ -16,6 +16,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from '../sites/alias.ts';
+import { useLatest } from '../telemetry/api.ts';
 import { DeviceTelemetrySection } from '../telemetry/DeviceTelemetrySection.tsx';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';
 import { fetchCompact, useAlarmActionLog, useDeleteDevice, useDevice, useTelemetryKeys } from './api.ts';
@@ -32,6 +33,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const navigate = useNavigate();
   const perms = permissionsOf(useUser());
   const device = useDevice(id);
+  // the live values (pushed while the page is open) win over the device's stored state
+  const latest = useLatest(id);
   const keysFor = useTelemetryKeys(device.data?.type ?? 'ROUTER');
   const children = useQuery({
     queryKey: ['devices', 'compact', { parentId: id, view: true }],
@@ -47,6 +50,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   if (device.isLoading) return <PageLoader />;
   const d = device.data;
   if (!d) return <EmptyState title="Device not found" description="It does not exist or belongs to a site you are not assigned to." />;
+  const live = latest.data?.telemetry ?? [];
+  const templateKeys = keysFor(d.templateId);
   return (
     <Box>
       <PageHeader
@@ -123,7 +128,16 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           </Box>
         </Section>
         <Section title="Values">
-          <DeviceValues keys={keysFor(d.templateId)} state={d.state} updatedAt={d.stateUpdatedAt} />
+          {live.length > 0 ? (
+            <DeviceValues
+              keys={templateKeys}
+              state={Object.fromEntries(live.map((v) => [v.key, v.value]))}
+              updatedAt={new Date(Math.max(...live.map((v) => v.ts))).toISOString()}
+              reportedOnly
+            />
+          ) : (
+            <DeviceValues keys={templateKeys} state={d.state} updatedAt={d.stateUpdatedAt} />
+          )}
         </Section>
         <Section title={`Child devices (${d.childDevicesCount})`}>
           {d.childDevicesCount === 0 ? (
@@ -162,7 +176,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           <MappingsPanel fromType="DEVICE" fromEntity={d.id} canEdit={perms.has('change_device')} />
         </Box>
       </Box>
-      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} />
+      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} keys={templateKeys} />
       <AlarmSettingsDialog deviceId={d.id} open={alarmOpen} onClose={() => setAlarmOpen(false)} />
       <ConfirmDialog
         open={deleting}
