@@ -51,6 +51,10 @@ export function ChartPanel({ deviceId, keys, labels = [] }: { deviceId: number; 
   const [live, setLive] = useState(true);
   const [anchor, setAnchor] = useState(() => Date.now());
   const chosen = key || keys[0] || '';
+  // the chart stays on its key when a new key appears in the list
+  useEffect(() => {
+    if (!key && keys[0]) setKey(keys[0]);
+  }, [key, keys]);
   const following = live && range !== 'custom';
   const pushed = useRealtimeStatus() === 'open';
   // Raw values following live over an open socket: pushed points extend the chart and the window slides with the

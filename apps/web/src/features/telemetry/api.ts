@@ -16,8 +16,10 @@ export const telemetryKeys = {
   rules: ['alarms', 'rules'] as const,
 };
 
-// a device changing status or raising an alarm makes live values and alarm lists stale
-realtime.invalidateOn('device.status', telemetryKeys.all);
+// a device changing status makes its own live values stale (not every device's); an alarm, the alarm lists
+realtime.patchOn<{ deviceId?: number }>('device.status', ({ data }, client) => {
+  if (typeof data?.deviceId === 'number') void client.invalidateQueries({ queryKey: telemetryKeys.latest(data.deviceId) });
+});
 realtime.invalidateOn('alarm', ['alarms']);
 
 /** Pushed values of a watched device go straight into its cached live values and raw charts. */
