@@ -6,7 +6,7 @@ import { notificationsSeeder } from './notifications.ts';
 import { createRandom, type Random } from './random.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
-import { videoSeeder } from './video.ts';
+import { videoOnDemandSeeder, videoSeeder } from './video.ts';
 
 export interface SeedContext {
   db: Db;
@@ -19,7 +19,7 @@ export interface SeedContext {
 export type Seeder = { name: string; run(ctx: SeedContext): Promise<void> };
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
-export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
+export const seeders: Seeder[] = [sitesSeeder, videoSeeder, videoOnDemandSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
 
 /** Creates the demo tenants once and runs every seeder not yet applied to them. */
 export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {

@@ -48,7 +48,12 @@ export const VIEW_CAMERA = 'view_camera';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-function toCamera(device: CameraDevice, row: repo.CameraRow | undefined): Camera {
+type CameraConfig = Pick<
+  repo.CameraRow,
+  'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id' | 'state' | 'last_error' | 'last_segment_at'
+>;
+
+function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
   return {
     id: device.id,
     label: device.label,
@@ -122,7 +127,15 @@ export function createVideoService(deps: VideoServiceDeps) {
 
   async function listCameras(
     auth: AuthContext,
-    q: { page: number; limit: number; search?: string; assetId?: number; path?: string[]; deviceId?: number },
+    q: {
+      page: number;
+      limit: number;
+      search?: string;
+      assetId?: number;
+      path?: string[];
+      deviceId?: number;
+      configured?: 'true' | 'false';
+    },
   ) {
     requireViewCamera(auth);
     const assetIds = await visibleAssets(auth);
@@ -132,16 +145,36 @@ export function createVideoService(deps: VideoServiceDeps) {
       assetId: q.assetId,
       path: q.path,
       deviceId: q.deviceId,
+      configured: q.configured === undefined ? undefined : q.configured === 'true',
       offset: (q.page - 1) * q.limit,
       limit: q.limit,
     });
     const [rows, totalCount] = await Promise.all([query.rows(), query.count()]);
-    const dir = directory();
-    const contents: Camera[] = [];
-    for (const row of rows) {
-      const device = await dir.device(auth.tenantId, row.device_id);
-      if (device) contents.push(toCamera(device, row));
-    }
+    const contents: Camera[] = rows.map((r) =>
+      toCamera(
+        {
+          id: r.id,
+          name: r.name,
+          label: r.device_label,
+          type: 'CAMERA',
+          assetId: r.device_asset_id,
+          parentId: r.parent_id,
+          parentLabel: r.parent_label,
+        },
+        r.config_device_id === null
+          ? undefined
+          : {
+              simulated: r.simulated ?? false,
+              stream_url: r.stream_url,
+              recording_enabled: r.recording_enabled ?? false,
+              segment_sec: r.segment_sec ?? 2,
+              storage_id: r.storage_id,
+              state: r.state ?? 'idle',
+              last_error: r.last_error,
+              last_segment_at: r.last_segment_at,
+            },
+      ),
+    );
     return { contents, totalCount };
   }
 

@@ -6,7 +6,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { DEVICE_MESSAGES, DEVICE_TYPE_LABELS } from '@sitewatch/contracts/devices';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -22,6 +22,9 @@ import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDia
 import { fetchCompact, useAlarmActionLog, useDeleteDevice, useDevice, useTelemetryKeys } from './api.ts';
 import { AlarmChip, DeviceValues, Section, StatusChip, ToggleChips } from './components.tsx';
 import { MappingsPanel } from './MappingsPanel.tsx';
+
+// the players load with the first camera page, not with every device page
+const DeviceCameraPanel = lazy(() => import('../video/DeviceCameraPanel.tsx').then((m) => ({ default: m.DeviceCameraPanel })));
 
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Enable Device' };
 
@@ -82,6 +85,13 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
         }
       />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' } }}>
+        {d.type === 'CAMERA' && perms.has('view_camera') ? (
+          <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
+            <Suspense fallback={<PageLoader />}>
+              <DeviceCameraPanel deviceId={d.id} />
+            </Suspense>
+          </Box>
+        ) : null}
         <Section title="Details">
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: '160px 1fr', rowGap: 0.75, m: 0 }}>
             {(
