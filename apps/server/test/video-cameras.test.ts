@@ -38,6 +38,9 @@ describe('cameras', () => {
     expect(list.contents[1]).toMatchObject({ label: 'Goa Cam B', parentLabel: 'Goa DVR', assetId: site.id, state: 'idle' });
     expect((await admin.get(`/api/cameras/?assetId=${site.id}&configured=false`)).json().totalCount).toBe(2);
     expect((await admin.get(`/api/cameras/?assetId=${site.id}&configured=true`)).json().totalCount).toBe(1);
+    // screens that keep a chosen list look it up by id, however many cameras the tenant has
+    const chosen = (await admin.get(`/api/cameras/?ids=${cams[2]},${cams[0]}`)).json();
+    expect(chosen.contents.map((c: { id: number }) => c.id)).toEqual([cams[0], cams[2]]);
 
     const detailed = (await admin.get(`/iotapp/assets/detailed-summary/?searchText=${encodeURIComponent(site.name)}`)).json();
     const row = detailed.contents.find((r: { id: number }) => r.id === site.id);

@@ -146,6 +146,7 @@ export function listCameras(
     path?: string[];
     deviceId?: number;
     configured?: boolean;
+    ids?: number[];
     offset: number;
     limit: number;
   },
@@ -180,6 +181,7 @@ export function listCameras(
   if (opts.deviceId)
     q = q.where((eb) => eb.or([eb('d.id', '=', opts.deviceId as number), eb('d.parent_id', '=', opts.deviceId as number)]));
   if (opts.configured !== undefined) q = q.where('c.device_id', opts.configured ? 'is not' : 'is', null);
+  if (opts.ids) q = opts.ids.length ? q.where('d.id', 'in', opts.ids) : q.where(sql<boolean>`false`);
   if (opts.search) q = q.where('d.label', 'ilike', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
   return {
     rows: () => q.orderBy('d.label').orderBy('d.id').offset(opts.offset).limit(opts.limit).execute(),

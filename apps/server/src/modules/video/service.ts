@@ -135,6 +135,7 @@ export function createVideoService(deps: VideoServiceDeps) {
       path?: string[];
       deviceId?: number;
       configured?: 'true' | 'false';
+      ids?: number[];
     },
   ) {
     requireViewCamera(auth);
@@ -146,6 +147,7 @@ export function createVideoService(deps: VideoServiceDeps) {
       path: q.path,
       deviceId: q.deviceId,
       configured: q.configured === undefined ? undefined : q.configured === 'true',
+      ids: q.ids,
       offset: (q.page - 1) * q.limit,
       limit: q.limit,
     });

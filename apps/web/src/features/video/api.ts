@@ -22,7 +22,17 @@ export const videoKeys = {
 };
 
 export function useCameras(
-  q: { page?: number; limit?: number; search?: string; assetId?: number; path?: string[]; deviceId?: number } = {},
+  q: {
+    page?: number;
+    limit?: number;
+    search?: string;
+    assetId?: number;
+    path?: string[];
+    deviceId?: number;
+    configured?: boolean;
+    /** Only these cameras (a chosen list); an empty list asks for nothing. */
+    ids?: number[];
+  } = {},
 ) {
   const query = {
     page: q.page ?? 1,
@@ -31,8 +41,14 @@ export function useCameras(
     ...(q.assetId ? { assetId: q.assetId } : {}),
     ...(q.path?.length ? { path: q.path } : {}),
     ...(q.deviceId ? { deviceId: q.deviceId } : {}),
+    ...(q.configured !== undefined ? { configured: String(q.configured) } : {}),
+    ...(q.ids ? { ids: [...q.ids].sort((a, b) => a - b).join(',') } : {}),
   };
-  return useQuery({ queryKey: videoKeys.cameras(query), queryFn: () => http.get<Page<Camera>>('/api/cameras/', { query }) });
+  return useQuery({
+    queryKey: videoKeys.cameras(query),
+    enabled: q.ids === undefined || q.ids.length > 0,
+    queryFn: () => http.get<Page<Camera>>('/api/cameras/', { query }),
+  });
 }
 
 export function useCamera(id: number) {
