@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 
 export interface Point {
@@ -24,22 +24,29 @@ export function niceTicks(lo: number, hi: number, count = 5): { ticks: number[];
   return { ticks, lo: first, hi: last, decimals: Math.max(0, -Math.floor(Math.log10(step))) };
 }
 
+/** Time labels as short as the range allows (hours within a day, else day and time), so that they never collide. */
+const timeText = (ts: number, spanMs: number) =>
+  new Date(ts).toLocaleString(
+    undefined,
+    spanMs <= 86_400_000 ? { hour: '2-digit', minute: '2-digit' } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
+  );
+
 const tickText = (v: number, decimals: number) =>
   v.toLocaleString(undefined, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 
 /** The chart draws at the width it is given on screen, so that its text keeps its size on a phone. */
 function useWidth() {
-  const ref = useRef<HTMLDivElement | null>(null);
+  // a callback ref: the measured element changes between the empty state and the chart
+  const [el, ref] = useState<HTMLElement | null>(null);
   const [width, setWidth] = useState(800);
   useEffect(() => {
-    const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
+      if (entry && entry.contentRect.width > 0) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
+  }, [el]);
   return { ref, width };
 }
 
@@ -112,7 +119,7 @@ export function LineChart({ points, from, to, label }: { points: Point[]; from: 
             fontSize="12"
             fill={text}
           >
-            {formatDateTime(ts)}
+            {timeText(ts, to - from)}
           </text>
         ))}
         <path d={path} fill="none" stroke={stroke} strokeWidth={1.8} />
