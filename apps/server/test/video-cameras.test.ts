@@ -49,7 +49,9 @@ describe('cameras', () => {
     expect((await admin.get(`/iotapp/devices/?type=CAMERA&assetId=${site.id}`)).json().totalCount).toBe(3);
   });
 
-  it('the demo makes every unconfigured camera viewable on demand, running nothing until someone watches', async () => {
+  it('the demo makes every unconfigured camera viewable on demand, running nothing until someone watches', {
+    timeout: 60_000,
+  }, async () => {
     await videoOnDemandSeeder.run({
       db: t.db,
       tenantId: t.tenantA,
@@ -68,6 +70,13 @@ describe('cameras', () => {
     expect(live.statusCode).toBe(200);
     expect(await running()).toEqual([cams[1]]);
     expect((await admin.delete(`/api/cameras/${cams[1]}/live-view/`)).statusCode).toBe(200);
+    expect(await running()).toEqual([]);
+    // its snapshot, while nobody watches, is its simulated picture: nothing is started for it
+    const snap = (await admin.get(`/api/cameras/${cams[1]}/snapshot/`)).json();
+    expect(snap.path).toMatch(new RegExp(`^/api/cameras/${cams[1]}/snapshot/image/`));
+    const image = await admin.get(snap.path);
+    expect(image.statusCode).toBe(200);
+    expect(image.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(await running()).toEqual([]);
     // a camera with a configured stream keeps it
     expect((await admin.get(`/api/cameras/${cams[0]}/`)).json()).toMatchObject({ configured: true });

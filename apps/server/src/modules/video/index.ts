@@ -5,6 +5,7 @@ import { liveSessions } from '../../platform/push/sessions.ts';
 import { exportsOf } from '../downloads/registry.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
+import { createClipStill } from './media.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
@@ -41,6 +42,7 @@ export function videoModule(app: FastifyInstance, context: AppContext) {
     directory: () => context.directory,
     poke: () => void recorder.poke().catch((error) => app.log.error({ err: error }, 'recorder reconcile failed')),
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),
+    simulatedStill: createClipStill(recorder.ensureClip),
   });
   videoRoutes(app, {
     video,

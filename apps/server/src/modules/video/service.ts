@@ -41,6 +41,8 @@ export interface VideoServiceDeps {
   poke: () => void;
   /** A camera's config changed or was removed: its low-latency relay restarts (viewers reconnect). */
   cameraChanged?: (tenantId: number, camId: number) => void;
+  /** The picture of a simulated camera that is not streaming (a frame of the simulated clip). */
+  simulatedStill: () => Promise<string>;
 }
 
 /** The permission codename (of the user's group) every camera endpoint requires, besides the site's visibility. */
@@ -293,6 +295,11 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (!access.row) return { err: VIDEO_MESSAGES.cameraNotConfigured };
     try {
       const shot = await takeSnapshot(db, paths, auth.tenantId, camId);
+      if (!shot && access.row.simulated) {
+        // a simulated camera nobody watches now: its clip's picture
+        await deps.simulatedStill();
+        return { path: `/api/cameras/${camId}/snapshot/image/?t=0`, takenAt: new Date().toISOString() };
+      }
       if (!shot) return { err: VIDEO_MESSAGES.snapshotUnavailable };
       return { path: `/api/cameras/${camId}/snapshot/image/?t=${shot.takenAt.getTime()}`, takenAt: shot.takenAt.toISOString() };
     } catch {
@@ -301,8 +308,16 @@ export function createVideoService(deps: VideoServiceDeps) {
   }
 
   async function snapshotImage(auth: AuthContext, camId: number) {
-    await configuredCamera(auth, camId);
+    const { row } = await configuredCamera(auth, camId);
     const latest = await repo.latestSegment(db, auth.tenantId, camId);
+    if (!latest && row.simulated) {
+      try {
+        const path = await deps.simulatedStill();
+        return { path, size: (await stat(path)).size };
+      } catch {
+        throw notFound();
+      }
+    }
     if (!latest) throw notFound();
     const path = paths.snapshotFile(latest.storage_path, auth.tenantId, camId);
     try {
