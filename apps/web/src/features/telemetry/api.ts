@@ -103,12 +103,13 @@ export function useConnection(deviceId: number, enabled: boolean) {
   });
 }
 
+/** Alarm lists: raised and cleared alarms are pushed (they make the lists stale); polled only while the socket is down. */
 export function useAlarms(query: { deviceId?: number; state?: 'ACTIVE' | 'CLEARED'; page: number; limit: number }) {
   return useQuery({
     queryKey: telemetryKeys.alarms(query),
     queryFn: () => http.get<{ contents: Alarm[]; totalCount: number }>('/api/alarms/', { query }),
     placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
+    refetchInterval: usePollingFallback(30_000),
   });
 }
 
