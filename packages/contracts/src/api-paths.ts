@@ -5318,6 +5318,7 @@ export interface paths {
                     path?: string | string[];
                     deviceId?: number;
                     configured?: "true" | "false";
+                    ids?: string | string[];
                 };
                 header?: never;
                 path?: never;

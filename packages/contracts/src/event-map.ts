@@ -1,5 +1,5 @@
 import type { DEVICE_EVENT_TYPES, DeviceAlarmActionEvent } from './devices.ts';
-import type { AlarmEventPayload, EVENT_TYPES, JobEventPayload, TicketEventPayload } from './events.ts';
+import type { AlarmEventPayload, DeviceValuesPayload, EVENT_TYPES, JobEventPayload, TicketEventPayload } from './events.ts';
 import type { InboxItem, NOTIFICATION_EVENTS, PushEnvelope, TICKET_NOTICE_BATCH, TicketNoticeBatch } from './notifications.ts';
 
 /** A device went Online, Offline or Not Connected. */
@@ -24,6 +24,9 @@ export interface DomainEventMap {
   'device.status': DeviceStatusEventPayload;
   'device.alarm-action': DeviceAlarmActionEvent;
   'device.changed': { deviceIds: number[] };
+  'device.values': DeviceValuesPayload;
+  /** Devices some browser tab shows live: the push hub tells ingest (in every process) whose values to push. */
+  'push.watch': { deviceIds: number[]; ttlMs: number; relayed?: boolean };
   'job.progress': JobEventPayload;
   'notification.created': InboxItem;
   'notification.updated': { unreadCount: number };

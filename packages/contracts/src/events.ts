@@ -34,6 +34,13 @@ export interface AlarmEventPayload {
   message: string;
 }
 
+/** `device.values`: the newest value of each key the device sent since its previous event. */
+export interface DeviceValuesPayload {
+  deviceId: number;
+  assetId: number | null;
+  values: Array<{ key: string; ts: number; value: number | string | boolean | null }>;
+}
+
 export interface JobEventPayload {
   jobId: number;
   kind: string;
@@ -49,6 +56,8 @@ export const EVENT_TYPES = {
   alarmRaised: 'alarm.raised',
   alarmCleared: 'alarm.cleared',
   deviceStatus: 'device.status',
+  /** The newest telemetry of a device someone watches, at most one event per device every 500 ms. */
+  deviceValues: 'device.values',
   jobProgress: 'job.progress',
   notificationCreated: 'notification.created',
 } as const;

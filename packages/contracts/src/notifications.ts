@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PUSH_MAX_WATCHED } from './push.ts';
 
 /** Inbox and popup constants of the specification (section 9). */
 export const NOTIFICATION_INBOX = {
@@ -110,9 +111,16 @@ export interface PushEnvelope<T = unknown> {
   /** ISO time the event was published. */
   at: string;
 }
-/** What a browser may send: a keep-alive the server answers with `{ type: 'pong' }`. */
-export const pushClientMessageSchema = z.object({ type: z.literal('ping') });
-export { PUSH_CLOSE } from './push.ts';
+/**
+ * What a browser may send: a keep-alive the server answers with `{ type: 'pong' }`, or the devices whose live
+ * values it shows (replaces the previous list; `device.values` events of other devices are not sent to it).
+ */
+export const pushClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('watch'), deviceIds: z.array(z.number().int().positive().max(2_147_483_647)).max(PUSH_MAX_WATCHED) }),
+]);
+export type PushClientMessage = z.infer<typeof pushClientMessageSchema>;
+export { PUSH_CLOSE, PUSH_MAX_WATCHED } from './push.ts';
 
 /** Pushed to a user's own sockets: a new inbox item, or their unread count changed (another tab marked). */
 export const NOTIFICATION_EVENTS = { created: 'notification.created', updated: 'notification.updated' } as const;

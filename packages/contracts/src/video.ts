@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { repeated } from './query.ts';
+import { idList, repeated } from './query.ts';
 
 /** Video surveillance: cameras, recordings, storages, tours, incidents, clip downloads (SPEC 2.2, 2.15, 3, 4, 5, 7, 8.3, 9). */
 
@@ -147,6 +147,8 @@ export const cameraListQuerySchema = z.strictObject({
   /** The device-tree selection of a device: that camera, or the cameras under that DVR/NVR. */
   deviceId: z.coerce.number().int().positive().optional(),
   configured: z.enum(['true', 'false']).optional(),
+  /** Only these cameras (comma-separated ids): screens that keep a chosen list look their cameras up by id. */
+  ids: idList.optional(),
 });
 export const cameraListSchema = z.object({ contents: z.array(cameraSchema), totalCount: z.number().int() });
 

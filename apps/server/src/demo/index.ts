@@ -6,12 +6,12 @@ import { createRandom } from './random.ts';
 import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
-import { videoSeeder } from './video.ts';
+import { videoOnDemandSeeder, videoSeeder } from './video.ts';
 
 export type { SeedContext, Seeder } from './seeder.ts';
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
-export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
+export const seeders: Seeder[] = [sitesSeeder, videoSeeder, videoOnDemandSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
 
 /** Creates the demo tenants once and runs every seeder not yet applied to them. */
 export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { insertDevice } from '../modules/devices/repository.ts';
 import { insertAsset } from '../modules/sites/repository.ts';
-import { upsertCamera } from '../modules/video/repository.ts';
+import { insertOnDemandSimulated, unconfiguredCameras, upsertCamera } from '../modules/video/repository.ts';
 import { loadVideoSettings } from '../modules/video/settings.ts';
 import type { Seeder } from './seeder.ts';
 
@@ -71,5 +71,21 @@ export const videoSeeder: Seeder = {
       });
     }
     log.info(`${settings.DEMO_CAMERA_COUNT} simulated cameras added to "${siteName}"`);
+  },
+};
+
+/**
+ * Every other CAMERA device of the demo estate is viewable too: configured as a simulated source without continuous
+ * recording, so its ffmpeg runs only while someone watches it (live view lease, or the low-latency relay) and
+ * stops after the viewers leave. Nothing runs for them at start. DEMO_CAMERAS=false leaves them unconfigured.
+ */
+export const videoOnDemandSeeder: Seeder = {
+  name: 'video-on-demand-cameras',
+  async run({ db, tenantId, slug, log }) {
+    const settings = loadVideoSettings();
+    if (slug !== 'demo' || !settings.DEMO_CAMERAS) return;
+    const cameras = await unconfiguredCameras(db, tenantId);
+    await insertOnDemandSimulated(db, tenantId, cameras);
+    log.info(`${cameras.length} demo cameras viewable on demand (simulated)`);
   },
 };

@@ -112,4 +112,35 @@ describe('realtime client', () => {
     expect(latest()).toBe(socket);
     release();
   });
+
+  it('tells the server which devices the screens show, once per burst and again on a new socket', () => {
+    vi.useFakeTimers();
+    const release = realtime.retain(client);
+    latest().serverOpens();
+    const watches = (socket: FakeSocket) => socket.sent.map((m) => JSON.parse(m)).filter((m) => m.type === 'watch');
+    const stopA = realtime.watchDevices([5, 7]);
+    const stopB = realtime.watchDevices([7, 9]);
+    vi.advanceTimersByTime(50);
+    expect(watches(latest())).toEqual([{ type: 'watch', deviceIds: [5, 7, 9] }]);
+    stopA();
+    vi.advanceTimersByTime(50);
+    expect(watches(latest()).at(-1)).toEqual({ type: 'watch', deviceIds: [7, 9] });
+    release(); // the socket closes; a new one announces the watched devices as soon as it opens
+    const again = realtime.retain(client);
+    latest().serverOpens();
+    expect(watches(latest())).toEqual([{ type: 'watch', deviceIds: [7, 9] }]);
+    stopB();
+    again();
+  });
+
+  it('writes pushed data into cached queries', () => {
+    const writes: unknown[] = [];
+    realtime.patchOn<{ deviceId: number }>('device.values', ({ data }) => writes.push(data.deviceId));
+    const release = realtime.retain(client);
+    latest().serverOpens();
+    latest().serverSends({ type: 'device.values', data: { deviceId: 3, values: [] }, at: '' });
+    latest().serverSends({ type: 'device.status', data: { deviceId: 4 }, at: '' });
+    expect(writes).toEqual([3]);
+    release();
+  });
 });

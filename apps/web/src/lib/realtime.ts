@@ -1,6 +1,6 @@
 import type { DomainEventType, EventsOfTopic, RealtimeEnvelope, RealtimeTopic } from '@sitewatch/contracts/event-map';
 import type { PushEnvelope } from '@sitewatch/contracts/notifications';
-import { PUSH_CLOSE } from '@sitewatch/contracts/push';
+import { PUSH_CLOSE, PUSH_MAX_WATCHED } from '@sitewatch/contracts/push';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { onSessionEnd, onTokensChanged } from './http.ts';
@@ -32,8 +32,23 @@ const statusListeners = new Set<Listener>();
 const topicListeners = new Map<string, Set<Listener>>();
 const lastByTopic = new Map<string, PushEnvelope>();
 const handlers = new Map<string, Set<Handler>>();
+/** Topic prefix → functions that write an event's data into cached queries. */
+const patches: Array<{ prefix: string; patch: (envelope: PushEnvelope, client: QueryClient) => void }> = [];
 /** Topic prefix → query keys an event of that topic makes stale. */
 const invalidations: Array<{ prefix: string; key: QueryKey }> = [];
+/** Devices whose live values some mounted screen shows (with how many screens want each). */
+const watched = new Map<number, number>();
+let watchTimer: ReturnType<typeof setTimeout> | undefined;
+
+function sendWatch() {
+  watchTimer = undefined;
+  if (socket?.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ type: 'watch', deviceIds: [...watched.keys()].slice(0, PUSH_MAX_WATCHED) }));
+}
+/** Screens mount and unmount together: tell the server once, after the burst. */
+function scheduleWatch() {
+  if (!watchTimer) watchTimer = setTimeout(sendWatch, 20);
+}
 
 function setStatus(next: RealtimeStatus) {
   if (status === next) return;
@@ -47,8 +62,10 @@ function dispatch(envelope: PushEnvelope) {
   lastByTopic.set(envelope.type, envelope);
   for (const fn of topicListeners.get(envelope.type) ?? []) fn();
   for (const [prefix, set] of handlers) if (matches(prefix, envelope.type)) for (const fn of set) fn(envelope);
-  if (queryClient)
+  if (queryClient) {
+    for (const { prefix, patch } of patches) if (matches(prefix, envelope.type)) patch(envelope, queryClient);
     for (const { prefix, key } of invalidations) if (matches(prefix, envelope.type)) void queryClient.invalidateQueries({ queryKey: key });
+  }
 }
 
 function socketUrl(): string {
@@ -79,6 +96,7 @@ function connect() {
     }, KEEPALIVE_MS);
     // Whatever happened while the socket was down is fetched again, each query once (a key registered for several
     // topics would otherwise restart the same refetch, e.g. every page of the map's markers).
+    if (watched.size > 0) sendWatch();
     const keys = new Map(invalidations.map(({ key }) => [JSON.stringify(key), key]));
     if (queryClient) for (const key of keys.values()) void queryClient.invalidateQueries({ queryKey: key });
   };
@@ -153,6 +171,10 @@ export const realtime = {
     if (!invalidations.some((i) => i.prefix === prefix && JSON.stringify(i.key) === JSON.stringify(key)))
       invalidations.push({ prefix, key });
   },
+  /** Events of the topic prefix carry data to write straight into cached queries (no refetch). */
+  patchOn<T>(prefix: string, patch: (envelope: PushEnvelope<T>, client: QueryClient) => void) {
+    patches.push({ prefix, patch: patch as (envelope: PushEnvelope, client: QueryClient) => void });
+  },
   /** Calls the handler for every event of the topic prefix; returns the unsubscribe function. */
   on<T extends RealtimeTopic>(prefix: T, handler: (envelope: RealtimeEnvelope<EventsOfTopic<T>>) => void): () => void {
     let set = handlers.get(prefix);
@@ -164,6 +186,20 @@ export const realtime = {
     const untyped = handler as Handler;
     set.add(untyped);
     return () => set?.delete(untyped);
+  },
+  /** Asks for `device.values` events of these devices while the returned function is not called. */
+  watchDevices(deviceIds: number[]): () => void {
+    const ids = [...new Set(deviceIds)];
+    for (const id of ids) watched.set(id, (watched.get(id) ?? 0) + 1);
+    if (ids.length > 0) scheduleWatch();
+    return () => {
+      for (const id of ids) {
+        const n = (watched.get(id) ?? 1) - 1;
+        if (n <= 0) watched.delete(id);
+        else watched.set(id, n);
+      }
+      if (ids.length > 0) scheduleWatch();
+    };
   },
   status: () => status,
   subscribeStatus(listener: Listener) {
@@ -200,6 +236,15 @@ export function useRealtimeEvent<K extends DomainEventType>(topic: K): RealtimeE
     () => realtime.last(topic),
     () => undefined,
   );
+}
+
+/** Receives the live values of these devices while mounted (`device.values` events). */
+export function useWatchDevices(deviceIds: number[]) {
+  const key = [...new Set(deviceIds)].sort((a, b) => a - b).join(',');
+  useEffect(() => {
+    if (!key) return;
+    return realtime.watchDevices(key.split(',').map(Number));
+  }, [key]);
 }
 
 /** Runs the handler for each event of the topic prefix while mounted. */

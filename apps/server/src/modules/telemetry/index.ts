@@ -6,6 +6,7 @@ import type { DomainModule } from '../../platform/module.ts';
 import type { DeviceRecords } from '../devices/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createIngest, type Ingest } from './ingest.ts';
+import { createLiveValues } from './live.ts';
 import { createTelemetryRepository } from './repository.ts';
 import { deviceApiRoutes, telemetryRoutes } from './routes.ts';
 import { createTelemetryRuntime, type TelemetryRuntime } from './runtime.ts';
@@ -43,6 +44,8 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
   // batches are written through connections of their own: one per flusher, one for the latest values
   const ingestDatabase = database.kind === 'pg' && database.url ? openPostgres(database.url, config.telemetry.flushConcurrency + 1) : null;
   const ingest = createIngest({ db, flushDb: ingestDatabase?.db, events, link, repo, log, settings: config.telemetry });
+  const liveValues = createLiveValues({ events });
+  ingest.onStored((items) => liveValues.stored(items));
   const runtime = createTelemetryRuntime({
     ingest,
     repo,
@@ -68,6 +71,7 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
       telemetryRoutes(app, { service, ingest, mqttClients: () => runtime.broker?.clients().length ?? 0 });
       app.addHook('onClose', async () => {
         await runtime.stop();
+        liveValues.stop();
         await ingestDatabase?.close();
       });
     },

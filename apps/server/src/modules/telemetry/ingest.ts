@@ -76,6 +76,8 @@ export function createIngest(deps: {
   let accepted = 0;
   let stored = 0;
   const listeners: BatchListener[] = [];
+  /** Told of every committed batch at once (live values): must be cheap and must not throw. */
+  const storedListeners: Array<(items: IngestItem[]) => void> = [];
   const tokenCache = new Map<string, { device: IngestDevice | null; expires: number }>();
   let lastRejectLog = 0;
 
@@ -264,6 +266,13 @@ export function createIngest(deps: {
       }
     }
     stored += items.length;
+    for (const listener of storedListeners) {
+      try {
+        listener(items);
+      } catch (error) {
+        log.error({ err: error }, 'stored-batch listener failed');
+      }
+    }
     for (const device of toOnline.values()) device.status = 'Online';
     for (const c of changes) {
       if (!c.turned_online) continue;
@@ -332,6 +341,10 @@ export function createIngest(deps: {
     buffer,
     onBatch(onBatch: BatchListener['onBatch'], wants?: BatchListener['wants']) {
       listeners.push({ onBatch, wants });
+    },
+    /** Calls the function with every committed batch, in the flush (after the commit, before the acks). */
+    onStored(listener: (items: IngestItem[]) => void) {
+      storedListeners.push(listener);
     },
 
     /** The device a token belongs to (null: unknown or revoked), cached for a few seconds. */

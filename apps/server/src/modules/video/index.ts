@@ -8,6 +8,7 @@ import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
+import { createClipStill } from './media.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
@@ -49,6 +50,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     directory: ports.directory,
     poke: () => void recorder.poke().catch((error) => log.error({ err: error }, 'recorder reconcile failed')),
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),
+    simulatedStill: createClipStill(recorder.ensureClip),
   });
   // Camera clip jobs appear in the downloads list of SPEC 2.8 (GET/PUT/DELETE /api/batch-playback-download/?kind=clips).
   ports.exports.registerProvider({

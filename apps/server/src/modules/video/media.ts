@@ -70,6 +70,36 @@ export async function livePlaylist(
 }
 
 /** A JPEG of the first frame of the latest segment; reused while that segment is the latest. */
+/**
+ * One frame of the simulated cameras' clip, made once: the picture of a simulated camera that is not streaming
+ * (demo cameras run only while watched), next to its clip.
+ */
+export function createClipStill(clip: () => Promise<string>) {
+  let still: Promise<string> | null = null;
+  return () => {
+    if (!still) {
+      still = (async () => {
+        const source = await clip();
+        const out = `${source}.still.jpg`;
+        try {
+          await stat(out);
+          return out;
+        } catch {
+          // not made yet
+        }
+        const temp = `${out}.${process.pid}.${Date.now()}.jpg`;
+        await runFfmpeg(['-protocol_whitelist', PROTOCOLS.file, '-ss', '1', '-i', source, '-frames:v', '1', '-q:v', '5', '-y', temp]);
+        await rename(temp, out);
+        return out;
+      })().catch((error) => {
+        still = null;
+        throw error;
+      });
+    }
+    return still;
+  };
+}
+
 export async function takeSnapshot(
   db: Db,
   paths: VideoPaths,

@@ -132,6 +132,10 @@ export type CameraRow = Awaited<ReturnType<ReturnType<typeof cameraQuery>['execu
 export const findCamera = (db: Db, tenantId: number, deviceId: number) =>
   cameraQuery(db).where('c.tenant_id', '=', tenantId).where('c.device_id', '=', deviceId).executeTakeFirst();
 
+/**
+ * Every CAMERA device of the tenant (one notion of camera: the site summary, the device pages and video agree),
+ * with its video config when it has one. Read-only use of the estate's device rows, as the tree filters below.
+ */
 export function listCameras(
   db: Db,
   tenantId: number,
@@ -141,24 +145,46 @@ export function listCameras(
     assetId?: number;
     path?: string[];
     deviceId?: number;
+    configured?: boolean;
+    ids?: number[];
     offset: number;
     limit: number;
   },
 ) {
-  let q = cameraQuery(db).where('c.tenant_id', '=', tenantId);
-  if (opts.assetIds !== 'all') q = opts.assetIds.length ? q.where('c.asset_id', 'in', opts.assetIds) : q.where(sql<boolean>`false`);
-  if (opts.assetId) q = q.where('c.asset_id', '=', opts.assetId);
+  let q = db
+    .selectFrom('devices as d')
+    .leftJoin('devices as p', (j) => j.onRef('p.id', '=', 'd.parent_id').onRef('p.tenant_id', '=', 'd.tenant_id'))
+    .leftJoin('video_cameras as c', (j) => j.onRef('c.device_id', '=', 'd.id').onRef('c.tenant_id', '=', 'd.tenant_id'))
+    .leftJoin('video_storages as s', (j) => j.onRef('s.id', '=', 'c.storage_id').onRef('s.tenant_id', '=', 'c.tenant_id'))
+    .select(['d.id', 'd.name', 'd.label as device_label', 'd.asset_id as device_asset_id', 'd.parent_id', 'p.label as parent_label'])
+    .select([
+      'c.device_id as config_device_id',
+      'c.simulated',
+      'c.stream_url',
+      'c.recording_enabled',
+      'c.segment_sec',
+      'c.storage_id',
+      'c.state',
+      'c.last_error',
+      'c.last_segment_at',
+      'c.live_until',
+      's.path as storage_path',
+    ])
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.type', '=', 'CAMERA');
+  if (opts.assetIds !== 'all') q = opts.assetIds.length ? q.where('d.asset_id', 'in', opts.assetIds) : q.where(sql<boolean>`false`);
+  if (opts.assetId) q = q.where('d.asset_id', '=', opts.assetId);
   if (opts.path?.length)
     q = q.where(
-      sql<boolean>`c.asset_id in (select a.id from assets a where a.tenant_id = ${tenantId} and ${underPath('a.address', opts.path)})`,
+      sql<boolean>`d.asset_id in (select a.id from assets a where a.tenant_id = ${tenantId} and ${underPath('a.address', opts.path)})`,
     );
   if (opts.deviceId)
-    q = q.where(
-      sql<boolean>`c.device_id in (select d.id from devices d where d.tenant_id = ${tenantId} and (d.id = ${opts.deviceId} or d.parent_id = ${opts.deviceId}))`,
-    );
-  if (opts.search) q = q.where('c.label', 'ilike', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
+    q = q.where((eb) => eb.or([eb('d.id', '=', opts.deviceId as number), eb('d.parent_id', '=', opts.deviceId as number)]));
+  if (opts.configured !== undefined) q = q.where('c.device_id', opts.configured ? 'is not' : 'is', null);
+  if (opts.ids) q = opts.ids.length ? q.where('d.id', 'in', opts.ids) : q.where(sql<boolean>`false`);
+  if (opts.search) q = q.where('d.label', 'ilike', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
   return {
-    rows: () => q.orderBy('c.label').orderBy('c.device_id').offset(opts.offset).limit(opts.limit).execute(),
+    rows: () => q.orderBy('d.label').orderBy('d.id').offset(opts.offset).limit(opts.limit).execute(),
     count: async () =>
       Number(
         (
@@ -170,6 +196,7 @@ export function listCameras(
       ),
   };
 }
+export type CameraListRow = Awaited<ReturnType<ReturnType<typeof listCameras>['rows']>>[number];
 
 export async function upsertCamera(
   db: Db,
@@ -190,6 +217,40 @@ export async function upsertCamera(
     .values({ tenant_id: tenantId, device_id: deviceId, ...values })
     .onConflict((oc) => oc.columns(['tenant_id', 'device_id']).doUpdateSet({ ...values, updated_at: sql`now()` }))
     .execute();
+}
+
+/** CAMERA devices of the tenant with no video config yet (the demo makes them simulated, on demand). */
+export const unconfiguredCameras = (db: Db, tenantId: number) =>
+  db
+    .selectFrom('devices as d')
+    .leftJoin('video_cameras as c', (j) => j.onRef('c.device_id', '=', 'd.id').onRef('c.tenant_id', '=', 'd.tenant_id'))
+    .select(['d.id', 'd.label', 'd.asset_id'])
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.type', '=', 'CAMERA')
+    .where('c.device_id', 'is', null)
+    .execute();
+
+/** Configures many cameras at once as simulated sources that run only while watched (no continuous recording). */
+export async function insertOnDemandSimulated(db: Db, tenantId: number, cameras: { id: number; label: string; asset_id: number | null }[]) {
+  for (let i = 0; i < cameras.length; i += 500) {
+    await db
+      .insertInto('video_cameras')
+      .values(
+        cameras.slice(i, i + 500).map((c) => ({
+          tenant_id: tenantId,
+          device_id: c.id,
+          label: c.label,
+          asset_id: c.asset_id,
+          simulated: true,
+          stream_url: null,
+          recording_enabled: false,
+          segment_sec: 1,
+          storage_id: null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['tenant_id', 'device_id']).doNothing())
+      .execute();
+  }
 }
 
 export const refreshCameraCopy = (db: Db, tenantId: number, deviceId: number, label: string, assetId: number | null) =>

@@ -41,6 +41,8 @@ export interface VideoServiceDeps {
   poke: () => void;
   /** A camera's config changed or was removed: its low-latency relay restarts (viewers reconnect). */
   cameraChanged?: (tenantId: number, camId: number) => void;
+  /** The picture of a simulated camera that is not streaming (a frame of the simulated clip). */
+  simulatedStill: () => Promise<string>;
 }
 
 /** The permission codename (of the user's group) every camera endpoint requires, besides the site's visibility. */
@@ -48,7 +50,12 @@ export const VIEW_CAMERA = 'view_camera';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-function toCamera(device: CameraDevice, row: repo.CameraRow | undefined): Camera {
+type CameraConfig = Pick<
+  repo.CameraRow,
+  'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id' | 'state' | 'last_error' | 'last_segment_at'
+>;
+
+function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
   return {
     id: device.id,
     label: device.label,
@@ -118,7 +125,16 @@ export function createVideoService(deps: VideoServiceDeps) {
 
   async function listCameras(
     auth: AuthContext,
-    q: { page: number; limit: number; search?: string; assetId?: number; path?: string[]; deviceId?: number },
+    q: {
+      page: number;
+      limit: number;
+      search?: string;
+      assetId?: number;
+      path?: string[];
+      deviceId?: number;
+      configured?: 'true' | 'false';
+      ids?: number[];
+    },
   ) {
     requireViewCamera(auth);
     const assetIds = await visibleAssets(auth);
@@ -128,16 +144,37 @@ export function createVideoService(deps: VideoServiceDeps) {
       assetId: q.assetId,
       path: q.path,
       deviceId: q.deviceId,
+      configured: q.configured === undefined ? undefined : q.configured === 'true',
+      ids: q.ids,
       offset: (q.page - 1) * q.limit,
       limit: q.limit,
     });
     const [rows, totalCount] = await Promise.all([query.rows(), query.count()]);
-    const dir = directory();
-    const contents: Camera[] = [];
-    for (const row of rows) {
-      const device = await dir.device(auth.tenantId, row.device_id);
-      if (device) contents.push(toCamera(device, row));
-    }
+    const contents: Camera[] = rows.map((r) =>
+      toCamera(
+        {
+          id: r.id,
+          name: r.name,
+          label: r.device_label,
+          type: 'CAMERA',
+          assetId: r.device_asset_id,
+          parentId: r.parent_id,
+          parentLabel: r.parent_label,
+        },
+        r.config_device_id === null
+          ? undefined
+          : {
+              simulated: r.simulated ?? false,
+              stream_url: r.stream_url,
+              recording_enabled: r.recording_enabled ?? false,
+              segment_sec: r.segment_sec ?? 2,
+              storage_id: r.storage_id,
+              state: r.state ?? 'idle',
+              last_error: r.last_error,
+              last_segment_at: r.last_segment_at,
+            },
+      ),
+    );
     return { contents, totalCount };
   }
 
@@ -254,6 +291,11 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (!access.row) return { err: VIDEO_MESSAGES.cameraNotConfigured };
     try {
       const shot = await takeSnapshot(db, paths, auth.tenantId, camId);
+      if (!shot && access.row.simulated) {
+        // a simulated camera nobody watches now: its clip's picture
+        await deps.simulatedStill();
+        return { path: `/api/cameras/${camId}/snapshot/image/?t=0`, takenAt: new Date().toISOString() };
+      }
       if (!shot) return { err: VIDEO_MESSAGES.snapshotUnavailable };
       return { path: `/api/cameras/${camId}/snapshot/image/?t=${shot.takenAt.getTime()}`, takenAt: shot.takenAt.toISOString() };
     } catch {
@@ -262,8 +304,16 @@ export function createVideoService(deps: VideoServiceDeps) {
   }
 
   async function snapshotImage(auth: AuthContext, camId: number) {
-    await configuredCamera(auth, camId);
+    const { row } = await configuredCamera(auth, camId);
     const latest = await repo.latestSegment(db, auth.tenantId, camId);
+    if (!latest && row.simulated) {
+      try {
+        const path = await deps.simulatedStill();
+        return { path, size: (await stat(path)).size };
+      } catch {
+        throw notFound();
+      }
+    }
     if (!latest) throw notFound();
     const path = paths.snapshotFile(latest.storage_path, auth.tenantId, camId);
     try {

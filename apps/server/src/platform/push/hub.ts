@@ -1,4 +1,4 @@
-import type { PushEnvelope } from '@sitewatch/contracts';
+import type { DomainEventMap, PushEnvelope } from '@sitewatch/contracts';
 import type { WebSocket } from 'ws';
 import type { WireEvent } from '../events.ts';
 
@@ -13,7 +13,18 @@ export interface PushConnection {
   /** Sites the user may see, 'all', or null while not yet read (then no event about a site is delivered). */
   assets: ReadonlySet<number> | 'all' | null;
   alive: boolean;
+  /** Devices whose live values this socket shows (`device.values` of other devices are not sent to it). */
+  watching: ReadonlySet<number>;
 }
+
+/**
+ * Server-side only: the devices some socket watches, announced on the event bus (and through the fan-out to the
+ * other processes) so that ingest publishes live values of those devices alone. Never reaches a browser.
+ */
+export const PUSH_WATCH_EVENT = 'push.watch';
+/** ttlMs: the watch lapses after this long unless announced again; relayed: received from another process. */
+export type PushWatchPayload = DomainEventMap['push.watch'];
+const DEVICE_VALUES = 'device.values';
 
 /**
  * Which permission a user needs to receive an event of a kind. Events of a kind not listed here are delivered
@@ -44,6 +55,7 @@ export function mayReceive(conn: PushConnection, event: WireEvent): boolean {
   const permission = BROADCAST_PERMISSION[kindOf(event.type)];
   if (!permission) return Boolean(named);
   if (!conn.permissions.has(permission)) return false;
+  if (event.type === DEVICE_VALUES && !conn.watching.has((event.payload as { deviceId?: number } | null)?.deviceId ?? -1)) return false;
   if (named) return true;
   const assetId = assetOf(event.payload);
   if (assetId === null || conn.assets === 'all') return true;

@@ -7,7 +7,7 @@ import { forbidden } from '../errors.ts';
 import type { EventBus } from '../events.ts';
 import type { DomainModule } from '../module.ts';
 import { createFanout, type Fanout, transportFor } from './fanout.ts';
-import { createPushHub, type PushConnection, type PushHub } from './hub.ts';
+import { createPushHub, PUSH_WATCH_EVENT, type PushConnection, type PushHub, type PushWatchPayload } from './hub.ts';
 import { liveSessions } from './sessions.ts';
 
 const HEARTBEAT_MS = 30_000;
@@ -16,6 +16,9 @@ const SESSION_CHECK_MS = 60_000;
 const ASSET_REFRESH_EVERY = 5;
 const MAX_SOCKETS_PER_USER = 32;
 const MAX_MESSAGES_PER_MINUTE = 120;
+/** Watched devices are announced again this often, and a watch lapses after WATCH_TTL_MS without one. */
+const WATCH_ANNOUNCE_MS = 20_000;
+const WATCH_TTL_MS = 60_000;
 
 export interface PushPorts {
   database: DbHandle;
@@ -58,9 +61,34 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
   const fanout = createFanout({
     db,
     transport: transportFor(database, log),
-    deliver: (event, at) => hub.deliver(event, at),
+    deliver: (event, at) => {
+      // another process's sockets watch devices: ingest here must publish their values too
+      if (event.type === PUSH_WATCH_EVENT)
+        ports.events.emit({
+          type: PUSH_WATCH_EVENT,
+          tenantId: event.tenantId,
+          payload: { ...(event.payload as PushWatchPayload), relayed: true },
+        });
+      else hub.deliver(event, at);
+    },
     log,
   });
+
+  const announceWatch = (tenantId: number, deviceIds: number[]) => {
+    if (deviceIds.length === 0) return;
+    const payload: PushWatchPayload = { deviceIds, ttlMs: WATCH_TTL_MS };
+    ports.events.emit({ type: PUSH_WATCH_EVENT, tenantId, payload });
+  };
+  const announceAll = () => {
+    const byTenant = new Map<number, Set<number>>();
+    for (const conn of hub.connections()) {
+      if (conn.watching.size === 0) continue;
+      const ids = byTenant.get(conn.tenantId) ?? new Set<number>();
+      byTenant.set(conn.tenantId, ids);
+      for (const id of conn.watching) ids.add(id);
+    }
+    for (const [tenantId, ids] of byTenant) announceWatch(tenantId, [...ids]);
+  };
 
   async function visibleAssets(conn: Pick<PushConnection, 'tenantId' | 'userId' | 'roles'>): Promise<PushConnection['assets']> {
     const ids = await ports.sites.visibleAssetIds(conn.tenantId, conn.userId, conn.roles);
@@ -94,7 +122,10 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
   async function register(app: import('fastify').FastifyInstance) {
     await app.register(websocket, { options: { maxPayload: 4096 } });
     if (database.kind === 'pg' || database.pglite) await fanout.start();
-    const unsubscribe = ports.events.subscribe((event) => void fanout.publish(event));
+    const unsubscribe = ports.events.subscribe((event) => {
+      if (event.type === PUSH_WATCH_EVENT && (event.payload as PushWatchPayload).relayed) return;
+      void fanout.publish(event);
+    });
 
     app.get(
       '/ws',
@@ -120,6 +151,7 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
           permissions: auth.permissions,
           assets: null,
           alive: true,
+          watching: new Set(),
         };
         let mine = 0;
         for (const other of hub.connections()) if (other.tenantId === conn.tenantId && other.userId === conn.userId) mine++;
@@ -144,8 +176,13 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
           } catch {
             parsed = null;
           }
-          if (pushClientMessageSchema.safeParse(parsed).success)
-            hub.sendTo(conn, { type: 'pong', data: null, at: new Date().toISOString() });
+          const message = pushClientMessageSchema.safeParse(parsed);
+          if (!message.success) return;
+          if (message.data.type === 'ping') hub.sendTo(conn, { type: 'pong', data: null, at: new Date().toISOString() });
+          else {
+            conn.watching = new Set(message.data.deviceIds);
+            announceWatch(conn.tenantId, message.data.deviceIds);
+          }
         });
         socket.on('close', () => {
           hub.remove(conn);
@@ -159,6 +196,9 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
         hub.sendTo(conn, { type: 'hello', data: { userId: conn.userId }, at: new Date().toISOString() });
       },
     );
+
+    const watchAnnouncer = setInterval(announceAll, WATCH_ANNOUNCE_MS);
+    watchAnnouncer.unref();
 
     const heartbeat = setInterval(() => {
       for (const conn of hub.connections()) {
@@ -178,6 +218,7 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
 
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
+      clearInterval(watchAnnouncer);
       clearInterval(sessionCheck);
       unsubscribe();
       for (const conn of hub.connections()) conn.socket.close(PUSH_CLOSE.goingAway, 'server shutting down');

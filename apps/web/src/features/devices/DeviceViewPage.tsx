@@ -6,7 +6,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { DEVICE_MESSAGES, DEVICE_TYPE_LABELS } from '@sitewatch/contracts/devices';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -16,12 +16,16 @@ import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from '../sites/alias.ts';
+import { useLatest } from '../telemetry/api.ts';
 import { DeviceTelemetrySection } from '../telemetry/DeviceTelemetrySection.tsx';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';
 import { fetchCompact, useAlarmActionLog, useDeleteDevice, useDevice, useTelemetryKeys } from './api.ts';
 import { AlarmChip, DeviceValues, Section, StatusChip, ToggleChips } from './components.tsx';
 import { deviceKeys } from './keys.ts';
 import { MappingsPanel } from './MappingsPanel.tsx';
+
+// the players load with the first camera page, not with every device page
+const DeviceCameraPanel = lazy(() => import('../video/DeviceCameraPanel.tsx').then((m) => ({ default: m.DeviceCameraPanel })));
 
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Enable Device' };
 
@@ -33,6 +37,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const navigate = useNavigate();
   const perms = permissionsOf(useUser());
   const device = useDevice(id);
+  // the live values (pushed while the page is open) win over the device's stored state
+  const latest = useLatest(id);
   const keysFor = useTelemetryKeys(device.data?.type ?? 'ROUTER');
   const children = useQuery({
     queryKey: deviceKeys.compact({ parentId: id, view: true }),
@@ -48,6 +54,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   if (device.isLoading) return <PageLoader />;
   const d = device.data;
   if (!d) return <EmptyState title="Device not found" description="It does not exist or belongs to a site you are not assigned to." />;
+  const live = latest.data?.telemetry ?? [];
+  const templateKeys = keysFor(d.templateId);
   return (
     <Box>
       <PageHeader
@@ -78,6 +86,13 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
         }
       />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' } }}>
+        {d.type === 'CAMERA' && perms.has('view_camera') ? (
+          <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
+            <Suspense fallback={<PageLoader />}>
+              <DeviceCameraPanel deviceId={d.id} />
+            </Suspense>
+          </Box>
+        ) : null}
         <Section title="Details">
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: '160px 1fr', rowGap: 0.75, m: 0 }}>
             {(
@@ -124,7 +139,16 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           </Box>
         </Section>
         <Section title="Values">
-          <DeviceValues keys={keysFor(d.templateId)} state={d.state} updatedAt={d.stateUpdatedAt} />
+          {live.length > 0 ? (
+            <DeviceValues
+              keys={templateKeys}
+              state={Object.fromEntries(live.map((v) => [v.key, v.value]))}
+              updatedAt={new Date(Math.max(...live.map((v) => v.ts))).toISOString()}
+              reportedOnly
+            />
+          ) : (
+            <DeviceValues keys={templateKeys} state={d.state} updatedAt={d.stateUpdatedAt} />
+          )}
         </Section>
         <Section title={`Child devices (${d.childDevicesCount})`}>
           {d.childDevicesCount === 0 ? (
@@ -163,7 +187,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           <MappingsPanel fromType="DEVICE" fromEntity={d.id} canEdit={perms.has('change_device')} />
         </Box>
       </Box>
-      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} />
+      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} keys={templateKeys} />
       <AlarmSettingsDialog deviceId={d.id} open={alarmOpen} onClose={() => setAlarmOpen(false)} />
       <ConfirmDialog
         open={deleting}

@@ -1,9 +1,12 @@
 import type { AlarmActionInput, CompactDevice, Device, DeviceTemplate, DeviceType, TemplateTelemetry } from '@sitewatch/contracts/devices';
 import { DEFAULT_TELEMETRY } from '@sitewatch/contracts/devices';
+import type { DeviceValuesPayload } from '@sitewatch/contracts/events';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf, type ResponseOf } from '../../lib/api.ts';
 import { cachedById, entityCache, remember } from '../../lib/entity-cache.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { realtime, usePollingFallback, useWatchDevices } from '../../lib/realtime.ts';
+import type { Page } from '../sites/api.ts';
 import { deviceKeys } from './keys.ts';
 
 /** Data hooks of devices, templates, mappings and alarm actions. */
@@ -13,6 +16,23 @@ type DeviceListAnswer = ResponseOf<'/iotapp/devices/', 'get'>;
 export const devicesOf = (page: DeviceListAnswer) => ({
   contents: (page.contents as ReadonlyArray<DeviceListAnswer['contents'][number]>).filter((row): row is Device => 'id' in row),
   totalCount: page.totalCount,
+});
+
+/** Pushed live values of a watched device move its state in the cached device and device lists (dashboards). */
+realtime.patchOn<DeviceValuesPayload>('device.values', ({ data }, client) => {
+  if (!data || !Array.isArray(data.values) || data.values.length === 0) return;
+  const patch = (d: Device): Device => {
+    if (d.id !== data.deviceId) return d;
+    const state = { ...d.state };
+    for (const v of data.values) if (v.value !== null) state[v.key] = v.value;
+    const newest = new Date(Math.max(...data.values.map((v) => v.ts))).toISOString();
+    return { ...d, state, status: 'Online', stateUpdatedAt: newest, lastActivityAt: newest };
+  };
+  client.setQueryData<Device>(deviceKeys.one(data.deviceId), (old) => (old ? patch(old) : old));
+  for (const [key, page] of client.getQueriesData<Page<Device>>({ queryKey: deviceKeys.lists })) {
+    if (!page?.contents?.some((d) => d.id === data.deviceId)) continue;
+    client.setQueryData<Page<Device>>(key, { ...page, contents: page.contents.map(patch) });
+  }
 });
 
 /** The device list without groupBy (grouped answers are counts, see useDeviceTypes). */
@@ -43,6 +63,17 @@ export function useDevices(query: Query, opts: { enabled?: boolean; refetchInter
     enabled: opts.enabled ?? true,
     refetchInterval: opts.refetchInterval,
   });
+}
+
+/**
+ * Devices whose values a dashboard shows: their new values are pushed into the list while the socket is open
+ * (status changes refetch it), and the list is polled every `pollMs` only while the socket is down.
+ */
+export function useLiveDevices(query: Query, pollMs: number, opts: { enabled?: boolean } = {}) {
+  const refetchInterval = usePollingFallback(pollMs);
+  const devices = useDevices(query, { enabled: opts.enabled, refetchInterval: refetchInterval === false ? undefined : refetchInterval });
+  useWatchDevices((devices.data?.contents ?? []).map((d) => d.id));
+  return devices;
 }
 
 type CompactAnswer = ResponseOf<'/iotapp/devices/compact-list/', 'get'>;

@@ -54,22 +54,26 @@ function valueText(value: DeviceState[string] | undefined, key: TemplateTelemetr
 }
 
 /**
- * The stored values of a device for the keys of its template (or type): the last readings the device reported.
- * A key the device never reported shows a dash, never a made-up number.
+ * The values of a device for the keys of its template (or type), each under its template label, else its raw key.
+ * `reportedOnly` (live values): only keys the device reported, template keys first, so that no value of another
+ * time stands beside live ones. Otherwise a template key the device never reported shows a dash.
  */
 export function DeviceValues({
   keys,
   state,
   updatedAt,
   dense,
+  reportedOnly,
 }: {
   keys: TemplateTelemetry[];
   state: DeviceState;
   updatedAt: string | null;
   dense?: boolean;
+  reportedOnly?: boolean;
 }) {
   const extra = Object.keys(state).filter((k) => !keys.some((t) => t.key === k));
-  const all: TemplateTelemetry[] = [...keys, ...extra.map((k) => ({ key: k, label: k, valueType: 'string' as const }))];
+  const declared = reportedOnly ? keys.filter((t) => state[t.key] !== undefined) : keys;
+  const all: TemplateTelemetry[] = [...declared, ...extra.map((k) => ({ key: k, label: k, valueType: 'string' as const }))];
   return (
     <Box>
       <Box

@@ -3,6 +3,7 @@ import type { Query } from '../../lib/http-client.ts';
 /** Query keys of devices, templates, mappings and alarm actions. */
 export const deviceKeys = {
   all: ['devices'] as const,
+  lists: ['devices', 'list'] as const,
   list: (query: Query) => ['devices', 'list', query] as const,
   compact: (query: Query) => ['devices', 'compact', query] as const,
   one: (id: number) => ['devices', 'one', id] as const,

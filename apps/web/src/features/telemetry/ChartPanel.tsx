@@ -6,8 +6,10 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import type { TemplateTelemetry } from '@sitewatch/contracts/devices';
 import { TELEMETRY_AGGREGATIONS, type TelemetryAggregation } from '@sitewatch/contracts/telemetry';
 import { useEffect, useMemo, useState } from 'react';
+import { useRealtimeStatus } from '../../lib/realtime.ts';
 import { type ChartParams, useChart } from './api.ts';
 import { LineChart } from './LineChart.tsx';
 
@@ -38,7 +40,8 @@ const toLocalInput = (ms: number) => {
 };
 
 /** A chart of any key over any time range, raw or aggregated per interval. */
-export function ChartPanel({ deviceId, keys }: { deviceId: number; keys: string[] }) {
+export function ChartPanel({ deviceId, keys, labels = [] }: { deviceId: number; keys: string[]; labels?: TemplateTelemetry[] }) {
+  const labelOf = (k: string) => labels.find((t) => t.key === k)?.label ?? k;
   const [key, setKey] = useState('');
   const [range, setRange] = useState<RangeId>('6h');
   const [agg, setAgg] = useState<TelemetryAggregation>('none');
@@ -48,12 +51,25 @@ export function ChartPanel({ deviceId, keys }: { deviceId: number; keys: string[
   const [live, setLive] = useState(true);
   const [anchor, setAnchor] = useState(() => Date.now());
   const chosen = key || keys[0] || '';
+  // the chart stays on its key when a new key appears in the list
+  useEffect(() => {
+    if (!key && keys[0]) setKey(keys[0]);
+  }, [key, keys]);
   const following = live && range !== 'custom';
+  const pushed = useRealtimeStatus() === 'open';
+  // Raw values following live over an open socket: pushed points extend the chart and the window slides with the
+  // clock, without refetching. Aggregates move their window once a minute; without the socket, every 15 s.
+  const sliding = following && pushed && agg === 'none';
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!following) return;
-    const timer = setInterval(() => setAnchor(Date.now()), 15_000);
+    if (sliding) {
+      const tick = setInterval(() => setNow(Date.now()), 1000);
+      return () => clearInterval(tick);
+    }
+    const timer = setInterval(() => setAnchor(Date.now()), pushed ? 60_000 : 15_000);
     return () => clearInterval(timer);
-  }, [following]);
+  }, [following, sliding, pushed]);
 
   const params: ChartParams | null = useMemo(() => {
     if (!chosen) return null;
@@ -70,7 +86,14 @@ export function ChartPanel({ deviceId, keys }: { deviceId: number; keys: string[
   }, [chosen, range, from, to, agg, interval, anchor]);
   const chart = useChart(deviceId, params, following);
 
-  const points = (chart.data?.points ?? []).flatMap((p) => (typeof p.value === 'number' ? [{ ts: p.ts, value: p.value }] : []));
+  const windowMs = RANGES.find((r) => r.id === range)?.ms ?? 0;
+  const shown =
+    params && sliding
+      ? { from: Math.max(now, params.endTs) - windowMs, to: Math.max(now, params.endTs) }
+      : params && { from: params.startTs, to: params.endTs };
+  const points = (chart.data?.points ?? []).flatMap((p) =>
+    typeof p.value === 'number' && (!shown || p.ts >= shown.from) ? [{ ts: p.ts, value: p.value }] : [],
+  );
 
   if (keys.length === 0) {
     return (
@@ -93,7 +116,7 @@ export function ChartPanel({ deviceId, keys }: { deviceId: number; keys: string[
         >
           {keys.map((k) => (
             <MenuItem key={k} value={k}>
-              {k}
+              {labelOf(k)}
             </MenuItem>
           ))}
         </TextField>
@@ -185,7 +208,9 @@ export function ChartPanel({ deviceId, keys }: { deviceId: number; keys: string[
           ) : null}
         </Box>
       ) : null}
-      {params ? <LineChart points={points} from={params.startTs} to={params.endTs} label={chosen} /> : null}
+      {shown ? (
+        <LineChart points={points} from={shown.from} to={Math.max(shown.to, points.at(-1)?.ts ?? 0)} label={labelOf(chosen)} />
+      ) : null}
       {chart.data?.truncated ? (
         <Typography variant="caption" color="warning.main">
           Only the first {chart.data.points.length} points are shown: choose an aggregation for the whole range.

@@ -9,6 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import type { TemplateTelemetry } from '@sitewatch/contracts/devices';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 import { showToast } from '../../lib/toasts.ts';
@@ -91,7 +92,9 @@ function ConnectionPanel({ deviceId }: { deviceId: number }) {
   );
 }
 
-function LiveValues({ deviceId }: { deviceId: number }) {
+const labelOf = (keys: TemplateTelemetry[], key: string) => keys.find((t) => t.key === key)?.label ?? key;
+
+function LiveValues({ deviceId, keys }: { deviceId: number; keys: TemplateTelemetry[] }) {
   const latest = useLatest(deviceId);
   const data = latest.data;
   if (!data) {
@@ -122,7 +125,7 @@ function LiveValues({ deviceId }: { deviceId: number }) {
         {rows.map((r) => (
           <TableRow key={`${r.kind}:${r.key}`}>
             <TableCell>
-              {r.key}
+              {r.kind === 'Telemetry' ? labelOf(keys, r.key) : r.key}
               {r.kind === 'Attribute' ? (
                 <Typography component="span" variant="caption" color="text.secondary">
                   {' '}
@@ -143,7 +146,16 @@ function LiveValues({ deviceId }: { deviceId: number }) {
  * What the device page shows of a device's telemetry: live values, a chart of any key, its alarms, and (for
  * administrators) how to connect it. The devices feature renders this on /devices/{id}/view.
  */
-export function DeviceTelemetrySection({ deviceId, canManage }: { deviceId: number; canManage: boolean }) {
+export function DeviceTelemetrySection({
+  deviceId,
+  canManage,
+  keys = [],
+}: {
+  deviceId: number;
+  canManage: boolean;
+  /** The template's keys, for their labels. */
+  keys?: TemplateTelemetry[];
+}) {
   const latest = useLatest(deviceId);
   const numericKeys = (latest.data?.telemetry ?? [])
     .filter((v) => typeof v.value === 'number' || typeof v.value === 'boolean')
@@ -151,14 +163,14 @@ export function DeviceTelemetrySection({ deviceId, canManage }: { deviceId: numb
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' }, mt: 2 }}>
       <Panel title="Live values">
-        <LiveValues deviceId={deviceId} />
+        <LiveValues deviceId={deviceId} keys={keys} />
       </Panel>
       <Panel title="Alarms">
         <DeviceAlarmsPanel deviceId={deviceId} />
       </Panel>
       <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
         <Panel title="Chart">
-          <ChartPanel deviceId={deviceId} keys={numericKeys} />
+          <ChartPanel deviceId={deviceId} keys={numericKeys} labels={keys} />
         </Panel>
       </Box>
       {canManage ? (

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 
 export interface Point {
@@ -9,39 +9,71 @@ export interface Point {
   value: number;
 }
 
-const W = 800;
 const H = 240;
-const PAD = { left: 56, right: 12, top: 12, bottom: 28 };
+const PAD = { left: 60, right: 12, top: 12, bottom: 28 };
 
-function ticks(min: number, max: number, count: number): number[] {
-  if (min === max) return [min];
-  const step = (max - min) / (count - 1);
-  return Array.from({ length: count }, (_, i) => min + i * step);
+/** Round tick values (1, 2 or 5 times a power of ten) covering lo..hi, about `count` of them. */
+export function niceTicks(lo: number, hi: number, count = 5): { ticks: number[]; lo: number; hi: number; decimals: number } {
+  const raw = (hi - lo) / Math.max(1, count - 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
+  const first = Math.floor(lo / step) * step;
+  const last = Math.ceil(hi / step) * step;
+  const ticks: number[] = [];
+  for (let v = first; v <= last + step / 2; v += step) ticks.push(Number(v.toFixed(12)));
+  return { ticks, lo: first, hi: last, decimals: Math.max(0, -Math.floor(Math.log10(step))) };
 }
 
-const short = (v: number) => (Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+/** Time labels as short as the range allows (hours within a day, else day and time), so that they never collide. */
+const timeText = (ts: number, spanMs: number) =>
+  new Date(ts).toLocaleString(
+    undefined,
+    spanMs <= 86_400_000 ? { hour: '2-digit', minute: '2-digit' } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
+  );
+
+const tickText = (v: number, decimals: number) =>
+  v.toLocaleString(undefined, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+/** The chart draws at the width it is given on screen, so that its text keeps its size on a phone. */
+function useWidth() {
+  // a callback ref: the measured element changes between the empty state and the chart
+  const [el, ref] = useState<HTMLElement | null>(null);
+  const [width, setWidth] = useState(800);
+  useEffect(() => {
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry && entry.contentRect.width > 0) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return { ref, width };
+}
 
 /** A light SVG line chart of one series over time, with a hover read-out. */
 export function LineChart({ points, from, to, label }: { points: Point[]; from: number; to: number; label: string }) {
   const theme = useTheme();
   const [hover, setHover] = useState<Point | null>(null);
-  const { path, yTicks, x, y } = useMemo(() => {
+  const { ref, width: W } = useWidth();
+  const { path, yTicks, decimals, x, y } = useMemo(() => {
     const values = points.map((p) => p.value);
-    let lo = Math.min(...values);
-    let hi = Math.max(...values);
-    if (lo === hi) {
-      lo -= 1;
-      hi += 1;
+    let min = Math.min(...values);
+    let max = Math.max(...values);
+    if (min === max) {
+      min -= Math.abs(min) > 10 ? Math.abs(min) * 0.01 : 1;
+      max += Math.abs(max) > 10 ? Math.abs(max) * 0.01 : 1;
     }
+    const nice = points.length ? niceTicks(min, max) : { ticks: [], lo: 0, hi: 1, decimals: 0 };
+    const { lo, hi } = nice;
     const x = (ts: number) => PAD.left + ((ts - from) / Math.max(1, to - from)) * (W - PAD.left - PAD.right);
     const y = (v: number) => PAD.top + (1 - (v - lo) / (hi - lo)) * (H - PAD.top - PAD.bottom);
     const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.ts).toFixed(1)},${y(p.value).toFixed(1)}`).join('');
-    return { path, yTicks: ticks(lo, hi, 5), x, y };
-  }, [points, from, to]);
+    return { path, yTicks: nice.ticks, decimals: nice.decimals, x, y };
+  }, [points, from, to, W]);
 
   if (points.length === 0) {
     return (
-      <Typography variant="body2" color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
+      <Typography ref={ref} variant="body2" color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
         No numeric values of {label} in this time range.
       </Typography>
     );
@@ -59,7 +91,7 @@ export function LineChart({ points, from, to, label }: { points: Point[]; from: 
   const grid = theme.palette.divider;
   const text = theme.palette.text.secondary;
   return (
-    <Box>
+    <Box ref={ref}>
       <Box
         component="svg"
         viewBox={`0 0 ${W} ${H}`}
@@ -73,14 +105,21 @@ export function LineChart({ points, from, to, label }: { points: Point[]; from: 
         {yTicks.map((v) => (
           <g key={v}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} stroke={grid} />
-            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize="11" fill={text}>
-              {short(v)}
+            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize="12" fill={text}>
+              {tickText(v, decimals)}
             </text>
           </g>
         ))}
-        {[from, (from + to) / 2, to].map((ts, i) => (
-          <text key={ts} x={x(ts)} y={H - 8} textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'} fontSize="11" fill={text}>
-            {formatDateTime(ts)}
+        {(W < 520 ? [from, to] : [from, (from + to) / 2, to]).map((ts, i, all) => (
+          <text
+            key={ts}
+            x={x(ts)}
+            y={H - 8}
+            textAnchor={i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle'}
+            fontSize="12"
+            fill={text}
+          >
+            {timeText(ts, to - from)}
           </text>
         ))}
         <path d={path} fill="none" stroke={stroke} strokeWidth={1.8} />

@@ -1,9 +1,12 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import type { Camera } from '@sitewatch/contracts/video';
+import { useDeferredValue, useState } from 'react';
 import { useCameras } from './api.ts';
 
-/** Picks one configured camera the user may see. */
+const labelOf = (c: Camera) => (c.parentLabel ? `${c.label} (${c.parentLabel})` : c.label);
+
+/** Picks one configured camera the user may see; typing searches all of them on the server. */
 export function CameraPicker({
   label = 'Camera',
   onPick,
@@ -15,15 +18,21 @@ export function CameraPicker({
   value?: Camera | null;
   size?: 'small' | 'medium';
 }) {
-  const cameras = useCameras();
+  const [input, setInput] = useState('');
+  const search = useDeferredValue(input.trim());
+  // the typed text is the chosen option's label after a pick: search by the camera label alone
+  const cameras = useCameras({ configured: true, limit: 50, search: value && input === labelOf(value) ? undefined : search });
   return (
     <Autocomplete
       sx={{ minWidth: 260 }}
       size={size}
-      options={(cameras.data?.contents ?? []).filter((c) => c.configured)}
+      options={cameras.data?.contents ?? []}
+      filterOptions={(options) => options}
+      inputValue={input}
+      onInputChange={(_e, text) => setInput(text)}
       loading={cameras.isLoading}
       value={value}
-      getOptionLabel={(c) => (c.parentLabel ? `${c.label} (${c.parentLabel})` : c.label)}
+      getOptionLabel={labelOf}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       onChange={(_e, camera) => onPick(camera)}
       noOptionsText="No Options Available!"

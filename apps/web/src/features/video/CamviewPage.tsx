@@ -4,6 +4,7 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import Pagination from '@mui/material/Pagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -14,12 +15,15 @@ import { useCameras } from './api.ts';
 import { LiveVideoDialog } from './popups.tsx';
 import { Snapshot } from './Snapshot.tsx';
 
+const PAGE_SIZE = 24;
 const STATE_COLOUR = { recording: 'success', starting: 'info', retrying: 'warning', idle: 'default', stopped: 'default' } as const;
 
 /** /camview: every camera the user may see, with a fresh snapshot, its state and its screens. */
 export function CamviewPage() {
   const [search, setSearch] = useState('');
-  const cameras = useCameras({ search });
+  const [page, setPage] = useState(1);
+  const cameras = useCameras({ search, page, limit: PAGE_SIZE });
+  const total = cameras.data?.totalCount ?? 0;
   const [live, setLive] = useState<{ id: number; label: string } | null>(null);
   const [adding, setAdding] = useState(false);
   return (
@@ -40,7 +44,16 @@ export function CamviewPage() {
           </>
         }
       />
-      <TextField size="small" label="Search cameras" value={search} onChange={(e) => setSearch(e.target.value)} sx={{ mb: 2 }} />
+      <TextField
+        size="small"
+        label="Search cameras"
+        value={search}
+        onChange={(e) => {
+          setSearch(e.target.value);
+          setPage(1);
+        }}
+        sx={{ mb: 2 }}
+      />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
         {(cameras.data?.contents ?? []).map((c) => (
           <Card key={c.id}>
@@ -52,7 +65,12 @@ export function CamviewPage() {
               <Typography variant="body2" color="text.secondary" noWrap>
                 {c.parentLabel ?? ''}
               </Typography>
-              <Chip size="small" sx={{ mt: 1 }} color={STATE_COLOUR[c.state]} label={c.state} />
+              <Chip
+                size="small"
+                sx={{ mt: 1 }}
+                color={c.configured ? STATE_COLOUR[c.state] : 'default'}
+                label={!c.configured ? 'not configured' : !c.recordingEnabled && c.state === 'idle' ? 'live on demand' : c.state}
+              />
             </CardContent>
             <CardActions>
               <Button size="small" onClick={() => setLive({ id: c.id, label: c.label })}>
@@ -68,8 +86,11 @@ export function CamviewPage() {
           </Card>
         ))}
       </Box>
+      {total > PAGE_SIZE ? (
+        <Pagination sx={{ mt: 2 }} count={Math.ceil(total / PAGE_SIZE)} page={page} onChange={(_e, p) => setPage(p)} />
+      ) : null}
       {cameras.isSuccess && cameras.data.contents.length === 0 ? (
-        <Typography color="text.secondary">No cameras configured yet.</Typography>
+        <Typography color="text.secondary">{search ? 'No camera matches this search.' : 'No cameras yet.'}</Typography>
       ) : null}
       {adding ? <AddCameraDialog onClose={() => setAdding(false)} /> : null}
       {live ? <LiveVideoDialog open cameraId={live.id} label={live.label} onClose={() => setLive(null)} /> : null}

@@ -5,6 +5,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Typography from '@mui/material/Typography';
+import type { Camera } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -16,6 +17,10 @@ import { RecordingPlayer } from './RecordingPlayer.tsx';
 import { Snapshot } from './Snapshot.tsx';
 
 const PAGE_SIZE = 24;
+
+/** A camera's state on its card: unconfigured cameras and cameras that stream only while watched say so. */
+const cameraStateText = (c: Camera) =>
+  !c.configured ? 'Not configured' : !c.recordingEnabled && c.state === 'idle' ? 'Live on demand' : c.state;
 
 /**
  * /cctv/dashboard: the cameras under the node chosen in the device tree (a region, a site, a DVR/NVR), each with
@@ -45,7 +50,7 @@ export function CctvDashboardPage() {
     <Box>
       <PageHeader
         title="CCTV dashboard"
-        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${total} cameras · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
+        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${total} ${total === 1 ? 'camera' : 'cameras'} · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
       />
       {cameras.data && total === 0 ? (
         <EmptyState
@@ -66,7 +71,7 @@ export function CctvDashboardPage() {
                     {c.parentLabel ?? ''}
                   </Typography>
                   <Typography variant="body2" color={c.state === 'recording' ? 'success.main' : 'warning.main'}>
-                    {c.state}
+                    {cameraStateText(c)}
                   </Typography>
                 </CardContent>
               </CardActionArea>

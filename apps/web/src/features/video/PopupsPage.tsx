@@ -46,7 +46,7 @@ function load(): PopupState {
 export function PopupsPage() {
   const [state, setState] = useState<PopupState>(load);
   useEffect(() => localStorage.setItem(STORE, JSON.stringify(state)), [state]);
-  const cameras = useCameras();
+  const cameras = useCameras({ ids: state.ids });
   const byId = new Map((cameras.data?.contents ?? []).map((c) => [c.id, c] as const));
   // cameras no longer visible (removed, or access withdrawn) drop off the list
   const listed = cameras.data ? state.ids.filter((id) => byId.has(id)) : state.ids;

@@ -21,11 +21,12 @@ const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 6
 /** /camview/record: up to 6 cameras (3x2) from a chosen time, 60 s by default; timelines show the footage. */
 export function RecordPage() {
   const [params, setParams] = useSearchParams();
-  const cameras = useCameras();
   const ids = (params.get('cameras') ?? '')
     .split(',')
     .map(Number)
-    .filter((n) => n > 0);
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .slice(0, 50);
+  const cameras = useCameras({ ids });
   const picked = ids.map((id) => cameras.data?.contents.find((c) => c.id === id)).filter((c): c is Camera => !!c);
   const [start, setStart] = useState(params.get('from') ?? localInput(new Date(Date.now() - 90_000)));
   const [duration, setDuration] = useState(Number(params.get('duration') ?? CAMERA_CONSTANTS.recordingDefaultSec));

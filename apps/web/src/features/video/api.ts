@@ -8,7 +8,17 @@ export interface Page<T> {
 }
 
 export function useCameras(
-  q: { page?: number; limit?: number; search?: string; assetId?: number; path?: string[]; deviceId?: number } = {},
+  q: {
+    page?: number;
+    limit?: number;
+    search?: string;
+    assetId?: number;
+    path?: string[];
+    deviceId?: number;
+    configured?: boolean;
+    /** Only these cameras (a chosen list); an empty list asks for nothing. */
+    ids?: number[];
+  } = {},
 ) {
   const query = {
     page: q.page ?? 1,
@@ -17,8 +27,14 @@ export function useCameras(
     ...(q.assetId ? { assetId: q.assetId } : {}),
     ...(q.path?.length ? { path: q.path } : {}),
     ...(q.deviceId ? { deviceId: q.deviceId } : {}),
+    ...(q.configured !== undefined ? { configured: q.configured ? ('true' as const) : ('false' as const) } : {}),
+    ...(q.ids ? { ids: [...q.ids].sort((a, b) => a - b).join(',') } : {}),
   };
-  return useQuery({ queryKey: videoKeys.cameras(query), queryFn: () => api.get('/api/cameras/', { query }) });
+  return useQuery({
+    queryKey: videoKeys.cameras(query),
+    enabled: q.ids === undefined || q.ids.length > 0,
+    queryFn: () => api.get('/api/cameras/', { query }),
+  });
 }
 
 export function useCamera(id: number) {

@@ -10,13 +10,14 @@ import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { api } from '../../../lib/api.ts';
 import { formatRelative } from '../../../lib/format.ts';
+import { usePollingFallback } from '../../../lib/realtime.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
 import { useAsset } from '../../sites/api.ts';
 import { siteKeys } from '../../sites/keys.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../AlarmSettingsDialog.tsx';
-import { useDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
+import { useLiveDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
 import { AlarmChip, Section, StatusChip, ToggleChips } from '../components.tsx';
 import { DeviceCard, LIVE_REFRESH_MS } from './TypeDashboardPage.tsx';
 
@@ -53,10 +54,7 @@ export function PowerDashboardPage() {
   const perms = permissionsOf(useUser());
   const alarmAvailable = useAlarmDialogAvailable() && perms.has('edit_alarm_config');
   const [alarmFor, setAlarmFor] = useState<number | null>(null);
-  const devices = useDevices(
-    { assetId: id, type: POWER_TYPES.join(','), orderBy: 'name', limit: 100 },
-    { refetchInterval: LIVE_REFRESH_MS },
-  );
+  const devices = useLiveDevices({ assetId: id, type: POWER_TYPES.join(','), orderBy: 'name', limit: 100 }, LIVE_REFRESH_MS);
   const list = devices.data?.contents ?? [];
   return (
     <Box>
@@ -84,11 +82,11 @@ export function SiteMonitoringPage() {
   const selection = useTreeSelection();
   const assetId = selection.assetId;
   const asset = useAsset(assetId);
-  const counts = useStatusCounts({ assetId: assetId ?? undefined }, { enabled: Boolean(assetId), refetchInterval: LIVE_REFRESH_MS });
-  const devices = useDevices(
-    { assetId: assetId ?? undefined, orderBy: 'name', limit: 200 },
-    { enabled: Boolean(assetId), refetchInterval: LIVE_REFRESH_MS },
-  );
+  const poll = usePollingFallback(LIVE_REFRESH_MS) || undefined;
+  const counts = useStatusCounts({ assetId: assetId ?? undefined }, { enabled: Boolean(assetId), refetchInterval: poll });
+  const devices = useLiveDevices({ assetId: assetId ?? undefined, orderBy: 'name', limit: 200 }, LIVE_REFRESH_MS, {
+    enabled: Boolean(assetId),
+  });
   const attention = useQuery({
     queryKey: siteKeys.summary({ attention: true, ...selection.query }),
     enabled: !assetId,

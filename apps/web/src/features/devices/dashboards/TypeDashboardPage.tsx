@@ -11,21 +11,22 @@ import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import type { Query } from '../../../lib/http-client.ts';
+import { usePollingFallback } from '../../../lib/realtime.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../AlarmSettingsDialog.tsx';
-import { useDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
+import { useLiveDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
 import { AlarmChip, DeviceValues, StatusChip, ToggleChips } from '../components.tsx';
 import { DeviceViewPage } from '../DeviceViewPage.tsx';
 
 const PAGE_SIZE = 12;
-/** Values on these screens follow the devices: refetched every 30 s (pushed events refresh them sooner). */
+/** Values on these screens are pushed; only while the socket is down are they refetched every 30 s. */
 export const LIVE_REFRESH_MS = 30_000;
 
 /** Connected / Disconnected / Not Connected counts of one device type under the tree selection. */
 export function StatusStrip({ type, filter }: { type: DeviceType; filter: Query }) {
-  const counts = useStatusCounts({ ...filter, types: type }, { refetchInterval: LIVE_REFRESH_MS });
+  const counts = useStatusCounts({ ...filter, types: type }, { refetchInterval: usePollingFallback(LIVE_REFRESH_MS) || undefined });
   const c = counts.data?.contents[0];
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }} data-testid="status-strip">
@@ -91,12 +92,7 @@ export function TypeDashboardPage({ type, title, viewPath }: { type: DeviceType;
   const [page, setPage] = useState(1);
   const [alarmFor, setAlarmFor] = useState<number | null>(null);
   const keysFor = useTelemetryKeys(type);
-  const devices = useDevices(
-    { ...selection.query, type, orderBy: 'name', page, limit: PAGE_SIZE },
-    {
-      refetchInterval: LIVE_REFRESH_MS,
-    },
-  );
+  const devices = useLiveDevices({ ...selection.query, type, orderBy: 'name', page, limit: PAGE_SIZE }, LIVE_REFRESH_MS);
   const total = devices.data?.totalCount ?? 0;
   return (
     <Box>

@@ -1,0 +1,55 @@
+import mqtt from 'mqtt';
+import { apiSession, expect, test } from './fixtures.ts';
+
+const MQTT_PORT = Number(process.env.E2E_PORT ?? 8181) + 1000;
+
+/** Publishes one telemetry message over MQTT with the device token as user name (QoS 1: resolves after the PUBACK). */
+async function publishMqtt(token: string, values: Record<string, number>) {
+  const client = mqtt.connect(`mqtt://127.0.0.1:${MQTT_PORT}`, { username: token, reconnectPeriod: 0, connectTimeout: 5000 });
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => resolve());
+    client.once('error', reject);
+  });
+  await client.publishAsync('v1/devices/me/telemetry', JSON.stringify(values), { qos: 1 });
+  await client.endAsync();
+}
+
+test('a value published over HTTP or MQTT shows on the open device page within about a second', async ({ page, signIn, baseURL }) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const list = await (await api.get('/iotapp/devices/?type=METER&limit=1')).json();
+  const deviceId: number = list.contents[0].id;
+  const device = await (await api.get(`/iotapp/devices/${deviceId}/`)).json();
+  const key = `e2eLive${Date.now().toString(36)}`;
+
+  await signIn('customeradmin', { next: `/devices/${deviceId}/view` });
+  const values = page.getByTestId('device-values');
+  await expect(values).toBeVisible();
+
+  // the first value also proves the page watches the device over its socket
+  expect((await api.context.post(`/api/v1/${device.accessToken}/telemetry`, { data: { [key]: 1 } })).status()).toBe(200);
+  await expect(values.getByText(key)).toBeVisible({ timeout: 10_000 });
+
+  // from here on the values arrive by push alone: the page fetches no live values or chart
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/telemetry\/devices\/\d+\/(latest|chart)\//.test(r.url())) fetched.push(r.url());
+  });
+
+  // HTTP: the 200 follows the commit; the page has the value within ~1 s
+  let sent = Date.now();
+  expect((await api.context.post(`/api/v1/${device.accessToken}/telemetry`, { data: { [key]: 4242 } })).status()).toBe(200);
+  await expect(values.getByText('4242')).toBeVisible({ timeout: 1500 });
+  const httpMs = Date.now() - sent;
+
+  // MQTT, as firmware sends it
+  sent = Date.now();
+  await publishMqtt(device.accessToken, { [key]: 5151 });
+  await expect(values.getByText('5151')).toBeVisible({ timeout: 1500 });
+  const mqttMs = Date.now() - sent;
+
+  // the live table below shows the same value, and nothing was polled to get there
+  await expect(page.getByTestId('live-values').getByText('5151')).toBeVisible();
+  expect(fetched).toEqual([]);
+  test.info().annotations.push({ type: 'latency', description: `HTTP ${httpMs} ms, MQTT ${mqttMs} ms` });
+  await api.dispose();
+});
