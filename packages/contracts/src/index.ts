@@ -15,3 +15,4 @@ export * from './sites.ts';
 export * from './telemetry.ts';
 export * from './users.ts';
 export * from './video.ts';
+export * from './forms/index.ts';
