@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -12,6 +13,8 @@ import { createAuthService } from './modules/auth/service.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { createCustomerService } from './modules/customers/service.ts';
 import { downloadsModule } from './modules/downloads/index.ts';
+import { exportsOf } from './modules/downloads/registry.ts';
+import { createFormsModule } from './modules/forms/index.ts';
 import { type HelpdeskPort, helpdeskModule } from './modules/helpdesk/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
@@ -22,10 +25,12 @@ import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
+import { createLocalBlobStore } from './platform/blobs.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus } from './platform/events.ts';
 import { createJobWorker, type JobWorker } from './platform/jobs/worker.ts';
+import { systemClock } from './platform/module.ts';
 import { pushModule } from './platform/push/index.ts';
 import { installSecret } from './platform/secrets.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
@@ -194,4 +199,18 @@ const domainModules: Array<(app: FastifyInstance, context: AppContext) => void |
   videoModule,
   helpdeskModule,
   downloadsModule,
+  (app, context) => {
+    if (!context.directory || !context.helpdesk) throw new Error('forms need the sites and helpdesk modules');
+    return createFormsModule({
+      db: context.db,
+      events: context.events,
+      jobs: context.jobs,
+      clock: systemClock,
+      blobs: createLocalBlobStore(join(context.config.dataDir, 'blobs')),
+      directory: context.directory,
+      helpdesk: context.helpdesk,
+      exports: exportsOf(context),
+      log: app.log,
+    }).register(app);
+  },
 ];
