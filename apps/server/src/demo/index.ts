@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db.ts';
+import { formsSeeder } from './forms.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
 import { helpdeskSeeder } from './helpdesk.ts';
 import { notificationsSeeder } from './notifications.ts';
@@ -19,7 +20,7 @@ export interface SeedContext {
 export type Seeder = { name: string; run(ctx: SeedContext): Promise<void> };
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
-export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
+export const seeders: Seeder[] = [sitesSeeder, videoSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder, formsSeeder];
 
 /** Creates the demo tenants once and runs every seeder not yet applied to them. */
 export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
