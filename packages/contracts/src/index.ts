@@ -6,7 +6,7 @@ export * from './customer.ts';
 export * from './devices.ts';
 export * from './downloads.ts';
 export * from './events.ts';
-export * from './forms/index.ts';
+export * from './forms.ts';
 export * from './helpdesk.ts';
 export * from './messages.ts';
 export * from './notifications.ts';
