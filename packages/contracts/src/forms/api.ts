@@ -81,5 +81,10 @@ export const formResponseParamSchema = z.object({ id: z.coerce.number().int().po
 /** A response with the template version it was filled against (always shown with that version). */
 export const formResponseViewSchema = z.object({ response: formResponseSchema, template: formTemplateSchema });
 
-export const formDraftSchema = z.object({ formTemplate: z.number().int(), data: z.record(z.string(), z.unknown()), updatedAt: z.string() });
+/** A user's draft of a form; data and updatedAt are null when there is none. */
+export const formDraftSchema = z.object({
+  formTemplate: z.number().int(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  updatedAt: z.string().nullable(),
+});
 export const formDraftSaveSchema = z.strictObject({ data: z.record(z.string(), z.unknown()) });

@@ -212,7 +212,7 @@ export function createResponseService(deps: ResponseDeps) {
     async draft(auth: AuthContext, templateId: number) {
       await deps.templates.get(auth, templateId);
       const row = await repo.draftOf(db, auth.tenantId, templateId, auth.userId);
-      if (!row) throw notFound('No draft');
+      if (!row) return { formTemplate: templateId, data: null, updatedAt: null };
       return { formTemplate: templateId, data: row.data, updatedAt: iso(row.updated_at) };
     },
 

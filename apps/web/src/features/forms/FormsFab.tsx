@@ -7,12 +7,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { STORAGE_KEYS } from '@sitewatch/contracts/constants';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useMatches, useSearchParams } from 'react-router';
 import { readString, writeString } from '../../lib/storage.ts';
 import { useFormsForView } from './api.ts';
-import { FormDialog } from './FormDialog.tsx';
 import { contextOf, viewPattern } from './route-context.ts';
+
+/** The form screen (JSON Forms and the pickers) loads only when a form is opened. */
+const FormDialog = lazy(() => import('./FormDialog.tsx').then((m) => ({ default: m.FormDialog })));
 
 type FabState = 'docked' | 'undocked';
 const readState = (): FabState => (readString(STORAGE_KEYS.fabState) === 'undocked' ? 'undocked' : 'docked');
@@ -91,7 +93,11 @@ export default function FormsFab() {
         <Divider />
         <MenuItem onClick={toggleDock}>{state === 'docked' ? 'Undock button' : 'Dock button'}</MenuItem>
       </Menu>
-      {open ? <FormDialog key={open} name={open} context={context} onClose={close} /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <FormDialog key={open} name={open} context={context} onClose={close} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -35,8 +35,8 @@ export interface ResponsePage {
 }
 export interface FormDraft {
   formTemplate: number;
-  data: Record<string, unknown>;
-  updatedAt: string;
+  data: Record<string, unknown> | null;
+  updatedAt: string | null;
 }
 
 export function useTemplates(query: Query = {}) {

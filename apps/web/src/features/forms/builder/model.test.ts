@@ -28,7 +28,19 @@ describe('builder model', () => {
     const input = toInput(state);
     expect(input.metadata.schema.required).toEqual(['a']);
     expect(checkTemplate(formMetadataSchema.parse(input.metadata))).toEqual([]);
-    const back = fromTemplate({ ...input, id: 1, version: 1, responseCount: 0, createdAt: '', updatedAt: '', description: '', icon: '', views: [], actions: {}, hideCancel: false } as never);
+    const back = fromTemplate({
+      ...input,
+      id: 1,
+      version: 1,
+      responseCount: 0,
+      createdAt: '',
+      updatedAt: '',
+      description: '',
+      icon: '',
+      views: [],
+      actions: {},
+      hideCancel: false,
+    } as never);
     expect(back.items.map((i) => (i.kind === 'field' ? i.key : i.children))).toEqual(['a', ['b'], 'c']);
   });
 
