@@ -137,9 +137,12 @@ function FilledForm({
 
   const allErrors = useMemo(() => validateResponse(template.metadata, forValidation(data)), [template, data]);
   const shown = useMemo(() => Object.entries(allErrors).filter(([k]) => touched === 'all' || touched.has(k)), [allErrors, touched]);
+  // The same messages keep the same array, so that a key press does not hand JSON Forms new errors to spread.
+  const shownKey = JSON.stringify(shown);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the messages, not on the array identity
   const additionalErrors = useMemo(
     () => shown.map(([k, message]) => ({ instancePath: `/${k}`, message, keyword: 'form', schemaPath: '', params: {} })),
-    [shown],
+    [shownKey],
   );
 
   const handleChange = useCallback(({ data: next }: { data: Data }) => {
