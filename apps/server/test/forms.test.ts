@@ -244,3 +244,37 @@ describe('export', () => {
     expect(csv).toContain('Title: =cmd');
   });
 });
+
+describe('existing tenants', () => {
+  it('get the forms permissions and menu once', async () => {
+    const { up } = await import('../src/db/migrations/0601_forms_access.ts');
+    const tenant = await t.db
+      .insertInto('tenants')
+      .values({ slug: `old-${Date.now()}`, name: 'Old', logo: null, version_info: '{}', settings: JSON.stringify({ menu: [{ label: 'Home', value: '/' }] }) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('groups')
+      .values([
+        { tenant_id: tenant.id, name: 'Admins', permissions: JSON.stringify([{ codename: 'add_user', name: 'Can add user' }]) },
+        { tenant_id: tenant.id, name: 'Viewers', permissions: JSON.stringify([{ codename: 'view_ticket', name: 'Can view ticket' }]) },
+      ])
+      .execute();
+    await up(t.db as never);
+    await up(t.db as never);
+    const settings = (await t.db.selectFrom('tenants').select('settings').where('id', '=', tenant.id).executeTakeFirstOrThrow())
+      .settings as {
+      menu: Array<{ label: string }>;
+    };
+    expect(settings.menu.map((m) => m.label)).toEqual(['Home', 'Forms']);
+    const groups = await t.db
+      .selectFrom('groups')
+      .select(['name', 'permissions'])
+      .where('tenant_id', '=', tenant.id)
+      .orderBy('name')
+      .execute();
+    const codes = (g: (typeof groups)[number]) => (g.permissions as Array<{ codename: string }>).map((p) => p.codename);
+    expect(codes(groups[0] as (typeof groups)[number])).toEqual(['add_user', 'change_form_template', 'view_form_response']);
+    expect(codes(groups[1] as (typeof groups)[number])).toEqual(['view_ticket']);
+  });
+});
