@@ -111,10 +111,12 @@ function FilledForm({
   latest.current = data;
 
   // A draft saved on any device resumes here; the page's site or device pre-fills the selects.
+  // Read once per form: a parent re-rendering with an equal context must not reload over what was typed.
+  const openedFrom = useRef(context);
   useEffect(() => {
     let live = true;
     void (async () => {
-      const [draft, filled] = await Promise.all([fetchDraft(template.id), prefill(template.metadata, context)]);
+      const [draft, filled] = await Promise.all([fetchDraft(template.id), prefill(template.metadata, openedFrom.current)]);
       if (!live) return;
       setData((d) => ({ ...d, ...filled, ...(draft?.data ?? {}), ...defaults }));
       setReady(true);
@@ -122,7 +124,7 @@ function FilledForm({
     return () => {
       live = false;
     };
-  }, [template, context, defaults]);
+  }, [template, defaults]);
 
   useEffect(() => {
     const timer = setInterval(() => {

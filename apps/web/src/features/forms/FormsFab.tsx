@@ -7,7 +7,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { STORAGE_KEYS } from '@sitewatch/contracts/constants';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocation, useMatches, useSearchParams } from 'react-router';
 import { readString, writeString } from '../../lib/storage.ts';
 import { useFormsForView } from './api.ts';
@@ -32,7 +32,9 @@ export default function FormsFab() {
   const [chosen, setChosen] = useState<string | null>(null);
   const direct = search.get('submit_form');
   const open = chosen ?? direct;
-  const context = contextOf(pattern, params);
+  const paramsKey = JSON.stringify(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the params' values
+  const context = useMemo(() => contextOf(pattern, params), [pattern, paramsKey]);
 
   const close = () => {
     setChosen(null);
