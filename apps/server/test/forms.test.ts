@@ -250,7 +250,13 @@ describe('existing tenants', () => {
     const { up } = await import('../src/db/migrations/0601_forms_access.ts');
     const tenant = await t.db
       .insertInto('tenants')
-      .values({ slug: `old-${Date.now()}`, name: 'Old', logo: null, version_info: '{}', settings: JSON.stringify({ menu: [{ label: 'Home', value: '/' }] }) })
+      .values({
+        slug: `old-${Date.now()}`,
+        name: 'Old',
+        logo: null,
+        version_info: '{}',
+        settings: JSON.stringify({ menu: [{ label: 'Home', value: '/' }] }),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await t.db
