@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -11,6 +12,7 @@ import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
+import { createFormsModule, type FormsPort } from './modules/forms/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
 import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
 import { createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
@@ -23,6 +25,7 @@ import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
+import { createLocalBlobStore } from './platform/blobs.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus, type EventBus } from './platform/events.ts';
@@ -58,6 +61,7 @@ export interface AppHandles {
   alarms: AlarmsPort;
   video: VideoPort;
   downloads: DownloadsPort;
+  forms: FormsPort;
 }
 
 export interface BuiltApp {
@@ -198,6 +202,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
   const video = createVideoModule({ db, config, jobs, log, directory, exports });
+  const forms = createFormsModule({
+    db,
+    events,
+    jobs,
+    clock,
+    blobs: createLocalBlobStore(join(dataDir, 'blobs')),
+    directory,
+    helpdesk: tickets,
+    exports,
+    log,
+  });
   const modules: DomainModule<object>[] = [
     system,
     auth,
@@ -211,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     alarms,
     video,
     helpdesk,
+    forms,
     downloads,
   ];
 
@@ -232,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       alarms: alarms.ports,
       video: video.ports,
       downloads: downloads.ports,
+      forms: forms.ports,
     },
   };
 }

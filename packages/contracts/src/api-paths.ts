@@ -12648,6 +12648,1053 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ifmapp/dynamic-form-templates/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    name?: string;
+                    view?: string;
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        } | {
+                            contents: {
+                                id: number;
+                                name: string;
+                                label: string;
+                                description: string;
+                                icon: string;
+                                views: string[];
+                                metadata: unknown;
+                                actions: {
+                                    lowRating?: {
+                                        enabled: boolean;
+                                        field?: string;
+                                        threshold?: number;
+                                    };
+                                    openTicket?: {
+                                        enabled: boolean;
+                                        /**
+                                         * @default TICKET
+                                         * @enum {string}
+                                         */
+                                        type: "TICKET" | "WORKORDERTICKET";
+                                        titleField?: string;
+                                        descriptionField?: string;
+                                        assetField?: string;
+                                        deviceField?: string;
+                                    };
+                                };
+                                hideCancel: boolean;
+                                version: number;
+                                responseCount: number;
+                                updatedAt: string;
+                                createdAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        label: string;
+                        /** @default  */
+                        description?: string;
+                        /** @default  */
+                        icon?: string;
+                        /** @default [] */
+                        views?: string[];
+                        metadata: {
+                            schema: {
+                                /**
+                                 * @default object
+                                 * @enum {string}
+                                 */
+                                type?: "object";
+                                properties: {
+                                    [key: string]: {
+                                        type: string;
+                                        label?: string;
+                                        description?: string;
+                                        additionalInfo?: string;
+                                        required?: boolean;
+                                        defaultValue?: unknown;
+                                        enum?: string[];
+                                        multiple?: boolean;
+                                        options?: ((string | {
+                                            label: string;
+                                            value: string;
+                                        }) | components["schemas"]["FormMultiLevelOptionInput"])[];
+                                        /** @enum {string} */
+                                        inputType?: "text" | "number" | "email" | "textarea" | "password" | "tel";
+                                        max?: number;
+                                        icon?: string;
+                                        /** @enum {string} */
+                                        size?: "small" | "medium" | "large";
+                                        withTime?: boolean;
+                                        format?: string;
+                                        inline?: boolean;
+                                        labels?: string[];
+                                        validation?: unknown;
+                                    };
+                                };
+                                /** @default [] */
+                                required?: string[];
+                            };
+                            uiSchema?: components["schemas"]["FormUiElementInput"];
+                        };
+                        /** @default {} */
+                        actions?: {
+                            lowRating?: {
+                                enabled: boolean;
+                                field?: string;
+                                threshold?: number;
+                            };
+                            openTicket?: {
+                                enabled: boolean;
+                                /**
+                                 * @default TICKET
+                                 * @enum {string}
+                                 */
+                                type?: "TICKET" | "WORKORDERTICKET";
+                                titleField?: string;
+                                descriptionField?: string;
+                                assetField?: string;
+                                deviceField?: string;
+                            };
+                        };
+                        /** @default false */
+                        hideCancel?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        label: string;
+                        /** @default  */
+                        description?: string;
+                        /** @default  */
+                        icon?: string;
+                        /** @default [] */
+                        views?: string[];
+                        metadata: {
+                            schema: {
+                                /**
+                                 * @default object
+                                 * @enum {string}
+                                 */
+                                type?: "object";
+                                properties: {
+                                    [key: string]: {
+                                        type: string;
+                                        label?: string;
+                                        description?: string;
+                                        additionalInfo?: string;
+                                        required?: boolean;
+                                        defaultValue?: unknown;
+                                        enum?: string[];
+                                        multiple?: boolean;
+                                        options?: ((string | {
+                                            label: string;
+                                            value: string;
+                                        }) | components["schemas"]["FormMultiLevelOptionInput"])[];
+                                        /** @enum {string} */
+                                        inputType?: "text" | "number" | "email" | "textarea" | "password" | "tel";
+                                        max?: number;
+                                        icon?: string;
+                                        /** @enum {string} */
+                                        size?: "small" | "medium" | "large";
+                                        withTime?: boolean;
+                                        format?: string;
+                                        inline?: boolean;
+                                        labels?: string[];
+                                        validation?: unknown;
+                                    };
+                                };
+                                /** @default [] */
+                                required?: string[];
+                            };
+                            uiSchema?: components["schemas"]["FormUiElementInput"];
+                        };
+                        /** @default {} */
+                        actions?: {
+                            lowRating?: {
+                                enabled: boolean;
+                                field?: string;
+                                threshold?: number;
+                            };
+                            openTicket?: {
+                                enabled: boolean;
+                                /**
+                                 * @default TICKET
+                                 * @enum {string}
+                                 */
+                                type?: "TICKET" | "WORKORDERTICKET";
+                                titleField?: string;
+                                descriptionField?: string;
+                                assetField?: string;
+                                deviceField?: string;
+                            };
+                        };
+                        /** @default false */
+                        hideCancel?: boolean;
+                        version?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/versions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                version: number;
+                                label: string;
+                                createdAt: string;
+                                createdBy: string | null;
+                                fieldCount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/versions/{version}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/versions/{version}/restore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            label: string;
+                            description: string;
+                            icon: string;
+                            views: string[];
+                            metadata: unknown;
+                            actions: {
+                                lowRating?: {
+                                    enabled: boolean;
+                                    field?: string;
+                                    threshold?: number;
+                                };
+                                openTicket?: {
+                                    enabled: boolean;
+                                    /**
+                                     * @default TICKET
+                                     * @enum {string}
+                                     */
+                                    type: "TICKET" | "WORKORDERTICKET";
+                                    titleField?: string;
+                                    descriptionField?: string;
+                                    assetField?: string;
+                                    deviceField?: string;
+                                };
+                            };
+                            hideCancel: boolean;
+                            version: number;
+                            responseCount: number;
+                            updatedAt: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/responses/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    from?: string;
+                    to?: string;
+                    submittedBy?: number;
+                    version?: number;
+                    search?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                formTemplate: number;
+                                version: number;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                attachments: {
+                                    /** Format: uuid */
+                                    uid: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                submittedBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                ticketIds: number[];
+                                createdAt: string;
+                            }[];
+                            nextCursor: string | null;
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/responses/{responseId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    responseId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            response: {
+                                id: number;
+                                formTemplate: number;
+                                version: number;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                attachments: {
+                                    /** Format: uuid */
+                                    uid: string;
+                                    name: string;
+                                    size: number;
+                                    type: string;
+                                }[];
+                                submittedBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                ticketIds: number[];
+                                createdAt: string;
+                            };
+                            template: {
+                                id: number;
+                                name: string;
+                                label: string;
+                                description: string;
+                                icon: string;
+                                views: string[];
+                                metadata: unknown;
+                                actions: {
+                                    lowRating?: {
+                                        enabled: boolean;
+                                        field?: string;
+                                        threshold?: number;
+                                    };
+                                    openTicket?: {
+                                        enabled: boolean;
+                                        /**
+                                         * @default TICKET
+                                         * @enum {string}
+                                         */
+                                        type: "TICKET" | "WORKORDERTICKET";
+                                        titleField?: string;
+                                        descriptionField?: string;
+                                        assetField?: string;
+                                        deviceField?: string;
+                                    };
+                                };
+                                hideCancel: boolean;
+                                version: number;
+                                responseCount: number;
+                                updatedAt: string;
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-form-templates/{id}/draft/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            formTemplate: number;
+                            data: {
+                                [key: string]: unknown;
+                            } | null;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            formTemplate: number;
+                            data: {
+                                [key: string]: unknown;
+                            } | null;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-forms-attachments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                /** Format: uuid */
+                                uid: string;
+                                name: string;
+                                size: number;
+                                type: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-forms-attachments/{uid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ifmapp/dynamic-forms/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        formTemplate: number;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @default [] */
+                        attachments?: {
+                            /** Format: uuid */
+                            uid: string;
+                        }[];
+                        context?: {
+                            assetId?: number;
+                            deviceId?: number;
+                            ticketId?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            formTemplate: number;
+                            version: number;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            attachments: {
+                                /** Format: uuid */
+                                uid: string;
+                                name: string;
+                                size: number;
+                                type: string;
+                            }[];
+                            submittedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticketIds: number[];
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/batch-playback-download/{jobId}/": {
         parameters: {
             query?: never;
@@ -12932,6 +13979,26 @@ export interface components {
             operation: "AND" | "OR";
             predicates: components["schemas"]["KeyPredicateInput"][];
         };
+        FormMultiLevelOptionInput: {
+            label: string;
+            children?: components["schemas"]["FormMultiLevelOptionInput"][];
+        };
+        FormUiElementInput: {
+            /** @enum {string} */
+            type: "Control";
+            scope: string;
+        } | {
+            /** @enum {string} */
+            type: "Group";
+            label?: string;
+            description?: string;
+            placeholder?: string;
+            elements: components["schemas"]["FormUiElementInput"][];
+        } | {
+            /** @enum {string} */
+            type: "VerticalLayout";
+            elements: components["schemas"]["FormUiElementInput"][];
+        };
         MenuItemInput: {
             label: string;
             value: string;
@@ -12976,6 +14043,26 @@ export interface components {
             operation: "AND" | "OR";
             predicates: components["schemas"]["KeyPredicate"][];
         };
+        FormMultiLevelOption: {
+            label: string;
+            children?: components["schemas"]["FormMultiLevelOption"][];
+        };
+        FormUiElement: {
+            /** @enum {string} */
+            type: "Control";
+            scope: string;
+        } | {
+            /** @enum {string} */
+            type: "Group";
+            label?: string;
+            description?: string;
+            placeholder?: string;
+            elements: components["schemas"]["FormUiElement"][];
+        } | {
+            /** @enum {string} */
+            type: "VerticalLayout";
+            elements: components["schemas"]["FormUiElement"][];
+        };
         MenuItem: {
             label: string;
             value: string;
@@ -12996,8 +14083,12 @@ export interface components {
     pathItems: never;
 }
 export type SchemaKeyPredicateInput = components['schemas']['KeyPredicateInput'];
+export type SchemaFormMultiLevelOptionInput = components['schemas']['FormMultiLevelOptionInput'];
+export type SchemaFormUiElementInput = components['schemas']['FormUiElementInput'];
 export type SchemaMenuItemInput = components['schemas']['MenuItemInput'];
 export type SchemaKeyPredicate = components['schemas']['KeyPredicate'];
+export type SchemaFormMultiLevelOption = components['schemas']['FormMultiLevelOption'];
+export type SchemaFormUiElement = components['schemas']['FormUiElement'];
 export type SchemaMenuItem = components['schemas']['MenuItem'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;

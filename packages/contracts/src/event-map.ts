@@ -25,6 +25,8 @@ export interface DomainEventMap {
   'device.alarm-action': DeviceAlarmActionEvent;
   'device.changed': { deviceIds: number[] };
   'device.values': DeviceValuesPayload;
+  /** A form response was stored (with the tickets its submission raised). */
+  'form.submitted': { formTemplate: number; responseId: number; version: number; ticketIds: number[] };
   /** Devices some browser tab shows live: the push hub tells ingest (in every process) whose values to push. */
   'push.watch': { deviceIds: number[]; ttlMs: number; relayed?: boolean };
   'job.progress': JobEventPayload;

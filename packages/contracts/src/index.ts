@@ -7,6 +7,7 @@ export * from './devices.ts';
 export * from './downloads.ts';
 export * from './event-map.ts';
 export * from './events.ts';
+export * from './forms.ts';
 export * from './helpdesk/index.ts';
 export * from './messages.ts';
 export * from './notifications.ts';

@@ -1,6 +1,7 @@
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
+import type { FormTables } from '../modules/forms/tables.ts';
 import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { SiteTables } from '../modules/sites/tables.ts';
@@ -23,4 +24,5 @@ export interface Database
     VideoTables,
     TelemetryTables,
     AlarmTables,
-    DownloadTables {}
+    DownloadTables,
+    FormTables {}

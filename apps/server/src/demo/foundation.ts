@@ -39,6 +39,8 @@ const PERMISSIONS = {
     { codename: 'delete_ticket', name: 'Can delete ticket' },
     { codename: 'add_user', name: 'Can add user' },
     { codename: 'change_user', name: 'Can change user' },
+    { codename: 'change_form_template', name: 'Can build forms' },
+    { codename: 'view_form_response', name: 'Can view form responses' },
   ],
 };
 

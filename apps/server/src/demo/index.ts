@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db.ts';
+import { formsSeeder } from './forms.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
 import { helpdeskSeeder } from './helpdesk.ts';
 import { notificationsSeeder } from './notifications.ts';
@@ -11,7 +12,15 @@ import { videoOnDemandSeeder, videoSeeder } from './video.ts';
 export type { SeedContext, Seeder } from './seeder.ts';
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
-export const seeders: Seeder[] = [sitesSeeder, videoSeeder, videoOnDemandSeeder, helpdeskSeeder, notificationsSeeder, alarmRulesSeeder];
+export const seeders: Seeder[] = [
+  sitesSeeder,
+  videoSeeder,
+  videoOnDemandSeeder,
+  helpdeskSeeder,
+  notificationsSeeder,
+  alarmRulesSeeder,
+  formsSeeder,
+];
 
 /** Creates the demo tenants once and runs every seeder not yet applied to them. */
 export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {

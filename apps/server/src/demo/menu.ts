@@ -62,6 +62,15 @@ export const DEMO_MENU: MenuItem[] = [
       { label: 'Storages', value: '/storages', icon: 'storages', roles: ['sysadmin', 'customeradmin', 'localadmin'] },
     ],
   },
+  {
+    label: 'Forms',
+    value: '',
+    icon: 'forms',
+    children: [
+      { label: 'Forms', value: '/forms', icon: 'forms', childUrls: ['/forms/', '/form/'] },
+      { label: 'Form Builder', value: '/form-builder', icon: 'forms', permission: 'change_form_template', childUrls: ['/forms/builder'] },
+    ],
+  },
   { label: 'Downloads', value: '/downloads', icon: 'downloads' },
   {
     label: 'Administration',

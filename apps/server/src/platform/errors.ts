@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** Per-field problems (a form response or template that breaks its rules). */
+    readonly errors?: Array<{ path: string; message: string }>,
   ) {
     super(message);
   }
@@ -34,7 +36,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ detail: error.message, code: error.code });
+      return reply
+        .status(error.statusCode)
+        .send({ detail: error.message, code: error.code, ...(error.errors ? { errors: error.errors } : {}) });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response does not match its schema');

@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
 import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixtures.ts';
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
+import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
@@ -19,6 +20,8 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...telemetry,
   // helpdesk (issue 5)
   ...helpdesk,
+  // dynamic forms (issue 13)
+  ...forms,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

@@ -3,6 +3,7 @@ import { authRoutes } from '../features/auth/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
 import { downloadRoutes } from '../features/downloads/routes.ts';
 import { errorRoutes } from '../features/errors/routes.ts';
+import { formsRoutes } from '../features/forms/routes.ts';
 import { helpdeskRoutes } from '../features/helpdesk/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { mapRoutes } from '../features/map/routes.ts';
@@ -32,5 +33,6 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,
+  ...formsRoutes,
   ...errorRoutes,
 ];

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/PageLoader.tsx';
+import { setScreenPaths } from '../lib/screen-catalog.ts';
 import { loaderFor } from './guards/loaders.ts';
 import { RootShell } from './RootShell.tsx';
 import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
@@ -67,5 +68,12 @@ export function buildRoutes(routes: readonly AppRoute[]): RouteObject[] {
     },
   ];
 }
+
+/** Screens a form can be bound to: signed-in pages of the main and device-tree layouts. */
+setScreenPaths(
+  APP_ROUTES.filter(
+    (r) => (r.layout === 'main' || r.layout === 'deviceTree') && r.screen !== false && (r.access ?? 'login') === 'login',
+  ).map((r) => r.path.replace(/:(\w+)/g, '{$1}')),
+);
 
 export const router = createBrowserRouter(buildRoutes(APP_ROUTES));

@@ -3,10 +3,10 @@ import { HELPDESK_MESSAGES, TICKET_LIMITS, type TicketType } from '@sitewatch/co
 import type { Updateable } from 'kysely';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
+import { sniffContentType } from '../../platform/sniff.ts';
 import { type Actor, canChange, canEdit, canRate, isAssignee } from './access.ts';
 import * as activity from './activity-repository.ts';
 import { iso, toComment, toHistory } from './mapper.ts';
-import { sniffContentType } from './sniff.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { isTerminal } from './ticket-rules.ts';

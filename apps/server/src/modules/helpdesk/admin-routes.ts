@@ -32,10 +32,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../platform/auth/context.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { readFiles } from '../../platform/uploads.ts';
 import type { AdminService } from './admin-service.ts';
 import type { ImportService } from './import-service.ts';
 import type { ReportService } from './report-service.ts';
-import { readFiles } from './ticket-routes.ts';
 
 const tags = ['helpdesk'];
 

@@ -1,8 +1,8 @@
 import { canTransition, csvCell, TICKET_STATUSES, TICKET_TRANSITIONS } from '@sitewatch/contracts';
 import { describe, expect, it } from 'vitest';
+import { sniffContentType } from '../../platform/sniff.ts';
 import { allowedStatuses } from './access.ts';
 import { coerce, columnOf, parseCsv } from './csv.ts';
-import { sniffContentType } from './sniff.ts';
 import { matchPolicy, mergeChecklist, stopReached } from './ticket-rules.ts';
 
 describe('transitions', () => {

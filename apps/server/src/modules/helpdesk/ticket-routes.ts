@@ -30,32 +30,15 @@ import {
   watcherParamSchema,
   workOrderCreateSchema,
 } from '@sitewatch/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../platform/auth/context.ts';
-import { badRequest, HttpError } from '../../platform/errors.ts';
+import { readFiles } from '../../platform/uploads.ts';
 import type { ActivityService } from './activity-service.ts';
 import type { AdminService } from './admin-service.ts';
 import type { TicketService } from './ticket-service.ts';
 
 const tags = ['helpdesk'];
-
-/** Reads the uploaded files of a multipart request, refusing any file over `maxBytes` with `tooLarge`. */
-export async function readFiles(request: FastifyRequest, maxBytes: number, maxFiles: number, tooLarge: string) {
-  if (!request.isMultipart()) throw badRequest('Send the files as multipart/form-data');
-  const files: Array<{ name: string; data: Buffer }> = [];
-  try {
-    for await (const part of request.files({ limits: { fileSize: maxBytes, files: maxFiles } })) {
-      files.push({ name: part.filename, data: await part.toBuffer() });
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, tooLarge, 'file_too_large');
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`Send at most ${maxFiles} files at once`);
-    throw error;
-  }
-  return files;
-}
 
 export async function ticketRoutes(app: FastifyInstance, deps: { tickets: TicketService; activity: ActivityService; admin: AdminService }) {
   await app.register(multipart, { limits: { fileSize: TICKET_LIMITS.attachmentBytes, files: 10, fields: 10, parts: 20 } });

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useCurrentCustomer, useCustomerSettings } from '../../features/tenant-settings/api.ts';
@@ -18,6 +18,9 @@ import { SkipLink } from './SkipLink.tsx';
 import { SystemAlertsBanner } from './SystemAlertsBanner.tsx';
 import { ShellContext } from './shell-context.ts';
 import { TopBar } from './TopBar.tsx';
+
+/** The floating Forms button loads with its own chunk, after the page (SPEC 2.5). */
+const FormsFab = lazy(() => import('../../features/forms/FormsFab.tsx'));
 
 /** Top bar, system alerts, side navigation, breadcrumbs and footer around the page (SPEC 2.5, 2.6, 2.16, 2.17). */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -88,6 +91,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           </Box>
         </Box>
         {hideNavigation ? null : <Footer sellerLogo={settings?.sellerLogo} />}
+        {user && !hideNavigation ? (
+          <Suspense fallback={null}>
+            <FormsFab />
+          </Suspense>
+        ) : null}
       </Box>
     </ShellContext.Provider>
   );

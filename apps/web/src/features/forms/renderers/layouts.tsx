@@ -1,0 +1,71 @@
+import { type LayoutProps, rankWith, uiTypeIs } from '@jsonforms/core';
+import { JsonFormsDispatch, withJsonFormsLayoutProps } from '@jsonforms/react';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { memo } from 'react';
+import { fieldControl } from './FieldControl.tsx';
+
+type Element = { type: string; label?: string; description?: string; placeholder?: string; elements?: LayoutProps['uischema'][] };
+
+function Children({ props }: { props: LayoutProps }) {
+  const elements = ((props.uischema as unknown as Element).elements ?? []) as LayoutProps['uischema'][];
+  return (
+    <>
+      {elements.map((element, i) => (
+        <JsonFormsDispatch
+          // biome-ignore lint/suspicious/noArrayIndexKey: layout elements have no other identity
+          key={i}
+          uischema={element}
+          schema={props.schema}
+          path={props.path}
+          enabled={props.enabled}
+          renderers={props.renderers}
+          cells={props.cells}
+        />
+      ))}
+    </>
+  );
+}
+
+const Vertical = memo(function Vertical(props: LayoutProps) {
+  return props.visible ? (
+    <Box>
+      <Children props={props} />
+    </Box>
+  ) : null;
+});
+
+/** SPEC 3 Group: label, description, elements, and a placeholder message while it has none. */
+const Group = memo(function Group(props: LayoutProps) {
+  const group = props.uischema as unknown as Element;
+  if (!props.visible) return null;
+  return (
+    <Paper variant="outlined" component="fieldset" sx={{ p: 2, mb: 2, border: 1, borderColor: 'divider', minWidth: 0 }}>
+      {group.label ? (
+        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, px: 0.5 }}>
+          {group.label}
+        </Typography>
+      ) : null}
+      {group.description ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+          {group.description}
+        </Typography>
+      ) : null}
+      {group.elements?.length ? (
+        <Children props={props} />
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          {group.placeholder || 'No fields in this group yet'}
+        </Typography>
+      )}
+    </Paper>
+  );
+});
+
+/** Our renderer set on MUI 9 (the published material renderers need MUI 7). */
+export const formRenderers = [
+  fieldControl,
+  { tester: rankWith(1, uiTypeIs('VerticalLayout')), renderer: withJsonFormsLayoutProps(Vertical) },
+  { tester: rankWith(1, uiTypeIs('Group')), renderer: withJsonFormsLayoutProps(Group) },
+];

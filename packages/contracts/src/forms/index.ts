@@ -1,0 +1,4 @@
+export * from './api.ts';
+export * from './formats.ts';
+export * from './template.ts';
+export * from './validate.ts';
