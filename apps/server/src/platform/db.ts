@@ -122,7 +122,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (code && (CONNECTION_CODES.has(code) || /^(08|57P0[1-3]|53300)/.test(code))) return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres reports a pool that cannot reach the server, or a socket closed under a query, with plain errors
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Failed to connect/i.test(
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Failed to connect|PGlite is closed/i.test(
     message,
   );
 }
