@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -30,6 +30,7 @@ import { pushModule } from './platform/push/index.ts';
 import { installSecret } from './platform/secrets.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
+import { safeValidatorCompiler } from './platform/validation.ts';
 import { registerWebApp } from './platform/web.ts';
 
 export interface RouteEntry {
@@ -64,7 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(safeValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('routeCatalog', [] as RouteEntry[]);
   app.decorate('shuttingDown', false);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idSchema } from './common';
+import { INT4_MAX } from './common.ts';
 
 /**
  * Alarm rules and alarms (issue 4; semantics in docs/alarms.md). A rule applies to every device of a type, or to
@@ -25,7 +27,7 @@ export const alarmRuleInputSchema = z
   .strictObject({
     name: z.string().trim().min(1, 'Name is required').max(120, 'Please use maximum 120 characters'),
     deviceType: deviceTypeField.nullable().default(null),
-    templateId: z.number().int().positive().nullable().default(null),
+    templateId: idSchema.nullable().default(null),
     kind: z.enum(ALARM_RULE_KINDS, { message: `kind must be one of ${ALARM_RULE_KINDS.join(', ')}` }),
     key: z.string().trim().min(1).max(64).nullable().default(null),
     operator: z
@@ -93,7 +95,7 @@ export const alarmSchema = z.object({
 export type Alarm = z.infer<typeof alarmSchema>;
 
 export const alarmListQuerySchema = z.strictObject({
-  deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().positive().optional(),
+  deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().min(1).max(INT4_MAX).optional(),
   state: z.enum(ALARM_STATES, { message: `state must be one of ${ALARM_STATES.join(', ')}` }).optional(),
   page: z.coerce.number({ message: 'page must be a number' }).int().min(1).default(1),
   limit: z.coerce.number({ message: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(25),
