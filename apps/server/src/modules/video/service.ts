@@ -23,6 +23,7 @@ import { checkStreamUrl } from './network.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
 import type { VideoSettings } from './settings.ts';
+import { scrubCredentials } from './stream-failure.ts';
 
 export const CLIP_QUEUE = 'video.clips';
 export const INCIDENT_CLIP_QUEUE = 'video.incident-clip';
@@ -63,7 +64,7 @@ function toCamera(device: CameraDevice, row: repo.CameraRow | undefined): Camera
     segmentSec: row?.segment_sec ?? 2,
     storageId: row?.storage_id ?? null,
     state: (row?.state ?? 'idle') as Camera['state'],
-    lastError: row?.last_error ?? null,
+    lastError: row?.last_error ? scrubCredentials(row.last_error) : null,
     lastSegmentAt: iso(row?.last_segment_at ?? null),
   };
 }
