@@ -139,6 +139,7 @@ export const HELPDESK_MESSAGES = {
   unknownAssignee: 'The assignee is not a user of this customer',
   unknownLocation: 'The location is not a site of this customer',
   unknownEntity: 'The device is not a device of this customer',
+  entityNotAtLocation: 'The device is not at the selected location',
   unknownIssueType: 'Unknown issue type',
   unknownSubType: 'Unknown issue sub type for this issue type',
   unknownPriority: 'Unknown priority',
