@@ -14,6 +14,12 @@ export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 export const SEVERITY_RANK: Record<AlarmSeverity, number> = { WARNING: 1, MINOR: 2, MAJOR: 3, CRITICAL: 4 };
 export const NORMAL_ALARM_STATUS = 'NORMAL';
 
+/**
+ * Tenant-wide alarm rules are changed by administrators and holders of this permission; `edit_alarm_config` (the
+ * per-device alarm toggles that field roles hold) does not reach them.
+ */
+export const MANAGE_ALARM_RULES = { codename: 'manage_alarm_rules', name: 'Can manage alarm rules' } as const;
+
 export const ALARM_RULE_KINDS = ['threshold', 'inactivity'] as const;
 export const ALARM_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
 export type AlarmOperator = (typeof ALARM_OPERATORS)[number];

@@ -1,4 +1,4 @@
-import { ROLES } from '@sitewatch/contracts';
+import { MANAGE_ALARM_RULES, ROLES } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../platform/auth/passwords.ts';
 import type { Db } from '../platform/db.ts';
@@ -39,6 +39,7 @@ const PERMISSIONS = {
     { codename: 'delete_ticket', name: 'Can delete ticket' },
     { codename: 'add_user', name: 'Can add user' },
     { codename: 'change_user', name: 'Can change user' },
+    MANAGE_ALARM_RULES,
   ],
 };
 
