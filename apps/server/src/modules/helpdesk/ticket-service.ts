@@ -85,6 +85,20 @@ export function createTicketService(deps: HelpdeskDeps) {
     return directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles);
   }
 
+  /**
+   * The actor's sites for placing tickets, looked up once per actor object (one request, or one import job of many
+   * rows), not once per row.
+   */
+  const placeSites = new WeakMap<Actor, Promise<number[] | 'all'>>();
+  function placeSitesOf(actor: Actor) {
+    let sites = placeSites.get(actor);
+    if (!sites) {
+      sites = sitesOf(actor);
+      placeSites.set(actor, sites);
+    }
+    return sites;
+  }
+
   async function scopeOf(actor: Actor, type: string, config: HelpdeskConfig): Promise<repo.TicketScope> {
     const sites = await sitesOf(actor);
     const ownOnly = !isAdmin(actor) && type !== 'all' && config.types[type as TicketType].createdBy;
@@ -186,7 +200,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     entityId: number | null | undefined,
   ) {
     const directory = deps.directory();
-    const sites = actor ? await sitesOf(actor) : 'all';
+    const sites = actor && (locationId || entityId) ? await placeSitesOf(actor) : 'all';
     const visible = (assetId: number | null) => sites === 'all' || (assetId !== null && sites.includes(assetId));
     const place: {
       locationId: number | null;
