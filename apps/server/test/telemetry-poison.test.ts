@@ -133,5 +133,14 @@ describe('telemetry with values the database cannot take', () => {
     expect(await storedRows(t, device.id)).toBe(2);
     expect(await storedRows(t, other.id)).toBe(1);
     expect(ingest.stats()).toMatchObject({ deadLettered: 1, buffered: 0 });
+    // the refused value does not linger in the device's unwritten state to fail later writes of its activity
+    await ingest.buffer.drain();
+    await expect(ingest.sweepOffline(3600)).resolves.toBeDefined();
+    const after = devicePost(t, `/api/v1/${device.token}/telemetry`, { a: 4 });
+    await new Promise((r) => setTimeout(r, 50));
+    await ingest.buffer.drain();
+    expect((await after).statusCode).toBe(200);
+    expect(await storedRows(t, device.id)).toBe(3);
+    expect(ingest.stats().deadLettered).toBe(1);
   });
 });

@@ -117,6 +117,18 @@ export function createIngest(deps: {
     }
   }
 
+  /** Takes a dead-lettered message's values out of its device's unwritten state, so they never fail a later write. */
+  function forgetState(item: IngestItem) {
+    const entry = pendingState.get(item.device.id);
+    if (!entry) return;
+    for (const r of item.readings) {
+      if (entry.state[r.key] === r.value && entry.stateTs[r.key] === r.ts) {
+        delete entry.state[r.key];
+        delete entry.stateTs[r.key];
+      }
+    }
+  }
+
   /** Latest values waiting for the next coalesced write: device → key → newest reading. */
   let latestPending = new Map<number, { tenantId: number; readings: Map<string, Reading> }>();
   type LatestByDevice = typeof latestPending;
@@ -171,7 +183,7 @@ export function createIngest(deps: {
       try {
         await link.activityStatement(part).execute(db);
       } catch (error) {
-        restoreActivity(updates.slice(i));
+        restoreActivity(updates.slice(i), !isDataError(error));
         throw error;
       }
     }
@@ -300,6 +312,7 @@ export function createIngest(deps: {
       isPoison: isDataError,
       onPoison: (item, error) => {
         deadLettered++;
+        forgetState(item);
         const code = (error as { code?: string }).code;
         // the payload itself is not logged: it is device input of any size
         log.error(
