@@ -15,7 +15,11 @@
  *   node --import tsx bench/telemetry/ingest.ts [devices=10000] [rate=20000] [seconds=30] [saturationRate=80000]
  *   env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_telemetry, dropped and made anew),
  *        QOS1_SHARE (0.5), TELEMETRY_* settings of the product (defaults of config.ts unless set),
- *        BENCH_PHASES=sustained|saturation (both), BENCH_BROKER=off (skips the Mosquitto run, while tuning).
+ *        BENCH_PHASES=sustained|saturation (both), BENCH_BROKER=off (skips the Mosquitto run, while tuning),
+ *        BENCH_POISON=1: every second one extra device sends a poison message over MQTT (a NUL in a string: refused
+ *        at parse time) and one poison message is put straight into the ingest buffer past the parser (the
+ *        database refuses it: the batch is split and only it is dead-lettered). Compare the RESULT line of a run
+ *        with and without: nothing else may be lost or delayed.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -23,6 +27,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { sql } from 'kysely';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -114,6 +119,34 @@ function runPublisher(port: number, tokensFile: string, topicMode: 'me' | 'token
   });
 }
 
+/** The poison injector of BENCH_POISON=1: one message a second over MQTT and one past the parser. */
+async function startPoison(
+  db: ReturnType<typeof openPostgres>['db'],
+  tenantId: number,
+  port: number,
+  ingest: ReturnType<typeof telemetryOf>['ingest'],
+) {
+  const token = `poison-${Date.now()}`;
+  await sql`insert into devices (tenant_id, name, label, type, access_token, status) values (${tenantId}, 'poison', 'Poison', 'SENSOR', ${token}, 'Online')`.execute(
+    db,
+  );
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { username: token, reconnectPeriod: 0 });
+  const device = await ingest.deviceForToken(token);
+  if (!device) throw new Error('poison device not found');
+  const sent = { mqtt: 0, buffer: 0 };
+  const timer = setInterval(() => {
+    sent.mqtt++;
+    client.publish('v1/devices/me/telemetry', JSON.stringify({ note: 'bad\u0000value', t: 1 }), { qos: 1 });
+    const stored = ingest.buffer.addNow({
+      device,
+      kind: 'telemetry',
+      readings: [{ key: 'note', ts: Date.now(), value: 'bad\u0000value' }],
+    });
+    if (stored) sent.buffer++;
+  }, 1000);
+  return { timer, client, sent };
+}
+
 const admin = new pg.Client({ connectionString: adminUrl.toString() });
 await admin.connect();
 await admin.query(`drop database if exists ${benchName} with (force)`);
@@ -155,6 +188,7 @@ try {
   const { runtime, ingest } = handles.telemetry;
   await runtime.startMqtt({ port: mqttPort });
   await runtime.startBackground();
+  const poisonTimer = process.env.BENCH_POISON === '1' ? await startPoison(database.db, tenantId, mqttPort, ingest) : null;
 
   const t = config.telemetry;
   console.log(
@@ -182,6 +216,8 @@ try {
       });
     }
   });
+  if (poisonTimer) clearInterval(poisonTimer.timer);
+  await poisonTimer?.client.endAsync();
   await ingest.buffer.drain();
   const rows = Number((await sql<{ n: number }>`select count(*)::int as n from telemetry`.execute(database.db)).rows[0]?.n);
   const stats = ingest.stats();
@@ -194,7 +230,8 @@ try {
     );
   }
   console.log(
-    `  telemetry rows ${rows} (3 per message), accepted ${stats.accepted}, stored ${stats.stored}, refused ${Object.values(stats.rejected).reduce((a, b) => a + b, 0)}`,
+    `  telemetry rows ${rows} (3 per message), accepted ${stats.accepted}, stored ${stats.stored}, refused ${Object.values(stats.rejected).reduce((a, b) => a + b, 0)}, ` +
+      `dead-lettered ${stats.deadLettered}${poisonTimer ? `; poison sent: ${poisonTimer.sent.mqtt} over MQTT, ${poisonTimer.sent.buffer} past the parser` : ''}`,
   );
 
   const broker =
@@ -217,7 +254,7 @@ try {
   const publisherBound = saturationB ? saturationB.sentPerSecond < saturationRate * 0.95 : false;
   const ratio = brokerTaken ? (ceilingStored / brokerTaken).toFixed(2) : 'n/a';
   console.log(
-    `\nRESULT offered ${rate} msg/s: sent ${sustainedP?.sentPerSecond}/s, stored ${sustainedStored}/s (${sustained ? 'sustained' : 'NOT sustained'}), ` +
+    `\nRESULT${process.env.BENCH_POISON === '1' ? ' (poison every second)' : ''} offered ${rate} msg/s: sent ${sustainedP?.sentPerSecond}/s, stored ${sustainedStored}/s (${sustained ? 'sustained' : 'NOT sustained'}), ` +
       `p50 ${sustainedP?.p50Ms} ms, p99 publish-to-queryable ${sustainedP?.p99Ms} ms (goal < 1000); ` +
       `saturation: product stored ${ceilingStored}/s (goal >= 20000), p99 ${saturationP?.p99Ms} ms; ` +
       `Mosquitto took ${brokerTaken}/s (p99 ${saturationB?.p99Ms} ms)${publisherBound ? ', all the publisher could send' : ''}; ` +

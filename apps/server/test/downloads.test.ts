@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOWNLOAD_MESSAGES, type DownloadJob } from '@sitewatch/contracts';
@@ -366,6 +366,21 @@ describe('stopping, retries, crashes and expiry', () => {
     expect(await jobOf(admin, job.jobId)).toBeUndefined();
     expect(await jobOf(admin, keep.jobId)).toBeTruthy();
     expect(blobFiles().length).toBe(before - 1);
+  });
+
+  it('sweeps partial files left by an export that died mid-write, and leaves writes in progress alone', async () => {
+    const folder = join(dataDir, 'blobs', 'exports', 'crashed');
+    mkdirSync(folder, { recursive: true });
+    const stale = join(folder, 'users.csv.4242.1700000000000.part');
+    const active = join(folder, 'users.csv.4243.1700000000001.part');
+    writeFileSync(stale, 'half a file');
+    writeFileSync(active, 'being written');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(stale, hourAgo, hourAgo);
+    const result = await t.handles.downloads.downloads.cleanup();
+    expect(result?.partial).toBe(1);
+    expect(readdirSync(folder)).toEqual(['users.csv.4243.1700000000001.part']);
+    rmSync(folder, { recursive: true, force: true });
   });
 });
 

@@ -290,6 +290,27 @@ describe('video recording', () => {
     expect([403, 404]).toContain((await user.put(`/api/cameras/${other}/configs/`, { simulated: true })).statusCode);
   });
 
+  it('lets only camera configurators change tours, and names only the cameras a caller may open', async () => {
+    const tour = (
+      await admin.post('/api/camera-tours/', { name: 'Gate round', layout: 1, stops: [{ cameraId: cam, dwellSec: 10 }] })
+    ).json();
+    for (const role of ['customer', 'vendor', 'fieldexecutive']) {
+      const user = await t.login(role);
+      expect((await user.delete(`/api/camera-tours/${tour.id}/`)).statusCode, role).toBe(403);
+      const edit = { name: 'Renamed', layout: 1, stops: [{ cameraId: cam, dwellSec: 5 }] };
+      expect((await user.put(`/api/camera-tours/${tour.id}/`, edit)).statusCode, role).toBe(403);
+      expect((await user.post('/api/camera-tours/', edit)).statusCode, role).toBe(403);
+      // the customer user is assigned no site: the tour is listed, but its camera is not named
+      if (role === 'customer') {
+        const listed = (await user.get('/api/camera-tours/')).json().contents.find((x: { id: number }) => x.id === tour.id);
+        expect(listed.stops[0]).toMatchObject({ cameraId: cam, label: null });
+        expect((await user.get(`/api/camera-tours/${tour.id}/`)).body).not.toContain('Gate Cam');
+      }
+    }
+    expect((await admin.get(`/api/camera-tours/${tour.id}/`)).json().stops[0].label).toBe('Gate Cam');
+    expect((await admin.delete(`/api/camera-tours/${tour.id}/`)).statusCode).toBe(200);
+  });
+
   it('manages storages, tours and incident reports with their AWB and Table columns', async () => {
     const storage = await admin.post('/api/storages/', { name: 'Disk A', path: 'disk-a', retentionDays: 3, isDefault: true });
     expect(storage.statusCode).toBe(200);

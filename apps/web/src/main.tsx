@@ -1,3 +1,4 @@
+import './lib/zod-config.ts';
 import './app/app.css';
 import './lib/i18n/index.ts';
 import { StrictMode } from 'react';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idSchema } from './common';
+import { INT4_MAX } from './common.ts';
 
 /**
  * Alarm rules and alarms (issue 4; semantics in docs/alarms.md). A rule applies to every device of a type, or to
@@ -11,6 +13,12 @@ export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 /** Worst first: the device's alarmStatus is the worst severity of its active alarms, or NORMAL. */
 export const SEVERITY_RANK: Record<AlarmSeverity, number> = { WARNING: 1, MINOR: 2, MAJOR: 3, CRITICAL: 4 };
 export const NORMAL_ALARM_STATUS = 'NORMAL';
+
+/**
+ * Tenant-wide alarm rules are changed by administrators and holders of this permission; `edit_alarm_config` (the
+ * per-device alarm toggles that field roles hold) does not reach them.
+ */
+export const MANAGE_ALARM_RULES = { codename: 'manage_alarm_rules', name: 'Can manage alarm rules' } as const;
 
 export const ALARM_RULE_KINDS = ['threshold', 'inactivity'] as const;
 export const ALARM_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
@@ -25,7 +33,7 @@ export const alarmRuleInputSchema = z
   .strictObject({
     name: z.string().trim().min(1, 'Name is required').max(120, 'Please use maximum 120 characters'),
     deviceType: deviceTypeField.nullable().default(null),
-    templateId: z.number().int().positive().nullable().default(null),
+    templateId: idSchema.nullable().default(null),
     kind: z.enum(ALARM_RULE_KINDS, { message: `kind must be one of ${ALARM_RULE_KINDS.join(', ')}` }),
     key: z.string().trim().min(1).max(64).nullable().default(null),
     operator: z
@@ -93,7 +101,7 @@ export const alarmSchema = z.object({
 export type Alarm = z.infer<typeof alarmSchema>;
 
 export const alarmListQuerySchema = z.strictObject({
-  deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().positive().optional(),
+  deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().min(1).max(INT4_MAX).optional(),
   state: z.enum(ALARM_STATES, { message: `state must be one of ${ALARM_STATES.join(', ')}` }).optional(),
   page: z.coerce.number({ message: 'page must be a number' }).int().min(1).default(1),
   limit: z.coerce.number({ message: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(25),

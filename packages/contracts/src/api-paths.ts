@@ -4994,6 +4994,7 @@ export interface paths {
                             rejected: {
                                 [key: string]: number;
                             };
+                            deadLettered: number;
                             buffered: number;
                             capacity: number;
                             flushes: number;
@@ -11533,7 +11534,7 @@ export interface paths {
             parameters: {
                 query?: {
                     search?: string;
-                    ids?: string;
+                    ids?: string | string[];
                     limit?: number;
                 };
                 header?: never;

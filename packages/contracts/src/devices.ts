@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idCoerced, idSchema } from './common.ts';
 import { arrayOf, idList, limitParam, nullableIdFilter, orderBy, pageParam, queryBoolean, repeated, searchText } from './query.ts';
 import { assetRefSchema } from './sites.ts';
 
@@ -147,9 +148,9 @@ export type Device = z.infer<typeof deviceSchema>;
 const deviceFields = {
   label: text(120).min(1, 'Label is required'),
   type: deviceTypeSchema,
-  assetId: z.number().int().positive().nullable(),
-  parentId: z.number().int().positive().nullable(),
-  templateId: z.number().int().positive().nullable(),
+  assetId: idSchema.nullable(),
+  parentId: idSchema.nullable(),
+  templateId: idSchema.nullable(),
   metadata: deviceMetadataSchema,
 };
 export const deviceInputSchema = z.object({
@@ -209,7 +210,7 @@ export const deviceListQuerySchema = z.strictObject({
   alarmStatus: csvOf(alarmStatusSchema, 'alarmStatus').optional(),
   isParent: queryBoolean.optional(),
   discovered: queryBoolean.optional(),
-  templateId: z.coerce.number().int().positive().optional(),
+  templateId: idCoerced.optional(),
   searchText: searchText.optional(),
   searchKeys: csvOf(
     z.enum(DEVICE_SEARCH_KEYS, { message: `searchKeys must be among ${DEVICE_SEARCH_KEYS.join(', ')}` }),
@@ -264,7 +265,7 @@ export const compactGroupedSchema = z.object({ contents: z.array(compactSiteGrou
 
 export const statusCountsQuerySchema = z.strictObject({
   types: csvOf(deviceTypeSchema, 'types').optional(),
-  assetId: z.coerce.number().int().positive().optional(),
+  assetId: idCoerced.optional(),
   path: repeated(text(80), 6, 'path').optional(),
 });
 export const typeStatusCountSchema = z.object({
@@ -278,9 +279,9 @@ export const typeStatusCountSchema = z.object({
 export const statusCountsSchema = z.object({ contents: z.array(typeStatusCountSchema) });
 
 export const deviceAssignSchema = z.object({
-  deviceIds: z.array(z.number().int().positive()).min(1, 'Choose at least one device').max(500),
-  assetId: z.number().int().positive().nullable(),
-  parentId: z.number().int().positive().nullable().default(null),
+  deviceIds: z.array(idSchema).min(1, 'Choose at least one device').max(500),
+  assetId: idSchema.nullable(),
+  parentId: idSchema.nullable().default(null),
 });
 
 /* ------------------------------------------------------------------ alarm actions (SPEC 2.14, 4) */
@@ -539,15 +540,15 @@ export type EntityMapping = z.infer<typeof entityMappingSchema>;
 export const entityMappingInputSchema = z.object({
   relationType: relationTypeSchema,
   fromType: entityKindSchema,
-  fromEntity: z.number().int().positive(),
+  fromEntity: idSchema,
   toType: entityKindSchema,
-  toEntity: z.number().int().positive(),
+  toEntity: idSchema,
 });
 export const entityMappingQuerySchema = z.strictObject({
   fromType: entityKindSchema.optional(),
-  fromEntity: z.coerce.number().int().positive().optional(),
+  fromEntity: idCoerced.optional(),
   toType: entityKindSchema.optional(),
-  toEntity: z.coerce.number().int().positive().optional(),
+  toEntity: idCoerced.optional(),
   relationType: relationTypeSchema.optional(),
   page: pageParam,
   limit: limitParam(500, 50),
@@ -607,11 +608,11 @@ export const entityFilterSchema = z.discriminatedUnion('type', [
     assetTypes: z.array(z.string().max(40)).max(20).optional(),
     assetNameFilter: z.string().max(200).optional(),
   }),
-  z.object({ type: z.literal('entityList'), entityType: entityKindSchema, entityList: z.array(z.number().int().positive()).max(500) }),
-  z.object({ type: z.literal('singleEntity'), singleEntity: z.object({ entityType: entityKindSchema, id: z.number().int().positive() }) }),
+  z.object({ type: z.literal('entityList'), entityType: entityKindSchema, entityList: z.array(idSchema).max(500) }),
+  z.object({ type: z.literal('singleEntity'), singleEntity: z.object({ entityType: entityKindSchema, id: idSchema }) }),
   z.object({
     type: z.literal('relationsQuery'),
-    rootEntity: z.object({ entityType: entityKindSchema, id: z.number().int().positive() }),
+    rootEntity: z.object({ entityType: entityKindSchema, id: idSchema }),
     direction: z.enum(['FROM', 'TO']).default('FROM'),
     relationType: relationTypeSchema.optional(),
   }),

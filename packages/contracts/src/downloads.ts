@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idCoerced } from './common';
 
 /** Download job constants of the specification (section 9). */
 export const DOWNLOAD_JOBS = {
@@ -127,8 +128,8 @@ export const downloadListQuerySchema = z.strictObject({
 export const downloadListSchema = z.object({ jobs: z.array(downloadJobSchema), totalCount: z.number().int() });
 export type DownloadList = z.infer<typeof downloadListSchema>;
 
-export const jobIdParamSchema = z.object({ jobId: z.coerce.number().int().positive() });
-export const taskFileParamSchema = z.object({ jobId: z.coerce.number().int().positive(), tid: z.uuid() });
+export const jobIdParamSchema = z.object({ jobId: idCoerced });
+export const taskFileParamSchema = z.object({ jobId: idCoerced, tid: z.uuid() });
 export const markDownloadedSchema = z.strictObject({ tid: z.uuid() });
 
 export const exportKindSchema = z.string().regex(/^[a-z][a-z0-9-]{1,40}$/, 'Unknown export');

@@ -55,4 +55,5 @@ export const SERVER_MESSAGES = {
   mfaSetupRequired: 'Your role requires two-factor authentication; set it up to continue',
   tooManyRequests: 'Too many requests; please wait and try again',
   validationFailed: 'Validation failed',
+  serviceUnavailable: 'The service is briefly unavailable; please try again shortly',
 } as const;

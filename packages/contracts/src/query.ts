@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idCoerced } from './common';
+import { INT4_MAX } from './common.ts';
 
 /**
  * Building blocks for list queries in the Django-like style of SPEC 7 (`name__icontains`, `ids=1,2`, `orderBy=-name`).
@@ -27,7 +29,7 @@ export const csvList = <T extends z.ZodType>(item: T, max: number, what: string)
 
 /** Ids in batches of at most 500 (SPEC 9: ids batch 500). */
 export const ID_BATCH = 500;
-export const idList = csvList(z.coerce.number({ message: 'ids must be numbers' }).int().positive(), ID_BATCH, 'ids');
+export const idList = csvList(z.coerce.number({ message: 'ids must be numbers' }).int().min(1).max(INT4_MAX), ID_BATCH, 'ids');
 
 /** Repeated parameter kept in order (address levels). */
 export const repeated = <T extends z.ZodType>(item: T, max: number, what: string) =>
@@ -50,6 +52,6 @@ export const limitParam = (max: number, fallback: number) =>
   z.coerce.number({ message: 'limit must be a number' }).int().min(1).max(max, `limit must be at most ${max}`).default(fallback);
 
 /** `assetId=12`, `assetId=!null` (any site) or `assetId=null` (no site: the inventory). */
-export const nullableIdFilter = z.union([z.literal('!null'), z.literal('null'), z.coerce.number().int().positive()], {
+export const nullableIdFilter = z.union([z.literal('!null'), z.literal('null'), idCoerced], {
   message: 'Use an id, null or !null',
 });

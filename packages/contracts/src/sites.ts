@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idCoerced, idSchema } from './common.ts';
 import { MAP } from './map.ts';
 import { idList, limitParam, orderBy, pageParam, queryBoolean, repeated, searchText } from './query.ts';
 import { roleSchema } from './role-schemas.ts';
@@ -94,7 +95,7 @@ const assetFields = {
   latitude: latitude.nullable(),
   longitude: longitude.nullable(),
   metadata: assetMetadataSchema,
-  customerId: z.number().int().positive().nullable(),
+  customerId: idSchema.nullable(),
 };
 export const assetInputSchema = z.object({
   ...assetFields,
@@ -125,7 +126,7 @@ export const assetListQuerySchema = z.strictObject({
     .transform((v) => v.split(',').map((s) => s.trim()))
     .pipe(z.array(z.enum(ASSET_SEARCH_KEYS, { message: `searchKeys must be among ${ASSET_SEARCH_KEYS.join(', ')}` })))
     .optional(),
-  customerId: z.coerce.number().int().positive().optional(),
+  customerId: idCoerced.optional(),
   /** Sites whose address starts with these levels (repeat the parameter per level). */
   address: repeated(trimmed(80), ASSET_TREE.maxAddressLevels, 'address').optional(),
   hasLocation: queryBoolean.optional(),

@@ -146,6 +146,8 @@ export const ingestStatsSchema = z.object({
   accepted: z.number(),
   stored: z.number(),
   rejected: z.record(z.string(), z.number()),
+  /** Messages the database refused after they were accepted: logged and left out, the rest of their batch stored. */
+  deadLettered: z.number(),
   buffered: z.number(),
   capacity: z.number(),
   flushes: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userSchema } from './auth.ts';
+import { INT4_MAX, idSchema } from './common.ts';
 import { idList, limitParam, orderBy, pageParam, searchText } from './query.ts';
 import { roleSchema } from './role-schemas.ts';
 
@@ -25,7 +26,7 @@ export const userAssetSchema = z.object({
 export type UserAsset = z.infer<typeof userAssetSchema>;
 
 export const userAssetQuerySchema = z.strictObject({
-  userId: z.coerce.number({ message: 'userId must be a number' }).int().positive(),
+  userId: z.coerce.number({ message: 'userId must be a number' }).int().min(1).max(INT4_MAX),
   page: pageParam,
   limit: limitParam(500, 50),
   searchText: searchText.optional(),
@@ -35,8 +36,8 @@ export const userAssetListSchema = z.object({ contents: z.array(userAssetSchema)
 /** Assign sites to a user by id, or every site under an address (a region or a city). */
 export const userAssetAssignSchema = z
   .object({
-    userId: z.number().int().positive(),
-    assetIds: z.array(z.number().int().positive()).max(500).default([]),
+    userId: idSchema,
+    assetIds: z.array(idSchema).max(500).default([]),
     address: z.array(z.string().trim().min(1).max(80)).max(6).optional(),
   })
   .refine((v) => v.assetIds.length > 0 || (v.address && v.address.length > 0), {
@@ -45,8 +46,8 @@ export const userAssetAssignSchema = z
   });
 export const userAssetAssignResultSchema = z.object({ assigned: z.number().int() });
 export const userAssetRemoveSchema = z.object({
-  userId: z.number().int().positive(),
-  assetIds: z.array(z.number().int().positive()).min(1).max(500),
+  userId: idSchema,
+  assetIds: z.array(idSchema).min(1).max(500),
 });
 export const userAssetRemoveResultSchema = z.object({ removed: z.number().int() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, idCoerced, idSchema } from './common.ts';
 import { idList, repeated } from './query.ts';
 
 /** Video surveillance: cameras, recordings, storages, tours, incidents, clip downloads (SPEC 2.2, 2.15, 3, 4, 5, 7, 8.3, 9). */
@@ -107,7 +108,7 @@ export const storageInputSchema = z.strictObject({
 });
 export type StorageInput = z.infer<typeof storageInputSchema>;
 export const storageListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const storageListSchema = z.object({ contents: z.array(storageSchema), totalCount: z.number().int() });
@@ -138,14 +139,14 @@ export const cameraSchema = z.object({
 export type Camera = z.infer<typeof cameraSchema>;
 
 export const cameraListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   search: z.string().trim().max(200).optional(),
-  assetId: z.coerce.number().int().positive().optional(),
+  assetId: idCoerced.optional(),
   /** Cameras of the sites whose address starts with these levels (the device-tree selection; repeat per level). */
   path: repeated(z.string().trim().min(1).max(80), 6, 'path').optional(),
   /** The device-tree selection of a device: that camera, or the cameras under that DVR/NVR. */
-  deviceId: z.coerce.number().int().positive().optional(),
+  deviceId: idCoerced.optional(),
   configured: z.enum(['true', 'false']).optional(),
   /** Only these cameras (comma-separated ids): screens that keep a chosen list look their cameras up by id. */
   ids: idList.optional(),
@@ -158,12 +159,12 @@ export const cameraConfigInputSchema = z
     streamUrl: streamUrlSchema.nullable().optional(),
     recordingEnabled: z.boolean().default(true),
     segmentSec: z.coerce.number().int().min(1).max(10).default(2),
-    storageId: z.number().int().positive().nullable().default(null),
+    storageId: idSchema.nullable().default(null),
   })
   .refine((v) => v.simulated || !!v.streamUrl, { message: 'streamUrl is required unless the camera is simulated', path: ['streamUrl'] });
 export type CameraConfigInput = z.infer<typeof cameraConfigInputSchema>;
 
-export const camIdParamSchema = z.object({ camId: z.coerce.number().int().positive() });
+export const camIdParamSchema = z.object({ camId: idCoerced });
 
 /** SPEC 7: GET /api/cameras/{camId}/snapshot/ → path, or err. */
 export const snapshotSchema = z.union([z.object({ path: z.string(), takenAt: z.string() }), z.object({ err: z.string() })]);
@@ -195,7 +196,7 @@ export const timelineSchema = z.object({
 
 /** A media file inside one recording run: the only names the media route accepts. */
 export const mediaParamSchema = z.object({
-  camId: z.coerce.number().int().positive(),
+  camId: idCoerced,
   run: z.string().regex(/^[a-z0-9]{6,32}$/, 'invalid run'),
   file: z.string().regex(/^(init\.mp4|seg-\d{1,9}\.m4s)$/, 'invalid file'),
 });
@@ -208,7 +209,7 @@ export const clipInputSchema = z
 
 export const batchDownloadInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(120).optional(),
-  cameraIds: z.array(z.number().int().positive()).min(1).max(500),
+  cameraIds: z.array(idSchema).min(1).max(500),
   windows: z
     .array(
       z
@@ -232,7 +233,7 @@ export const batchDownloadCreatedSchema = z.object({
 
 // ------------------------------------------------------------------ tours
 
-export const tourStopSchema = z.object({ cameraId: z.number().int().positive(), dwellSec: z.number().int().min(5).max(3600) });
+export const tourStopSchema = z.object({ cameraId: idSchema, dwellSec: z.number().int().min(5).max(3600) });
 export const tourSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -275,7 +276,7 @@ export const incidentInputSchema = z.strictObject({
   description: z.string().trim().max(2000).default(''),
   awb: z.string().trim().min(1, 'AWB is required').max(120),
   tableNumber: z.string().trim().min(1, 'Table is required').max(60),
-  cameraId: z.number().int().positive(),
+  cameraId: idSchema,
   eventAt: isoDate,
   durationSec: z.coerce.number().int().min(1).max(CAMERA_CONSTANTS.incidentMaxDurationSec).default(CAMERA_CONSTANTS.incidentMaxDurationSec),
 });
@@ -287,10 +288,10 @@ export const incidentUpdateSchema = z.strictObject({
   status: z.enum(INCIDENT_STATUSES).optional(),
 });
 export const incidentListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   search: z.string().trim().max(200).optional(),
-  cameraId: z.coerce.number().int().positive().optional(),
+  cameraId: idCoerced.optional(),
   status: z.enum(INCIDENT_STATUSES).optional(),
 });
 export const incidentListSchema = z.object({ contents: z.array(incidentSchema), totalCount: z.number().int() });

@@ -1,4 +1,4 @@
-import { ROLES } from '@sitewatch/contracts';
+import { MANAGE_ALARM_RULES, ROLES } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../platform/auth/passwords.ts';
 import type { Db } from '../platform/db.ts';
@@ -41,6 +41,7 @@ const PERMISSIONS = {
     { codename: 'change_user', name: 'Can change user' },
     { codename: 'change_form_template', name: 'Can build forms' },
     { codename: 'view_form_response', name: 'Can view form responses' },
+    MANAGE_ALARM_RULES,
   ],
 };
 

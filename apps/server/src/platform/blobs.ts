@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,7 +19,15 @@ export interface BlobStore {
   /** A stream of the blob, or null when it does not exist. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Removes partial files (`.part`) left by a write that never finished (the process died mid-export) and not
+   * touched for `olderThanMs`: a write in progress keeps touching its file, so it is never taken. Returns how many.
+   */
+  sweepPartial(olderThanMs: number): Promise<number>;
 }
+
+/** The temporary name of a blob being written: `{final}.{pid}.{ms}.part`. */
+const PARTIAL = /\.\d+\.\d+\.part$/;
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -73,6 +81,25 @@ export function createLocalBlobStore(root: string): BlobStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async sweepPartial(olderThanMs) {
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      let entries: string[];
+      try {
+        entries = await readdir(base, { recursive: true });
+      } catch {
+        return 0; // nothing written yet
+      }
+      for (const entry of entries) {
+        if (!PARTIAL.test(entry)) continue;
+        const path = join(base, entry);
+        const info = await stat(path).catch(() => null);
+        if (!info?.isFile() || info.mtimeMs > cutoff) continue;
+        await rm(path, { force: true });
+        removed++;
+      }
+      return removed;
     },
   };
 }

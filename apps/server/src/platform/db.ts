@@ -87,3 +87,42 @@ export async function openPglite(dataDir: string | null): Promise<DbHandle> {
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string | null }): Promise<DbHandle> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
 }
+
+const sqlState = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/**
+ * The statement's data was refused (SQLSTATE class 22, data exception, or 23, integrity constraint): retrying the
+ * same rows can never succeed, unlike a lost connection.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = sqlState(error);
+  return code !== undefined && /^2[23]/.test(code);
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+
+/**
+ * The database cannot be reached or will not take work now (connection refused or lost, server shutting down or
+ * starting, too many connections): the request may succeed later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code && (CONNECTION_CODES.has(code) || /^(08|57P0[1-3]|53300)/.test(code))) return true;
+  const message = error instanceof Error ? error.message : '';
+  // node-postgres reports a pool that cannot reach the server, or a socket closed under a query, with plain errors
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Failed to connect|PGlite is closed/i.test(
+    message,
+  );
+}

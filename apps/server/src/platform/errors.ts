@@ -1,6 +1,7 @@
 import { SERVER_MESSAGES } from '@sitewatch/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from './db.ts';
 
 /** An error whose message is safe to show to the caller. */
 export class HttpError extends Error {
@@ -21,6 +22,9 @@ export const forbidden = (message: string = SERVER_MESSAGES.forbidden) => new Ht
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
 
+/** How long a client should wait before retrying while the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -39,6 +43,13 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(error.statusCode)
         .send({ detail: error.message, code: error.code, ...(error.errors ? { errors: error.errors } : {}) });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ detail: SERVER_MESSAGES.serviceUnavailable, code: 'service_unavailable' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response does not match its schema');

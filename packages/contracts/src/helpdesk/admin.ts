@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { INT4_MAX, idSchema } from '../common.ts';
 import { TICKET_DEFAULTS } from '../constants.ts';
 import { COMMON_MESSAGES } from '../messages.ts';
+import { idList } from '../query.ts';
 import { roleSchema } from '../role-schemas.ts';
 import {
   DEFAULT_PRIORITIES,
@@ -162,7 +164,7 @@ export const statusRecordSchema = z.object({
 });
 export const statusListSchema = z.object({ contents: z.array(statusRecordSchema), totalCount: z.number().int() });
 export const statusQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export const priorityListSchema = z.object({ contents: z.array(prioritySchema) });
@@ -206,11 +208,7 @@ export const assigneeSchema = z.object({ id: z.number().int(), name: z.string(),
 export const assigneeListSchema = z.object({ contents: z.array(assigneeSchema), totalCount: z.number().int() });
 export const assigneeQuerySchema = z.strictObject({
   search: z.string().trim().max(100).optional(),
-  ids: z
-    .string()
-    .regex(/^\d+(,\d+)*$/)
-    .transform((s) => s.split(',').map(Number))
-    .optional(),
+  ids: idList.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -239,7 +237,7 @@ export const issueTypeSchema = issueTypeInputSchema.extend({ id: z.number().int(
 export type IssueType = z.infer<typeof issueTypeSchema>;
 export const issueTypeListSchema = z.object({ contents: z.array(issueTypeSchema), totalCount: z.number().int() });
 export const issueTypeQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   search: z.string().trim().max(100).optional(),
   ticketType: ticketTypeSchema.optional(),
@@ -259,7 +257,7 @@ export const escalationLevelSchema = z
       .int()
       .min(1)
       .max(60 * 24 * 30),
-    assigneeId: z.number().int().positive().nullable().default(null),
+    assigneeId: idSchema.nullable().default(null),
     /** Assign to the least-loaded active user of this role when no assignee is named. */
     role: roleSchema.nullable().default(null),
     notify: z
@@ -267,7 +265,7 @@ export const escalationLevelSchema = z
         assignee: z.boolean().default(true),
         owner: z.boolean().default(false),
         watchers: z.boolean().default(false),
-        userIds: z.array(z.number().int().positive()).max(50).default([]),
+        userIds: z.array(idSchema).max(50).default([]),
       })
       .default({ assignee: true, owner: false, watchers: false, userIds: [] }),
     message: maxChars(250).default(''),
@@ -299,7 +297,7 @@ export const escalationPolicySchema = escalationPolicyInputSchema.extend({
 export type EscalationPolicy = z.infer<typeof escalationPolicySchema>;
 export const escalationPolicyListSchema = z.object({ contents: z.array(escalationPolicySchema), totalCount: z.number().int() });
 export const escalationPolicyQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   search: z.string().trim().max(100).optional(),
 });

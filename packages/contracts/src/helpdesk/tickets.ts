@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, idCoerced, idSchema } from '../common.ts';
 import { COMMON_MESSAGES } from '../messages.ts';
 
 /**
@@ -138,6 +139,7 @@ export const HELPDESK_MESSAGES = {
   unknownAssignee: 'The assignee is not a user of this customer',
   unknownLocation: 'The location is not a site of this customer',
   unknownEntity: 'The device is not a device of this customer',
+  entityNotAtLocation: 'The device is not at the selected location',
   unknownIssueType: 'Unknown issue type',
   unknownSubType: 'Unknown issue sub type for this issue type',
   unknownPriority: 'Unknown priority',
@@ -332,12 +334,12 @@ export const ticketFilterShape = {
   priority: priorityList.optional(),
   event: z.string().trim().min(1).max(250).optional(),
   subEvent: z.string().trim().min(1).max(250).optional(),
-  assignedTo: z.union([z.literal('me'), z.literal('none'), z.coerce.number().int().positive()]).optional(),
-  createdBy: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
+  assignedTo: z.union([z.literal('me'), z.literal('none'), idCoerced]).optional(),
+  createdBy: z.union([z.literal('me'), idCoerced]).optional(),
   /** Only my tickets: assigned to me, raised by me or watched by me. */
   mine: boolParam.optional(),
-  locationId: z.coerce.number().int().positive().optional(),
-  entityId: z.coerce.number().int().positive().optional(),
+  locationId: idCoerced.optional(),
+  entityId: idCoerced.optional(),
   onHold: boolParam.optional(),
   acknowledged: boolParam.optional(),
   overdue: boolParam.optional(),
@@ -396,11 +398,11 @@ const ticketWritable = {
     .max(TICKET_LIMITS.descriptionMax, `Please use maximum ${TICKET_LIMITS.descriptionMax} characters`)
     .default(''),
   priority: z.string().trim().min(1).max(40).optional(),
-  assignedTo: z.number().int().positive().nullable().optional(),
+  assignedTo: idSchema.nullable().optional(),
   onHold: z.boolean().optional(),
   acknowledged: z.boolean().optional(),
-  locationId: z.number().int().positive().nullable().optional(),
-  entityId: z.number().int().positive().nullable().optional(),
+  locationId: idSchema.nullable().optional(),
+  entityId: idSchema.nullable().optional(),
   entityProfileType: z.string().trim().max(40).nullable().optional(),
   eventDate: isoDate.optional(),
   dueDate: isoDate.nullable().optional(),
@@ -416,7 +418,7 @@ const ticketWritable = {
         .optional(),
     })
     .optional(),
-  watchers: z.array(z.number().int().positive()).max(TICKET_LIMITS.watchers).optional(),
+  watchers: z.array(idSchema).max(TICKET_LIMITS.watchers).optional(),
 };
 
 export const ticketCreateSchema = z.object({
@@ -424,13 +426,13 @@ export const ticketCreateSchema = z.object({
   status: ticketStatusSchema.optional(),
   ...ticketWritable,
   checklist: z.array(checklistItemSchema).max(TICKET_LIMITS.checklistItems).optional(),
-  parentId: z.number().int().positive().nullable().optional(),
+  parentId: idSchema.nullable().optional(),
 });
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;
 
 /** PUT: the full ticket or any part of it, always with the version it was read at. */
 export const ticketUpdateSchema = z.object({
-  version: z.number().int().min(1),
+  version: z.number().int().min(1).max(INT4_MAX),
   status: ticketStatusSchema.optional(),
   /** A note that goes into the history entry of this change. */
   note: maxChars(250).optional(),
@@ -465,7 +467,7 @@ export const commentSchema = z.object({
 export type Comment = z.infer<typeof commentSchema>;
 
 export const historyQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(INT4_MAX).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(20),
   orderBy: z.enum(['updatedAt', '-updatedAt']).default('-updatedAt'),
 });
@@ -473,11 +475,11 @@ export const historyListSchema = z.object({ contents: z.array(historyEntrySchema
 export const commentListSchema = z.object({ contents: z.array(commentSchema), totalCount: z.number().int() });
 export const commentCreateSchema = z.object({ text: maxChars(TICKET_LIMITS.commentMax).min(1, 'Comment is required') });
 
-export const ticketIdParamSchema = z.object({ id: z.coerce.number().int().positive() });
-export const attachmentParamSchema = z.object({ id: z.coerce.number().int().positive(), attachmentId: z.coerce.number().int().positive() });
-export const watcherParamSchema = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
+export const ticketIdParamSchema = z.object({ id: idCoerced });
+export const attachmentParamSchema = z.object({ id: idCoerced, attachmentId: idCoerced });
+export const watcherParamSchema = z.object({ id: idCoerced, userId: idCoerced });
 
-export const watcherAddSchema = z.object({ userId: z.number().int().positive().optional() });
+export const watcherAddSchema = z.object({ userId: idSchema.optional() });
 export const ratingSchema = z.object({
   rating: z.number().int().min(1).max(TICKET_LIMITS.ratingMax),
   comment: maxChars(250).default(''),
@@ -486,7 +488,7 @@ export const ratingResultSchema = z.object({ ticket: ticketSchema, raisedTicket:
 export const workOrderCreateSchema = z.object({
   title: maxChars(250).min(1).optional(),
   description: z.string().trim().max(TICKET_LIMITS.descriptionMax).optional(),
-  assignedTo: z.number().int().positive().nullable().optional(),
+  assignedTo: idSchema.nullable().optional(),
   dueDate: isoDate.nullable().optional(),
   priority: z.string().trim().min(1).max(40).optional(),
 });
@@ -497,8 +499,8 @@ export const attendanceCreateSchema = z.object({
 });
 
 export const bulkAssignSchema = z.object({
-  ticketIds: z.array(z.number().int().positive()).min(1, 'Choose at least one ticket').max(500),
-  assignedTo: z.number().int().positive().nullable(),
+  ticketIds: z.array(idSchema).min(1, 'Choose at least one ticket').max(500),
+  assignedTo: idSchema.nullable(),
   note: maxChars(250).optional(),
 });
 export const bulkAssignResultSchema = z.object({

@@ -5,6 +5,7 @@ import {
   alarmSchema,
   idParamSchema,
   listOf,
+  MANAGE_ALARM_RULES,
   okSchema,
 } from '@sitewatch/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,11 +15,11 @@ import { requireAuth } from '../../platform/auth/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { AlarmService } from './service.ts';
 
-/** Alarm rules are configured by administrators or holders of edit_alarm_config (SPEC 6). */
+/** Tenant-wide alarm rules are configured by administrators or holders of manage_alarm_rules. */
 const ruleEditors = async (request: FastifyRequest) => {
   const auth = requireAuth(request);
   const admin = auth.roles.some((r) => r === 'sysadmin' || r === 'customeradmin' || r === 'localadmin');
-  if (!admin && !auth.permissions.has('edit_alarm_config')) throw forbidden();
+  if (!admin && !auth.permissions.has(MANAGE_ALARM_RULES.codename)) throw forbidden();
 };
 
 export function alarmRoutes(app: FastifyInstance, opts: { alarms: AlarmService }) {

@@ -37,6 +37,9 @@ const stamp = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
 /** A file name that is safe on every system and in a Content-Disposition header. */
 const fileName = (name: string) => `${name.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').slice(0, 120) || 'export'}.csv`;
 
+/** A partial export file untouched this long belongs to a write that died with its process. */
+const PARTIAL_MAX_IDLE_MS = 15 * 60_000;
+
 export function createDownloadService(deps: DownloadServiceDeps) {
   const { db, blobs, registry, runner, events, log } = deps;
 
@@ -218,7 +221,9 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         await runner.fail(row, task?.id, job.last_error ?? `export ${job.queue_status ?? 'lost'}`);
         orphaned++;
       }
-      return { expired, orphaned };
+      const partial = await blobs.sweepPartial(PARTIAL_MAX_IDLE_MS);
+      if (partial > 0) log.warn({ partial }, 'removed partial export files left by an interrupted write');
+      return { expired, orphaned, partial };
     },
   };
 }

@@ -82,6 +82,20 @@ export function createTicketService(deps: HelpdeskDeps) {
     return deps.directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles);
   }
 
+  /**
+   * The actor's sites for placing tickets, looked up once per actor object (one request, or one import job of many
+   * rows), not once per row.
+   */
+  const placeSites = new WeakMap<Actor, Promise<number[] | 'all'>>();
+  function placeSitesOf(actor: Actor) {
+    let sites = placeSites.get(actor);
+    if (!sites) {
+      sites = sitesOf(actor);
+      placeSites.set(actor, sites);
+    }
+    return sites;
+  }
+
   async function scopeOf(actor: Actor, type: string, config: HelpdeskConfig): Promise<repo.TicketScope> {
     const sites = await sitesOf(actor);
     const ownOnly = !isAdmin(actor) && type !== 'all' && config.types[type as TicketType].createdBy;
@@ -171,9 +185,20 @@ export function createTicketService(deps: HelpdeskDeps) {
     return issueType;
   }
 
-  /** Checks that the site and device are the tenant's and fills their labels (SPEC 3 additionalInformation). */
-  async function placeOf(tenantId: number, locationId: number | null | undefined, entityId: number | null | undefined) {
+  /**
+   * Checks that the site and device are the tenant's, on a site the actor sees (system callers: null), and that
+   * the device is at that site; fills their labels (SPEC 3 additionalInformation). A site or device the actor
+   * cannot see gets the same answer as one that does not exist, so that no name or id can be probed.
+   */
+  async function placeOf(
+    actor: Actor | null,
+    tenantId: number,
+    locationId: number | null | undefined,
+    entityId: number | null | undefined,
+  ) {
     const { directory } = deps;
+    const sites = actor && (locationId || entityId) ? await placeSitesOf(actor) : 'all';
+    const visible = (assetId: number | null) => sites === 'all' || (assetId !== null && sites.includes(assetId));
     const place: {
       locationId: number | null;
       entityId: number | null;
@@ -195,7 +220,9 @@ export function createTicketService(deps: HelpdeskDeps) {
     };
     if (entityId) {
       const device = await directory.device(tenantId, entityId);
-      if (!device) throw badRequest(HELPDESK_MESSAGES.unknownEntity);
+      if (!device || !visible(device.assetId)) throw badRequest(HELPDESK_MESSAGES.unknownEntity);
+      if (place.locationId && device.assetId !== null && device.assetId !== place.locationId)
+        throw badRequest(HELPDESK_MESSAGES.entityNotAtLocation);
       place.deviceLabel = device.label;
       place.parentLabel = device.parentLabel;
       place.deviceName = device.name;
@@ -204,7 +231,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     }
     if (place.locationId) {
       const asset = await directory.asset(tenantId, place.locationId);
-      if (!asset) throw badRequest(HELPDESK_MESSAGES.unknownLocation);
+      if (!asset || !visible(asset.id)) throw badRequest(HELPDESK_MESSAGES.unknownLocation);
       place.assetLabel = asset.name;
       place.city = asset.city;
     }
@@ -314,7 +341,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       throw forbidden();
     await checkAssignee(tenantId, input.assignedTo);
     const watchers = input.watchers ? await checkWatchers(tenantId, input.watchers) : [];
-    const place = await placeOf(tenantId, input.locationId, input.entityId);
+    const place = await placeOf(actor, tenantId, input.locationId, input.entityId);
     if (input.parentId) {
       const parent = actor ? await visibleTicket(actor, input.parentId) : await repo.findTicket(db, tenantId, input.parentId);
       if (!parent) throw badRequest('The linked ticket does not exist');
@@ -455,6 +482,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       (patch.entityId !== undefined && patch.entityId !== seen.entity_id);
     const place = placeChanged
       ? await placeOf(
+          actor,
           actor.tenantId,
           patch.locationId === undefined ? seen.location_id : patch.locationId,
           patch.entityId === undefined ? seen.entity_id : patch.entityId,

@@ -18,6 +18,13 @@ export interface BufferOptions<T> {
   /** Writes one batch; throws to retry. */
   sink: (items: T[]) => Promise<void>;
   onError?: (error: unknown, attempt: number) => void;
+  /**
+   * Whether a failed write can never succeed with the same items (the database refused the data). The batch is
+   * then split until the offending items are alone; those go to `onPoison` and count as handled, the rest are
+   * written and acknowledged as usual.
+   */
+  isPoison?: (error: unknown) => boolean;
+  onPoison?: (item: T, error: unknown) => void;
 }
 
 interface Batch<T> {
@@ -57,6 +64,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let failures = 0;
+  let poisoned = 0;
   let flushes = 0;
   let flushedItems = 0;
   let flushMsTotal = 0;
@@ -115,6 +123,53 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     }
   }
 
+  /**
+   * Writes `items` in halves, down to single items, after the whole was refused as poison. Returns what is left
+   * unwritten because of another failure (the database went away meanwhile): that is retried like any batch.
+   */
+  async function isolatePoison(items: T[]): Promise<T[]> {
+    const mid = items.length >> 1;
+    const left: T[] = [];
+    for (const half of [items.slice(0, mid), items.slice(mid)]) {
+      if (half.length === 0) continue;
+      if (left.length > 0) {
+        left.push(...half);
+        continue;
+      }
+      try {
+        await options.sink(half);
+        flushedItems += half.length;
+      } catch (error) {
+        if (!options.isPoison?.(error)) left.push(...half);
+        else if (half.length === 1) {
+          poisoned++;
+          options.onPoison?.(half[0] as T, error);
+        } else left.push(...(await isolatePoison(half)));
+      }
+    }
+    return left;
+  }
+
+  /** Writes a batch; a poison batch is split so that only its bad items are left out. */
+  async function write(batch: Batch<T>): Promise<void> {
+    try {
+      await options.sink(batch.items);
+      flushedItems += batch.items.length;
+    } catch (error) {
+      if (!options.isPoison?.(error)) throw error;
+      if (batch.items.length === 1) {
+        poisoned++;
+        options.onPoison?.(batch.items[0] as T, error);
+        return;
+      }
+      const left = await isolatePoison(batch.items);
+      if (left.length > 0) {
+        batch.items = left;
+        throw error;
+      }
+    }
+  }
+
   async function flush(): Promise<void> {
     if (flushing || queue.length === 0) return;
     flushing = true;
@@ -123,7 +178,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     inFlight = batch.items.length;
     const started = performance.now();
     try {
-      await options.sink(batch.items);
+      await write(batch);
     } catch (error) {
       failures++;
       options.onError?.(error, failures);
@@ -143,7 +198,6 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     }
     failures = 0;
     flushes++;
-    flushedItems += batch.items.length;
     lastFlushMs = performance.now() - started;
     flushMsTotal += lastFlushMs;
     inFlight = 0;
@@ -186,7 +240,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     get full() {
       return held() >= options.capacity;
     },
-    stats: () => ({ buffered: held(), capacity: options.capacity, flushes, flushedItems, flushMsTotal, lastFlushMs, failures }),
+    stats: () => ({ buffered: held(), capacity: options.capacity, flushes, flushedItems, flushMsTotal, lastFlushMs, failures, poisoned }),
     /** Writes everything held now (tests, shutdown). */
     async drain(): Promise<void> {
       while (queue.length > 0 || flushing) {

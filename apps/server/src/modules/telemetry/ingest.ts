@@ -1,6 +1,6 @@
 import { EVENT_TYPES, INGEST_REJECT_REASONS, type IngestRejectReason, type TelemetryValue } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../platform/db.ts';
+import { type Db, isDataError } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { ActivityRow, ActivityUpdate, DeviceActivityRepository, IngestDevice } from '../devices/index.ts';
 import { createIngestBuffer } from './buffer.ts';
@@ -75,6 +75,7 @@ export function createIngest(deps: {
   const rejected = Object.fromEntries(INGEST_REJECT_REASONS.map((r) => [r, 0])) as Record<IngestRejectReason, number>;
   let accepted = 0;
   let stored = 0;
+  let deadLettered = 0;
   const listeners: BatchListener[] = [];
   /** Told of every committed batch at once (live values): must be cheap and must not throw. */
   const storedListeners: Array<(items: IngestItem[]) => void> = [];
@@ -104,13 +105,29 @@ export function createIngest(deps: {
     entry.dirty = false;
     return update;
   }
-  function restoreActivity(updates: ActivityUpdate[]) {
+  /**
+   * Gives back activity whose write failed. After a data error the state values are dropped: one of them may be
+   * what the database refused, and the retried halves of the batch put back the values of the rows they write.
+   */
+  function restoreActivity(updates: ActivityUpdate[], keepState = true) {
     for (const a of updates) {
       const entry = pendingState.get(a.deviceId);
       if (!entry) continue;
       entry.writtenAt = 0;
       entry.dirty = true;
-      entry.state = { ...a.state, ...entry.state };
+      if (keepState) entry.state = { ...a.state, ...entry.state };
+    }
+  }
+
+  /** Takes a dead-lettered message's values out of its device's unwritten state, so they never fail a later write. */
+  function forgetState(item: IngestItem) {
+    const entry = pendingState.get(item.device.id);
+    if (!entry) return;
+    for (const r of item.readings) {
+      if (entry.state[r.key] === r.value && entry.stateTs[r.key] === r.ts) {
+        delete entry.state[r.key];
+        delete entry.stateTs[r.key];
+      }
     }
   }
 
@@ -168,7 +185,7 @@ export function createIngest(deps: {
       try {
         await link.activityStatement(part).execute(db);
       } catch (error) {
-        restoreActivity(updates.slice(i));
+        restoreActivity(updates.slice(i), !isDataError(error));
         throw error;
       }
     }
@@ -257,7 +274,7 @@ export function createIngest(deps: {
         activity: activity.length > 0 ? link.activityStatement(activity) : null,
       });
     } catch (error) {
-      restoreActivity(activity);
+      restoreActivity(activity, !isDataError(error));
       throw error;
     }
     if (settings.latestFlushMs > 0) {
@@ -301,6 +318,23 @@ export function createIngest(deps: {
       flushIntervalMs: settings.flushIntervalMs,
       sink,
       onError: (error, attempt) => log.error({ err: error, attempt }, 'telemetry flush failed; retrying'),
+      isPoison: isDataError,
+      onPoison: (item, error) => {
+        deadLettered++;
+        forgetState(item);
+        const code = (error as { code?: string }).code;
+        // the payload itself is not logged: it is device input of any size
+        log.error(
+          {
+            deviceId: item.device.id,
+            tenantId: item.device.tenantId,
+            kind: item.kind,
+            keys: item.readings.map((r) => r.key).slice(0, 20),
+            code,
+          },
+          'telemetry message refused by the database; dead-lettered',
+        );
+      },
     }),
   );
   const shardOf = (item: IngestItem) => shards[item.device.id % shards.length] as (typeof shards)[number];
@@ -412,6 +446,7 @@ export function createIngest(deps: {
         accepted,
         stored,
         rejected: { ...rejected },
+        deadLettered,
         buffered: b.buffered,
         capacity: b.capacity,
         flushes: b.flushes,

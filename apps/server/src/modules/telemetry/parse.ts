@@ -23,6 +23,7 @@ function coerce(key: string, raw: unknown, types: KeyTypes): TelemetryValue | { 
   if (typeof raw === 'boolean') return raw;
   if (typeof raw === 'string') {
     if (raw.length > TELEMETRY_LIMITS.maxStringValueLength) return { error: 'too_large', message: `${key}: value too long` };
+    if (raw.includes('\u0000')) return { error: 'invalid_payload', message: `${key}: NUL characters are not allowed` };
     if (expected === 'number') {
       const n = raw.trim() === '' ? Number.NaN : Number(raw);
       if (!Number.isFinite(n)) return { error: 'non_numeric', message: `${key}: a number is expected` };
@@ -38,6 +39,8 @@ function readValues(values: unknown, ts: number, types: KeyTypes, out: Reading[]
   for (const [key, raw] of Object.entries(values as Record<string, unknown>)) {
     if (key.length === 0 || key.length > TELEMETRY_LIMITS.maxKeyLength)
       return refuse('invalid_payload', `key length must be 1 to ${TELEMETRY_LIMITS.maxKeyLength}`);
+    // PostgreSQL text cannot hold NUL: refused here, it would otherwise fail the whole batch it lands in
+    if (key.includes('\u0000')) return refuse('invalid_payload', 'NUL characters are not allowed in keys');
     const value = coerce(key, raw, types);
     if (typeof value === 'object') return refuse(value.error, value.message);
     if (expectedMismatch(key, value, types)) return refuse('non_numeric', `${key}: a number is expected`);

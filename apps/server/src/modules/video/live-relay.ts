@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PROTOCOLS, spawnFfmpeg } from '../../platform/ffmpeg/index.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoSettings } from './settings.ts';
+import { classifyStreamFailure, scrubCredentials } from './stream-failure.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -182,7 +183,7 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
         ];
       }
     } catch (error) {
-      end(relay, (error as Error).message);
+      end(relay, scrubCredentials((error as Error).message));
       return;
     }
     if (relays.get(relay.key) !== relay) return; // every viewer left while the source was prepared
@@ -215,8 +216,11 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
     child.once('close', () => {
       relay.child = null;
       if (relays.get(relay.key) === relay) {
-        deps.log.warn({ relay: relay.key, reason: stderr.trim() }, 'live relay stopped');
-        end(relay, 'stream ended');
+        deps.log.warn(
+          { relay: relay.key, reason: classifyStreamFailure(stderr), detail: scrubCredentials(stderr.trim()) },
+          'live relay stopped',
+        );
+        end(relay, classifyStreamFailure(stderr));
       }
     });
   }

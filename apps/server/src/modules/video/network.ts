@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { VideoSettings } from './settings.ts';
 
 const never = new BlockList();
@@ -15,8 +16,17 @@ never.addAddress('::', 'ipv6');
 never.addSubnet('fe80::', 10, 'ipv6');
 never.addSubnet('fd00:ec2::', 32, 'ipv6');
 never.addSubnet('ff00::', 8, 'ipv6');
-never.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-never.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
+// IPv6 forms that carry an IPv4 address (a way round every IPv4 rule): IPv4-compatible ::a.b.c.d, IPv4-mapped
+// ::ffff:a.b.c.d, SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96 and its local-use 64:ff9b:1::/48, 6to4 2002::/16, Teredo
+// (a list of its own: BlockList also matches plain IPv4 addresses against IPv4-mapped rules)
+const embeddedIpv4 = new BlockList();
+embeddedIpv4.addSubnet('::', 96, 'ipv6');
+embeddedIpv4.addSubnet('::ffff:0:0', 96, 'ipv6');
+embeddedIpv4.addSubnet('::ffff:0:0:0', 96, 'ipv6');
+embeddedIpv4.addSubnet('64:ff9b::', 96, 'ipv6');
+embeddedIpv4.addSubnet('64:ff9b:1::', 48, 'ipv6');
+embeddedIpv4.addSubnet('2002::', 16, 'ipv6');
+embeddedIpv4.addSubnet('2001::', 32, 'ipv6');
 
 const privateRanges = new BlockList();
 privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
@@ -25,10 +35,22 @@ privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
 privateRanges.addSubnet('100.64.0.0', 10, 'ipv4');
 privateRanges.addSubnet('fc00::', 7, 'ipv6');
 
+/** The addresses of this machine's own interfaces (its external IP reaches its own services), refreshed a minute. */
+let own: { list: BlockList; at: number } | null = null;
+function ownAddresses(): BlockList {
+  if (own && Date.now() - own.at < 60_000) return own.list;
+  const list = new BlockList();
+  for (const entries of Object.values(networkInterfaces()))
+    for (const entry of entries ?? []) list.addAddress(entry.address.replace(/%.*$/, ''), entry.family === 'IPv6' ? 'ipv6' : 'ipv4');
+  own = { list, at: Date.now() };
+  return list;
+}
+
 export function addressAllowed(address: string, networks: VideoSettings['VIDEO_STREAM_NETWORKS']): boolean {
   if (networks === 'any') return true;
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  if (never.check(address, family)) return false;
+  if (never.check(address, family) || ownAddresses().check(address, family)) return false;
+  if (family === 'ipv6' && embeddedIpv4.check(address, family)) return false;
   if (networks === 'public' && privateRanges.check(address, family)) return false;
   return true;
 }
@@ -57,7 +79,10 @@ export async function checkStreamUrl(
     return { ok: false, reason: 'streamUrl host does not resolve' };
   }
   if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a, networks))) {
-    return { ok: false, reason: 'streamUrl points to an address cameras may not use (loopback, link-local or metadata)' };
+    return {
+      ok: false,
+      reason: 'streamUrl points to an address cameras may not use (this server, loopback, link-local, metadata or an embedded IPv4 form)',
+    };
   }
   // rtsps needs the name for TLS verification: keep it; plain rtsp is pinned to the checked address.
   if (parsed.protocol === 'rtsp:' && !isIP(host)) {

@@ -10,6 +10,7 @@ import type { VideoPaths } from './paths.ts';
 import { DEFAULT_STORAGE_PATH } from './paths.ts';
 import * as repo from './repository.ts';
 import type { VideoSettings } from './settings.ts';
+import { classifyStreamFailure, scrubCredentials } from './stream-failure.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -119,7 +120,7 @@ export function createRecorder(deps: {
         input = ['-rtsp_transport', 'tcp', '-timeout', '10000000', '-protocol_whitelist', PROTOCOLS.rtsp, '-i', checked.pinned];
       }
     } catch (error) {
-      await failed(worker, (error as Error).message);
+      await failed(worker, scrubCredentials((error as Error).message));
       return;
     }
     if (worker.stopped) return;
@@ -166,8 +167,7 @@ export function createRecorder(deps: {
         void (async () => {
           await indexWorker(worker).catch(() => undefined);
           if (!worker.stopped) {
-            const reason = stderr.trim().split('\n').slice(-2).join(' ') || 'stream ended';
-            await failed(worker, reason);
+            await failed(worker, classifyStreamFailure(stderr), scrubCredentials(stderr.trim().split('\n').slice(-2).join(' ')));
           }
         })().finally(resolve);
       };
@@ -178,12 +178,13 @@ export function createRecorder(deps: {
     });
   }
 
-  async function failed(worker: Worker, reason: string) {
+  /** `reason` is shown to users (a category or our own check's text); `detail`, scrubbed, only goes to the log. */
+  async function failed(worker: Worker, reason: string, detail?: string) {
     if (worker.stopped) return;
     if (Date.now() - worker.startedAt > 60_000) worker.failures = 0;
     const delay = BACKOFF_MS[Math.min(worker.failures, BACKOFF_MS.length - 1)] as number;
     worker.failures++;
-    log.warn({ camera: worker.deviceId, tenant: worker.tenantId, reason, retryInMs: delay }, 'camera stream stopped; retrying');
+    log.warn({ camera: worker.deviceId, tenant: worker.tenantId, reason, detail, retryInMs: delay }, 'camera stream stopped; retrying');
     await repo.setCameraState(db, worker.tenantId, worker.deviceId, 'retrying', reason.slice(0, 500)).catch(() => undefined);
     worker.retry = setTimeout(() => void launch(worker), delay);
     worker.retry.unref();

@@ -23,6 +23,7 @@ import { checkStreamUrl } from './network.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
 import type { VideoSettings } from './settings.ts';
+import { scrubCredentials } from './stream-failure.ts';
 
 export const CLIP_QUEUE = 'video.clips';
 export const INCIDENT_CLIP_QUEUE = 'video.incident-clip';
@@ -70,7 +71,7 @@ function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
     segmentSec: row?.segment_sec ?? 2,
     storageId: row?.storage_id ?? null,
     state: (row?.state ?? 'idle') as Camera['state'],
-    lastError: row?.last_error ?? null,
+    lastError: row?.last_error ? scrubCredentials(row.last_error) : null,
     lastSegmentAt: iso(row?.last_segment_at ?? null),
   };
 }
@@ -375,10 +376,16 @@ export function createVideoService(deps: VideoServiceDeps) {
 
   // -------------------------------------------------------------- tours
 
-  async function toTour(auth: AuthContext, row: repo.TourRow): Promise<Tour> {
+  /** A stop's camera is named only to a caller who may open that camera (a camera on a site they can see). */
+  async function toTour(auth: AuthContext, row: repo.TourRow, visible?: number[] | 'all'): Promise<Tour> {
     const dir = directory();
+    const sites = visible ?? (await visibleAssets(auth));
     const stops = [];
-    for (const s of row.stops) stops.push({ ...s, label: (await dir.device(auth.tenantId, s.cameraId))?.label ?? null });
+    for (const s of row.stops) {
+      const device = await dir.device(auth.tenantId, s.cameraId);
+      const mayOpen = device?.type === 'CAMERA' && (sites === 'all' || (device.assetId !== null && sites.includes(device.assetId)));
+      stops.push({ ...s, label: mayOpen ? (device?.label ?? null) : null });
+    }
     return {
       id: row.id,
       name: row.name,
@@ -403,8 +410,9 @@ export function createVideoService(deps: VideoServiceDeps) {
       repo.listTours(db, auth.tenantId, (q.page - 1) * q.limit, q.limit),
       repo.countTours(db, auth.tenantId),
     ]);
+    const visible = await visibleAssets(auth);
     const contents = [];
-    for (const row of rows) contents.push(await toTour(auth, row));
+    for (const row of rows) contents.push(await toTour(auth, row, visible));
     return { contents, totalCount };
   }
   async function getTour(auth: AuthContext, id: number) {
@@ -413,7 +421,9 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (!row) throw notFound('Tour not found');
     return toTour(auth, row);
   }
+  // tours are camera configuration: created, changed and deleted by those who configure cameras
   async function createTour(auth: AuthContext, input: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] }) {
+    requireAdmin(auth);
     await checkStops(auth, input.stops);
     return getTour(auth, await repo.insertTour(db, auth.tenantId, auth.userId, input));
   }
@@ -422,12 +432,14 @@ export function createVideoService(deps: VideoServiceDeps) {
     id: number,
     input: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] },
   ) {
+    requireAdmin(auth);
     if (!(await repo.findTour(db, auth.tenantId, id))) throw notFound('Tour not found');
     await checkStops(auth, input.stops);
     await repo.updateTour(db, auth.tenantId, id, input);
     return getTour(auth, id);
   }
   async function deleteTour(auth: AuthContext, id: number) {
+    requireAdmin(auth);
     if (!(await repo.deleteTour(db, auth.tenantId, id))) throw notFound('Tour not found');
     return { success: true };
   }

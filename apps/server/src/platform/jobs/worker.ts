@@ -45,6 +45,8 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
   let stopping = false;
   let ticking = false;
   const schedules: NodeJS.Timeout[] = [];
+  /** Enqueues the current slot of each periodic queue: also run on start, so that startup work happens at once. */
+  const slotEnqueuers: Array<() => void> = [];
 
   async function claim(limit: number) {
     const queues = [...handlers.keys()];
@@ -192,6 +194,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
       if (!stopped) return;
       stopped = false;
       timer = setInterval(() => void tick(), pollMs);
+      for (const enqueueSlot of slotEnqueuers) enqueueSlot();
       void tick();
     },
     /**
@@ -204,6 +207,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
           .then(() => tick())
           .catch((err) => options.log.error({ err, queue }, 'schedule failed'));
       schedules.push(setInterval(enqueueSlot, intervalMs));
+      slotEnqueuers.push(enqueueSlot);
       if (!stopped) void enqueueSlot();
     },
     /** Checks for work now (after an enqueue) instead of waiting for the next poll. */

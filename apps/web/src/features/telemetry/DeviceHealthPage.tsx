@@ -6,7 +6,7 @@ import Tabs from '@mui/material/Tabs';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import type { Alarm, AlarmRule } from '@sitewatch/contracts/alarms';
+import { type Alarm, type AlarmRule, MANAGE_ALARM_RULES } from '@sitewatch/contracts/alarms';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -155,7 +155,7 @@ function RulesTab({ canEdit }: { canEdit: boolean }) {
 /** /device-health: the estate's alarms, and the rules that raise them. */
 export function DeviceHealthPage() {
   const user = useUser();
-  const canEdit = (user?.userRole ?? []).some((r) => ADMIN_ROLES.includes(r)) || permissionsOf(user).has('edit_alarm_config');
+  const canEdit = (user?.userRole ?? []).some((r) => ADMIN_ROLES.includes(r)) || permissionsOf(user).has(MANAGE_ALARM_RULES.codename);
   const [tab, setTab] = useState(0);
   return (
     <Box>
