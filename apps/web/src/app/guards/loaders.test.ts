@@ -85,6 +85,16 @@ describe('login check (SPEC 2.1)', () => {
     });
   });
 
+  it('sends users the route’s permission rule refuses to /access-denied', async () => {
+    state.user = { userRole: ['customer'] };
+    const allow = (user: { userRole: string[] }, params: { type?: string }) =>
+      user.userRole.includes('customer') && params.type === 'TICKET';
+    const guarded = loaderFor(route({ allow }));
+    const run = (type: string) => guarded?.({ request: new Request('http://localhost/x'), params: { type }, context: undefined } as never);
+    expect(await outcome(() => run('WORKORDERTICKET'))).toEqual({ status: 302, location: '/access-denied' });
+    expect(await outcome(() => run('TICKET'))).toEqual({ value: null });
+  });
+
   it('has no loader for routes without a login check', () => {
     expect(loaderFor(route({ access: 'public' }))).toBeUndefined();
   });

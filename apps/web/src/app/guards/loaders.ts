@@ -44,9 +44,10 @@ export function loaderFor(route: AppRoute): LoaderFunction | undefined {
     };
   }
   if (access === 'public') return undefined;
-  return async ({ request }) => {
+  return async ({ request, params }) => {
     const user = await ensureSignedIn(request);
     if (route.roles?.length && !hasRole(user, ...route.roles)) throw redirect('/access-denied');
+    if (route.allow && !route.allow(user, params)) throw redirect('/access-denied');
     return null;
   };
 }

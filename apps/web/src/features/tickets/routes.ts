@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { AppRoute, CrumbContext } from '../../app/route-types.ts';
+import { canChangeTickets, canImportTickets, canRaiseTicket, canViewTicketReports } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 
 i18n.addResourceBundle(
@@ -60,6 +61,7 @@ export const ticketRoutes: AppRoute[] = [
     path: '/tickets/:type/create',
     layout: 'main',
     title: 'tickets.create',
+    allow: (user, params) => canRaiseTicket(user, params.type ?? 'all'),
     crumbs: ticketCrumbs({ label: 'tickets.list', to: '/tickets' }, 'tickets.create'),
     page: page(create, 'TicketCreatePage'),
   },
@@ -82,6 +84,7 @@ export const ticketRoutes: AppRoute[] = [
     path: '/escalation-tickets/create',
     layout: 'main',
     title: 'tickets.create',
+    allow: (user) => canRaiseTicket(user, 'ESCALATION'),
     crumbs: ticketCrumbs({ label: 'tickets.escalation', to: '/escalation-tickets' }, 'tickets.create'),
     page: page(create, 'EscalationTicketCreatePage'),
   },
@@ -111,12 +114,14 @@ export const ticketRoutes: AppRoute[] = [
     path: '/ticket/dashboard',
     layout: 'main',
     title: 'tickets.dashboard',
+    allow: canViewTicketReports,
     page: page(() => import('./TicketDashboardPage.tsx'), 'TicketDashboardPage'),
   },
   {
     path: '/ticket-report/:id',
     layout: 'main',
     title: 'tickets.report',
+    allow: canViewTicketReports,
     crumbs: ticketCrumbs({ label: 'tickets.dashboard', to: '/ticket/dashboard' }, 'tickets.report'),
     page: page(() => import('./TicketReportPage.tsx'), 'TicketReportPage'),
   },
@@ -124,10 +129,23 @@ export const ticketRoutes: AppRoute[] = [
     path: '/assign-ticket',
     layout: 'main',
     title: 'tickets.assign',
+    allow: canChangeTickets,
     page: page(() => import('./AssignTicketsPage.tsx'), 'AssignTicketsPage'),
   },
-  { path: '/import', layout: 'main', title: 'tickets.import', page: page(() => import('./ImportPage.tsx'), 'ImportPage') },
-  { path: '/bulk-import', layout: 'main', title: 'tickets.bulkImport', page: page(() => import('./ImportPage.tsx'), 'BulkImportPage') },
+  {
+    path: '/import',
+    layout: 'main',
+    title: 'tickets.import',
+    allow: canImportTickets,
+    page: page(() => import('./ImportPage.tsx'), 'ImportPage'),
+  },
+  {
+    path: '/bulk-import',
+    layout: 'main',
+    title: 'tickets.bulkImport',
+    allow: canImportTickets,
+    page: page(() => import('./ImportPage.tsx'), 'BulkImportPage'),
+  },
   { path: '/issue-types', layout: 'main', title: 'tickets.issueTypes', roles: ADMINS, page: page(issueTypes, 'IssueTypesPage') },
   {
     path: '/issue-types/create',

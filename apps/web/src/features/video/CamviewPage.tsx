@@ -9,6 +9,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { can, canAdministerVideo } from '../../lib/access.ts';
+import { useUser } from '../../lib/session.ts';
 import { AddCameraDialog } from './AddCameraDialog.tsx';
 import { useCameras } from './api.ts';
 import { LiveVideoDialog } from './popups.tsx';
@@ -22,15 +24,19 @@ export function CamviewPage() {
   const cameras = useCameras({ search });
   const [live, setLive] = useState<{ id: number; label: string } | null>(null);
   const [adding, setAdding] = useState(false);
+  const user = useUser();
+  const admin = canAdministerVideo(user);
   return (
     <Box>
       <PageHeader
         title="Cameras"
         actions={
           <>
-            <Button variant="outlined" onClick={() => setAdding(true)}>
-              Add camera
-            </Button>
+            {admin && can(user, 'add_device') ? (
+              <Button variant="outlined" onClick={() => setAdding(true)}>
+                Add camera
+              </Button>
+            ) : null}
             <Button component={Link} to="/camview/live" variant="contained">
               Live view
             </Button>
@@ -61,9 +67,11 @@ export function CamviewPage() {
               <Button size="small" component={Link} to={`/camview/record?cameras=${c.id}`}>
                 Recordings
               </Button>
-              <Button size="small" component={Link} to={`/cameras/${c.id}/configs`}>
-                Configs
-              </Button>
+              {admin ? (
+                <Button size="small" component={Link} to={`/cameras/${c.id}/configs`}>
+                  Configs
+                </Button>
+              ) : null}
             </CardActions>
           </Card>
         ))}

@@ -8,7 +8,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { canAdministerVideo } from '../../lib/access.ts';
+import { useUser } from '../../lib/session.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useCamera, useCameras } from './api.ts';
 import { LiveTile } from './LiveTile.tsx';
@@ -85,11 +88,13 @@ export function CctvDashboardPage() {
 export function CctvViewPage() {
   const id = Number(useParams().id);
   const camera = useCamera(id);
+  const user = useUser();
   const { search } = useLocation();
   const selection = useTreeSelection();
   const to = new Date().toISOString();
   const from = new Date(Date.now() - 10 * 60_000).toISOString();
-  if (!camera.data) return null;
+  const gate = loadState(camera, { title: 'Camera not found', back: { to: `/cctv/dashboard${search}`, label: 'All cameras here' } });
+  if (gate || !camera.data) return gate;
   return (
     <Box>
       <PageHeader
@@ -100,9 +105,11 @@ export function CctvViewPage() {
             <Button component={Link} to={{ pathname: '/cctv/dashboard', search }}>
               All cameras here
             </Button>
-            <Button component={Link} to={`/cameras/${id}/configs`}>
-              Configs
-            </Button>
+            {canAdministerVideo(user) ? (
+              <Button component={Link} to={`/cameras/${id}/configs`}>
+                Configs
+              </Button>
+            ) : null}
           </Box>
         }
       />
