@@ -58,6 +58,15 @@ const DEFAULT_PREFS: TicketListPrefs = { view: 'table', groupByDay: false, autoR
 /** /tickets, /tickets/{type}, /escalation-tickets and /work-orders/: the ticket list with every option of SPEC 2.15. */
 export function TicketListPage({ fixedType }: { fixedType?: TicketType }) {
   const routeType = useParams().type;
+  // /tickets/BOGUS is not a list of every ticket: the address names no ticket type.
+  if (!fixedType && routeType !== undefined && !isListType(routeType)) {
+    return <EmptyState data-testid="not-found-state" title="Ticket type not found" description="Choose a ticket list from the menu." />;
+  }
+  return <TicketList fixedType={fixedType} />;
+}
+
+function TicketList({ fixedType }: { fixedType?: TicketType }) {
+  const routeType = useParams().type;
   const type: ListType = fixedType ?? (isListType(routeType) ? routeType : 'all');
   const user = useUser();
   const { settings } = useShell();

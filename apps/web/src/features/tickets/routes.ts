@@ -1,3 +1,4 @@
+import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
 import type { ComponentType } from 'react';
 import type { AppRoute, CrumbContext } from '../../app/route-types.ts';
 import { canChangeTickets, canImportTickets, canRaiseTicket, canViewTicketReports } from '../../lib/access.ts';
@@ -51,6 +52,16 @@ const ticketCrumbs =
       ? [{ label: t(base.label), to: base.to }, { label: t(here) }]
       : [{ label: t(here) }];
 
+/** Under /tickets/{type}/...: the type's own list is the page above (Device Health Tickets, not "Tickets"). */
+const typedTicketCrumbs = (here: string) => (ctx: CrumbContext) => {
+  const type = ctx.params.type ?? '';
+  const known = (TICKET_TYPES as readonly string[]).includes(type);
+  const base = known
+    ? { label: TICKET_TYPE_LABELS[type as TicketType], to: `/tickets/${type}` }
+    : { label: ctx.t('tickets.list'), to: '/tickets' };
+  return ticketCrumbs(base, here)({ ...ctx, t: (key, options) => (key === base.label ? key : ctx.t(key, options)) });
+};
+
 const ADMINS = ['sysadmin', 'customeradmin', 'localadmin'] as const;
 
 /** SPEC 2.2 ticket, escalation, work-order, issue-type, escalation-policy, assign, import and report routes. */
@@ -62,21 +73,28 @@ export const ticketRoutes: AppRoute[] = [
     layout: 'main',
     title: 'tickets.create',
     allow: (user, params) => canRaiseTicket(user, params.type ?? 'all'),
-    crumbs: ticketCrumbs({ label: 'tickets.list', to: '/tickets' }, 'tickets.create'),
+    crumbs: typedTicketCrumbs('tickets.create'),
     page: page(create, 'TicketCreatePage'),
   },
   {
     path: '/tickets/:type/view',
     layout: 'main',
     title: 'tickets.view',
-    crumbs: ticketCrumbs({ label: 'tickets.list', to: '/tickets' }, 'tickets.view'),
+    crumbs: typedTicketCrumbs('tickets.view'),
     page: page(view, 'TicketViewPage'),
+  },
+  {
+    path: '/tickets/:type/edit',
+    layout: 'main',
+    title: 'tickets.edit',
+    crumbs: typedTicketCrumbs('tickets.edit'),
+    page: page(view, 'TicketEditPage'),
   },
   {
     path: '/tickets/:type/:id',
     layout: 'main',
     title: 'tickets.view',
-    crumbs: ticketCrumbs({ label: 'tickets.list', to: '/tickets' }, 'tickets.view'),
+    crumbs: typedTicketCrumbs('tickets.view'),
     page: page(view, 'TicketViewPage'),
   },
   { path: '/escalation-tickets', layout: 'main', title: 'tickets.escalation', page: page(list, 'EscalationTicketsPage') },
@@ -96,6 +114,13 @@ export const ticketRoutes: AppRoute[] = [
     page: page(view, 'EscalationTicketEditPage'),
   },
   {
+    path: '/escalation-tickets/edit',
+    layout: 'main',
+    title: 'tickets.edit',
+    crumbs: ticketCrumbs({ label: 'tickets.escalation', to: '/escalation-tickets' }, 'tickets.edit'),
+    page: page(view, 'EscalationTicketEditPage'),
+  },
+  {
     path: '/escalation-tickets/view',
     layout: 'main',
     title: 'tickets.view',
@@ -109,6 +134,28 @@ export const ticketRoutes: AppRoute[] = [
     title: 'tickets.view',
     crumbs: ticketCrumbs({ label: 'tickets.workOrders', to: '/work-orders' }, 'tickets.view'),
     page: page(view, 'WorkOrderViewPage'),
+  },
+  {
+    path: '/work-orders/view',
+    layout: 'main',
+    title: 'tickets.view',
+    crumbs: ticketCrumbs({ label: 'tickets.workOrders', to: '/work-orders' }, 'tickets.view'),
+    page: page(view, 'WorkOrderViewPage'),
+  },
+  {
+    path: '/work-orders/edit',
+    layout: 'main',
+    title: 'tickets.edit',
+    crumbs: ticketCrumbs({ label: 'tickets.workOrders', to: '/work-orders' }, 'tickets.edit'),
+    page: page(view, 'WorkOrderEditPage'),
+  },
+  {
+    path: '/work-orders/create',
+    layout: 'main',
+    title: 'tickets.create',
+    allow: (user) => canRaiseTicket(user, 'WORKORDERTICKET'),
+    crumbs: ticketCrumbs({ label: 'tickets.workOrders', to: '/work-orders' }, 'tickets.create'),
+    page: page(create, 'WorkOrderCreatePage'),
   },
   {
     path: '/ticket/dashboard',
