@@ -76,7 +76,8 @@ function customMessage(message: string, path: string): string {
     .split('/')
     .filter((s) => s && !/^\d+$/.test(s))
     .at(-1);
-  if (!key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return message;
+  // Only keys that read as code (camelCase, snake_case): a plain word such as "address" is already English.
+  if (!key || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || !/[A-Z_]/.test(key)) return message;
   return message.replace(new RegExp(`\\b${key}\\b`, 'g'), humaniseField(key));
 }
 
@@ -85,7 +86,10 @@ export function humanMessage(context: string, item: ValidationItem): string {
   const p = item.params ?? {};
   const message = item.message ?? '';
   // A message the schema's author wrote for people ('Please use maximum 250 characters') is kept.
-  if (message && !isZodDefault(message)) return customMessage(message, item.instancePath ?? '');
+  if (message && !isZodDefault(message)) {
+    const text = customMessage(message, item.instancePath ?? '');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
   const missing = /received (undefined|null)\b/i.test(message) || ('input' in p && (p.input === undefined || p.input === null));
   switch (item.keyword) {
     case 'invalid_type':
