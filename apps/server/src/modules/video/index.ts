@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '@sitewatch/contracts/events';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app.ts';
 import type { Db } from '../../platform/db.ts';
@@ -8,7 +9,7 @@ import { createLiveRelay, type LiveRelay } from './live-relay.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
-import { CLIP_QUEUE, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
+import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
 import { loadVideoSettings } from './settings.ts';
 
 const recorders = new WeakMap<Db, Recorder>();
@@ -34,7 +35,15 @@ export function videoModule(app: FastifyInstance, context: AppContext) {
   // The low-latency relay runs in the API process (ROLE=all|api): it reads the camera itself, only while watched.
   const relay = createLiveRelay({ settings, simulatedClip: recorder.ensureClip, log: app.log });
   relays.set(context.db, relay);
+  const announce: ClipJobAnnouncer = (tenantId, userId, jobId, status, progress) =>
+    context.events.emit({
+      type: EVENT_TYPES.jobProgress,
+      tenantId,
+      userIds: [userId],
+      payload: { jobId, kind: 'clips', status, progress },
+    });
   const video = createVideoService({
+    announce,
     db: context.db,
     paths,
     settings,
@@ -59,7 +68,7 @@ export function videoModule(app: FastifyInstance, context: AppContext) {
     markDownloaded: (auth, jobId, tid) => video.markDownloaded(auth, jobId, tid),
     remove: (auth, jobId) => video.deleteBatch(auth, jobId),
   });
-  context.jobs.register(CLIP_QUEUE, (job) => runClipJob(context.db, paths, job), { leaseSeconds: 120 });
+  context.jobs.register(CLIP_QUEUE, (job) => runClipJob(context.db, paths, job, announce), { leaseSeconds: 120 });
   context.jobs.register(INCIDENT_CLIP_QUEUE, (job) => runIncidentClip(context.db, paths, job), { leaseSeconds: 120 });
   context.jobs.register(RETENTION_QUEUE, async () => applyRetention(context.db, paths, settings, app.log));
   context.jobs.register(EXPIRY_QUEUE, async () => ({ removed: await expireClips(context.db, paths) }));

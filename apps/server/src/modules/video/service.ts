@@ -41,7 +41,11 @@ export interface VideoServiceDeps {
   poke: () => void;
   /** A camera's config changed or was removed: its low-latency relay restarts (viewers reconnect). */
   cameraChanged?: (tenantId: number, camId: number) => void;
+  /** Tells the user's screens that one of their clip jobs moved (the download button learns of a new job by push). */
+  announce: ClipJobAnnouncer;
 }
+
+export type ClipJobAnnouncer = (tenantId: number, userId: number, jobId: number, status: string, progress: number) => void;
 
 /** The permission codename (of the user's group) every camera endpoint requires, besides the site's visibility. */
 export const VIEW_CAMERA = 'view_camera';
@@ -502,6 +506,7 @@ export function createVideoService(deps: VideoServiceDeps) {
       await repo.setClipQueueJob(trx, auth.tenantId, jobId, queueJob);
       return jobId;
     });
+    deps.announce(auth.tenantId, auth.userId, jobId, 'starting', 0);
     return { jobId, taskCount: kept.length, warning };
   }
 

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -9,10 +10,11 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
+import { DEVICE_TYPE_LABELS, DEVICE_TYPES, type DeviceType } from '@sitewatch/contracts/devices';
 import { MAP, type MapSite } from '@sitewatch/contracts/sites';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
@@ -88,6 +90,26 @@ export function LocationList({ sites, onPick, alias }: { sites: MapSite[]; onPic
 
 /** /multisitestatus/dashboard: the map of SPEC 2.12 (parentDevice query parameter, default ROUTER). */
 export function MultisiteStatusPage() {
+  const [params] = useSearchParams();
+  const { parentDevice } = mapQueryOf(params);
+  if (!(DEVICE_TYPES as readonly string[]).includes(parentDevice)) {
+    return (
+      <EmptyState
+        data-testid="not-found-state"
+        title="Unknown device type"
+        description={`The map shows sites by the status of a device type; "${parentDevice}" is not one.`}
+        action={
+          <Button component={Link} to="/multisitestatus/dashboard" variant="outlined">
+            Show routers
+          </Button>
+        }
+      />
+    );
+  }
+  return <MultisiteMap />;
+}
+
+function MultisiteMap() {
   const alias = useAssetAlias();
   const [params] = useSearchParams();
   const { parentDevice, filter } = mapQueryOf(params);

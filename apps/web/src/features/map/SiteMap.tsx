@@ -8,7 +8,7 @@ import { http } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useCustomerSettings } from '../customers/api.ts';
 import { loadCountries } from './basemap.ts';
-import { groupByFirstLevel, groupColour, pinSvg, statusColour } from './map-model.ts';
+import { groupByFirstLevel, groupColour, pinSvg, rankColour, sitesBounds, statusColour, statusRank } from './map-model.ts';
 
 interface Counts {
   total: number;
@@ -64,6 +64,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
+  const fitted = useRef(false);
   const tileUrl = useCustomerSettings().data?.mapTileUrl;
 
   // The map itself, once.
@@ -120,10 +121,18 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
     const layer = layerRef.current;
     if (!map || !layer) return;
     // The cluster index is built when a zoom past the country grouping first needs it.
-    let built: Supercluster<{ site: MapSite }> | null = null;
+    let built: Supercluster<{ site: MapSite }, { worst: number }> | null = null;
     const clusterIndex = () => {
       if (built) return built;
-      built = new Supercluster<{ site: MapSite }>({ radius: 48, maxZoom: 16 });
+      // Each cluster carries the worst status inside it, so that one offline site shows through its cluster.
+      built = new Supercluster<{ site: MapSite }, { worst: number }>({
+        radius: 48,
+        maxZoom: 16,
+        map: (props) => ({ worst: statusRank(props.site.status) }),
+        reduce: (acc, props) => {
+          acc.worst = Math.max(acc.worst, props.worst);
+        },
+      });
       built.load(
         sites.map((site) => ({
           type: 'Feature',
@@ -162,7 +171,8 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
         if ('cluster' in c.properties && c.properties.cluster) {
           const clusterId = c.properties.cluster_id as number;
           const count = c.properties.point_count as number;
-          L.marker([lat, lng], { icon: bubble(count, '#4F6F77', 'sw-cluster') })
+          const worst = (c.properties as { worst?: number }).worst ?? 1;
+          L.marker([lat, lng], { icon: bubble(count, rankColour(worst), 'sw-cluster') })
             .bindTooltip(tooltip(`${count} sites`))
             .on('click', () => map.flyTo([lat, lng], Math.min(index.getClusterExpansionZoom(clusterId), 18)))
             .addTo(layer);
@@ -183,6 +193,12 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
           .addTo(layer);
       }
     };
+    // The first view shows every site rather than the whole world (SPEC 2.12's zoom 2 leaves most of them tiny).
+    const box = fitted.current ? null : sitesBounds(sites);
+    if (box) {
+      fitted.current = true;
+      map.fitBounds(box, { padding: [32, 32], maxZoom: 12, animate: false });
+    }
     render();
     map.on('moveend zoomend', render);
     return () => {
@@ -228,7 +244,8 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
         '& .sw-site': { background: 'none', border: 0 },
         '& .sw-popup dl': { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: '12px', margin: '6px 0' },
         '& .sw-popup dd': { margin: 0, fontWeight: 600 },
-        '& .leaflet-container': { background: '#cfe0ea' },
+        // The container is the Leaflet container itself: without this its default grey shows beside the world.
+        '&.leaflet-container': { background: '#cfe0ea' },
       }}
     />
   );
