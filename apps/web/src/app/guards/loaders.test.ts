@@ -77,6 +77,15 @@ describe('login check (SPEC 2.1)', () => {
     expect(state.saved).toEqual([]);
   });
 
+  it('applies the login-role rule to stored user info too: resets the role, logs out, goes to /auth/login/', async () => {
+    state.role = 'vendor';
+    state.user = { userRole: ['customer'] };
+    const result = await outcome(loaderFor(route())?.(args('/tickets/all')));
+    expect(state.mismatch).toHaveBeenCalled();
+    expect(result).toEqual({ status: 302, location: '/auth/login/?next=%2Ftickets%2Fall' });
+    expect(state.currentLogin).not.toHaveBeenCalled();
+  });
+
   it('sends users without the route’s role to /access-denied', async () => {
     state.user = { userRole: ['customer'] };
     expect(await outcome(loaderFor(route({ roles: ['sysadmin'] }))?.(args('/app-admin')))).toEqual({

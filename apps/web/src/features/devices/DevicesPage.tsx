@@ -10,7 +10,7 @@ import { DEVICE_STATUSES, DEVICE_TYPE_LABELS, DEVICE_TYPES, type Device, type De
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { formatRelative } from '../../lib/format.ts';
+import { countOf, formatRelative } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { downloadCsv, fetchAll, toCsv } from '../sites/csv.ts';
@@ -145,7 +145,10 @@ export function DeviceListView(props: {
   return (
     <Box>
       <DeviceLinks />
-      <PageHeader title={props.title} subtitle={props.subtitle ?? (devices.data ? `${devices.data.totalCount} devices` : undefined)} />
+      <PageHeader
+        title={props.title}
+        subtitle={props.subtitle ?? (devices.data ? countOf(devices.data.totalCount, 'device') : undefined)}
+      />
       <ListToolbar
         search={list.search}
         onSearch={list.setSearch}

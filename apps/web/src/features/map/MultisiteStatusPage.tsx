@@ -16,6 +16,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { countOf } from '../../lib/format.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useDebounced } from '../sites/hooks.ts';
@@ -131,7 +132,7 @@ function MultisiteMap() {
         subtitle={`${DEVICE_TYPE_LABELS[parentDevice as DeviceType] ?? parentDevice} status of every located ${alias.toLowerCase()}${selection.path.length ? ` in ${selection.path.join(' / ')}` : ''}`}
         actions={
           <>
-            <Chip label={`${list.length} ${alias.toLowerCase()}s`} />
+            <Chip label={countOf(list.length, alias.toLowerCase())} />
             <Chip label={`${online} online`} sx={{ bgcolor: statusColour('Online'), color: '#fff' }} />
             <Chip label={`${offline} offline`} sx={{ bgcolor: statusColour('Offline'), color: '#fff' }} />
           </>

@@ -4,6 +4,7 @@ import { ASSET_MESSAGES, MAP, type MapSite, markerSize } from '@sitewatch/contra
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import Supercluster from 'supercluster';
+import { countOf } from '../../lib/format.ts';
 import { http } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useCustomerSettings } from '../customers/api.ts';
@@ -156,7 +157,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       if (zoom <= MAP.groupByFirstLevelAtOrBelowZoom) {
         for (const g of groups) {
           L.marker([g.latitude, g.longitude], { icon: bubble(g.count, groupColour(g), 'sw-group'), keyboard: true, title: g.level1 })
-            .bindTooltip(tooltip(`${g.level1}: ${g.count} sites (${g.online} online, ${g.offline} offline)`))
+            .bindTooltip(tooltip(`${g.level1}: ${countOf(g.count, 'site')} (${g.online} online, ${g.offline} offline)`))
             .on('click', () => map.flyTo([g.latitude, g.longitude], MAP.groupByFirstLevelAtOrBelowZoom + 1))
             .addTo(layer);
         }
@@ -173,7 +174,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
           const count = c.properties.point_count as number;
           const worst = (c.properties as { worst?: number }).worst ?? 1;
           L.marker([lat, lng], { icon: bubble(count, rankColour(worst), 'sw-cluster') })
-            .bindTooltip(tooltip(`${count} sites`))
+            .bindTooltip(tooltip(countOf(count, 'site')))
             .on('click', () => map.flyTo([lat, lng], Math.min(index.getClusterExpansionZoom(clusterId), 18)))
             .addTo(layer);
           continue;

@@ -86,3 +86,12 @@ export function useRevokeSession() {
     onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
   });
 }
+
+/** POST /api/auth/sessions/sign-out-others/: ends every session of the user but this one. */
+export function useRevokeOtherSessions() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.post<{ ended: number }>('/api/auth/sessions/sign-out-others/'),
+    onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
+  });
+}

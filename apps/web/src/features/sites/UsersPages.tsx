@@ -21,7 +21,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { http } from '../../lib/http.ts';
 import { fullName } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
@@ -357,7 +357,7 @@ export function DevicePermissionPage() {
                 <TableCell key={g.id} align="center">
                   {g.name}
                   <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                    {g.userCount} users
+                    {countOf(g.userCount, 'user')}
                   </Typography>
                 </TableCell>
               ))}

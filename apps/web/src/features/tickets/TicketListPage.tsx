@@ -30,6 +30,7 @@ import { useShell } from '../../app/shell/shell-context.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { countOf } from '../../lib/format.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -226,7 +227,7 @@ function TicketList({ fixedType }: { fixedType?: TicketType }) {
     <Box>
       <PageHeader
         title={title}
-        subtitle={tickets.data && !tickets.data.totalExact ? `About ${total.toLocaleString()} tickets` : undefined}
+        subtitle={tickets.data && !tickets.data.totalExact ? `About ${countOf(total, 'ticket')}` : undefined}
         actions={
           <>
             {mayRaise ? (

@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { canAdministerVideo } from '../../lib/access.ts';
+import { countOf } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useCamera, useCameras } from './api.ts';
@@ -48,7 +49,7 @@ export function CctvDashboardPage() {
     <Box>
       <PageHeader
         title="CCTV dashboard"
-        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${total} cameras · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
+        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${countOf(total, 'camera')} · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
       />
       {cameras.data && total === 0 ? (
         <EmptyState
