@@ -139,9 +139,14 @@ function MultisiteMap() {
         }
       />
       {sites.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '320px 1fr' } }}>
-        <LocationList sites={list} onPick={pick} alias={alias} />
-        <SiteMap sites={list} focus={focus} height="calc(100vh - 260px)" />
+      {/* The list stands beside the map only where both fit; otherwise the map comes first, at full width. */}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xl: '320px minmax(0, 1fr)' } }}>
+        <Box sx={{ order: { xs: 1, xl: 0 }, minWidth: 0 }}>
+          <LocationList sites={list} onPick={pick} alias={alias} />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <SiteMap sites={list} focus={focus} height="window" />
+        </Box>
       </Box>
     </Box>
   );

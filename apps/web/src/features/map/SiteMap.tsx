@@ -2,7 +2,7 @@ import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
 import { ASSET_MESSAGES, MAP, type MapSite, markerSize } from '@sitewatch/contracts/sites';
 import L from 'leaflet';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import Supercluster from 'supercluster';
 import { countOf } from '../../lib/format.ts';
 import { http } from '../../lib/http.ts';
@@ -61,8 +61,29 @@ const tooltip = (text: string) => el('span', text);
  * by its parent device's status, clustered as the zoom needs, and one marker per first address level at zoom 4 or
  * less. Only markers in view are in the DOM.
  */
-export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focus?: MapSite | null; height?: number | string }) {
+export function SiteMap({
+  sites,
+  focus,
+  height = 560,
+}: {
+  sites: MapSite[];
+  focus?: MapSite | null;
+  /** 'window': down to the bottom of the window from where the map starts (never past it), at least 320 px. */
+  height?: number | string | 'window';
+}) {
   const container = useRef<HTMLDivElement>(null);
+  const [fillHeight, setFillHeight] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    if (height !== 'window') return;
+    const measure = () => {
+      const top = container.current?.getBoundingClientRect().top ?? 0;
+      setFillHeight(Math.max(320, Math.floor(window.innerHeight - Math.max(0, top) - 24)));
+      mapRef.current?.invalidateSize();
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [height]);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
   const fitted = useRef(false);
@@ -225,7 +246,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       ref={container}
       data-testid="site-map"
       sx={{
-        height,
+        height: height === 'window' ? (fillHeight ?? 320) : height,
         width: '100%',
         borderRadius: 1,
         bgcolor: '#cfe0ea',
