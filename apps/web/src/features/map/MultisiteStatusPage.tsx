@@ -140,7 +140,7 @@ function MultisiteMap() {
       />
       {sites.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
       {/* The list stands beside the map only where both fit; otherwise the map comes first, at full width. */}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xl: '320px minmax(0, 1fr)' } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: '320px minmax(0, 1fr)' } }}>
         <Box sx={{ order: { xs: 1, xl: 0 }, minWidth: 0 }}>
           <LocationList sites={list} onPick={pick} alias={alias} />
         </Box>

@@ -248,6 +248,9 @@ export function SiteMap({
       sx={{
         height: height === 'window' ? (fillHeight ?? 320) : height,
         width: '100%',
+        // Leaflet's panes and canvas reach past the map while it pans: they must never widen the page.
+        overflow: 'hidden',
+        position: 'relative',
         borderRadius: 1,
         bgcolor: '#cfe0ea',
         '& .sw-group div, & .sw-cluster div': {
