@@ -1,4 +1,4 @@
-import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk-tickets';
+import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/ticket-types';
 import type { ComponentType } from 'react';
 import type { AppRoute, CrumbContext } from '../../app/route-types.ts';
 import { canChangeTickets, canImportTickets, canRaiseTicket, canViewTicketReports } from '../../lib/access.ts';
