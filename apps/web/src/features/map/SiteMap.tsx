@@ -55,6 +55,7 @@ function popupContent(site: MapSite): HTMLElement {
 }
 
 const tooltip = (text: string) => el('span', text);
+const FIT: L.FitBoundsOptions = { padding: [32, 32], maxZoom: 12, animate: false };
 
 /**
  * The site map: an offline vector basemap (plus the customer's tile server when set), one marker per site coloured
@@ -86,7 +87,9 @@ export function SiteMap({
   }, [height]);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
-  const fitted = useRef(false);
+  /** The box of the first view once the sites are known; the user moving the map ends the fitting. */
+  const fitted = useRef<L.LatLngBoundsExpression | null>(null);
+  const userMoved = useRef(false);
   const tileUrl = useCustomerSettings().data?.mapTileUrl;
 
   // The map itself, once.
@@ -114,8 +117,26 @@ export function SiteMap({
       }).addTo(map);
       map.attributionControl.addAttribution('Natural Earth');
     });
+    // The map's box changes after it is made (the tree pane arriving, the window-high layout, a rotated phone):
+    // Leaflet must learn its new size, and until the user moves the map the first view keeps every site in it.
+    const node = container.current;
+    const touched = () => {
+      userMoved.current = true;
+    };
+    node.addEventListener('pointerdown', touched);
+    node.addEventListener('wheel', touched, { passive: true });
+    node.addEventListener('keydown', touched);
+    const resized = new ResizeObserver(() => {
+      map.invalidateSize();
+      if (fitted.current && !userMoved.current) map.fitBounds(fitted.current, FIT);
+    });
+    resized.observe(node);
     return () => {
       cancelled = true;
+      resized.disconnect();
+      node.removeEventListener('pointerdown', touched);
+      node.removeEventListener('wheel', touched);
+      node.removeEventListener('keydown', touched);
       map.remove();
       mapRef.current = null;
     };
@@ -218,8 +239,8 @@ export function SiteMap({
     // The first view shows every site rather than the whole world (SPEC 2.12's zoom 2 leaves most of them tiny).
     const box = fitted.current ? null : sitesBounds(sites);
     if (box) {
-      fitted.current = true;
-      map.fitBounds(box, { padding: [32, 32], maxZoom: 12, animate: false });
+      fitted.current = box;
+      map.fitBounds(box, FIT);
     }
     render();
     map.on('moveend zoomend', render);
@@ -232,6 +253,7 @@ export function SiteMap({
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !focus) return;
+    userMoved.current = true;
     map.flyTo([focus.latitude, focus.longitude], 14);
     map.once('moveend', () => {
       L.popup({ offset: [0, -40] })
