@@ -127,6 +127,35 @@ test.describe('ticket links of SPEC 2.2', () => {
   });
 });
 
+test.describe('toasts', () => {
+  test('never cover the banner’s close button or the bell’s Mark all as read', async ({ page }) => {
+    test.info().annotations.push({ type: 'allow-console-errors', description: '404' });
+    await signInThroughForm(page, 'customeradmin');
+    await expect(page.getByTestId('system-alerts')).toBeVisible();
+    // A missing camera answers 404: the error toast stays for 5 seconds.
+    await page.goto('/cameras/99999/configs');
+    const toast = page.locator('.notistack-SnackbarContainer').first();
+    await expect(toast).toBeVisible();
+    const close = page.getByTestId('system-alerts-close');
+    const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const toastBox = await toast.boundingBox();
+    const closeBox = await close.boundingBox();
+    expect(toastBox && closeBox && overlaps(toastBox, closeBox)).toBeFalsy();
+    // The bell's panel opens over any toast: its Mark all as read is what the pointer reaches.
+    await page.getByTestId('notification-bell').click();
+    const markAll = page.getByTestId('notification-mark-all');
+    await expect(markAll).toBeVisible();
+    // (A disabled button lets the pointer through to its panel: what counts is that no toast is on top.)
+    const reached = await markAll.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return Boolean(hit?.closest('[data-testid="notification-panel"]'));
+    });
+    expect(reached).toBe(true);
+  });
+});
+
 test.describe('at phone width (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
