@@ -156,6 +156,36 @@ test.describe('toasts', () => {
   });
 });
 
+test.describe('sessions and the ticket table', () => {
+  test('"Sign out other sessions" ends the others and keeps this one', async ({ page, baseURL }) => {
+    const other = await apiSession(baseURL as string, 'localadmin');
+    await signInThroughForm(page, 'localadmin');
+    await page.goto('/sessions');
+    await expect(page.getByTestId('session-row').first()).toBeVisible();
+    await page.getByTestId('sessions-end-others').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Sign out other sessions' }).click();
+    await expect(page.getByText(/other sessions? (was|were) ended/)).toBeVisible();
+    await expect(page.getByTestId('session-row')).toHaveCount(1);
+    await expect(page.getByTestId('session-current')).toBeVisible();
+    expect((await other.get('/current-login/')).status()).toBe(401);
+    await other.dispose();
+  });
+
+  test('at 1400 px the table’s text columns show their whole text', async ({ page }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await signInThroughForm(page, 'customeradmin');
+    await page.goto('/tickets/all');
+    const cells = page.locator(
+      '[data-testid="ticket-table"] .MuiDataGrid-cell[data-field="title"], [data-testid="ticket-table"] .MuiDataGrid-cell[data-field="location"]',
+    );
+    await expect(cells.first()).toBeVisible({ timeout: 30_000 });
+    const cut = await cells.evaluateAll((els) =>
+      els.filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).map((el) => el.textContent),
+    );
+    expect(cut).toEqual([]);
+  });
+});
+
 test.describe('at phone width (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
