@@ -126,7 +126,7 @@ test.describe('video', () => {
 
     await page.getByRole('button', { name: 'Download MP4' }).click();
     const jobs = page.getByTestId('clip-jobs');
-    await expect(jobs.getByTestId('clip-job-status').first()).toHaveText('ready-to-download', { timeout: 30_000 });
+    await expect(jobs.getByTestId('clip-job-status').first()).toHaveText('Ready to download', { timeout: 30_000 });
     await expect(jobs.getByText('file processed successfully').first()).toBeVisible();
     const downloadPromise = page.waitForEvent('download');
     await jobs.getByRole('link', { name: 'Download' }).first().click();

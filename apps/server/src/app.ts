@@ -202,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
-  const video = createVideoModule({ db, config, jobs, log, directory, exports });
+  const video = createVideoModule({ db, config, jobs, log, directory, exports, events });
   const forms = createFormsModule({
     db,
     events,

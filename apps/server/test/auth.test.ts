@@ -79,7 +79,9 @@ describe('password sign-in', () => {
     const res = await t.anonymous().post('/api/auth/login/', { username: 'x' });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('validation_error');
-    expect(res.json().detail).toMatch(/^body\./);
+    // SPEC 5 words, not the schema path or zod's text.
+    expect(res.json().detail).toMatch(/^(Password|Captcha|Captcha ID) is required$/);
+    expect(res.json().errors[0].path).toMatch(/^body\./);
   });
 });
 
@@ -213,6 +215,24 @@ describe('session and tokens', () => {
     const stranger = await t.login('vendor');
     const mine = (await stranger.get('/api/auth/sessions/')).json().contents[0].id;
     expect((await first.delete(`/api/auth/sessions/${mine}/`)).statusCode).toBe(404);
+  });
+
+  it('signs out every other session of the user, keeping the current one and other users’ sessions', async () => {
+    const here = await t.login('infraadmin');
+    const phone = await t.login('infraadmin');
+    const laptop = await t.login('infraadmin');
+    const someoneElse = await t.login('regionalhead');
+    const res = await here.post('/api/auth/sessions/sign-out-others/');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ended).toBeGreaterThanOrEqual(2);
+    expect((await phone.get('/current-login/')).statusCode).toBe(401);
+    expect((await laptop.get('/current-login/')).statusCode).toBe(401);
+    expect((await here.get('/current-login/')).statusCode).toBe(200);
+    expect((await someoneElse.get('/current-login/')).statusCode).toBe(200);
+    const left = (await here.get('/api/auth/sessions/')).json();
+    expect(left.contents).toHaveLength(1);
+    expect(left.contents[0].current).toBe(true);
+    expect((await t.anonymous().post('/api/auth/sessions/sign-out-others/')).statusCode).toBe(401);
   });
 
   it('changes the password, refusing a wrong current one and a common new one, and ends other sessions', async () => {

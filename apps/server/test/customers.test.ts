@@ -59,9 +59,9 @@ describe('tree navigation entries (SPEC 2.13)', () => {
       [[{ ...genset, to: '/genset/{siteId}' }], 'may only use {assetId} and {deviceId}'],
       [[{ ...site, deviceType: 'DVR' }], 'A site entry has no device type'],
       [[{ ...site, to: '/devices/{deviceId}/view' }], 'A site entry cannot use {deviceId}'],
-      [[{ ...genset, deviceType: 'TOASTER' }], 'type must be one of'],
+      [[{ ...genset, deviceType: 'TOASTER' }], 'Type must be one of'],
       [[{ ...genset, label: ' ' }], 'Label is required'],
-      [[{ ...genset, extra: true }], 'extra'],
+      [[{ ...genset, extra: true }], 'Extra is not a known field'],
       [Array.from({ length: 51 }, () => site), 'At most 50 entries'],
     ];
     for (const [treeNavigation, message] of cases) {

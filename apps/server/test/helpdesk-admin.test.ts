@@ -172,6 +172,17 @@ describe('dashboard and reports', () => {
     expect((await admin.get('/helpdesk/dashboard/?from=2020-01-01T00:00:00Z')).statusCode).toBe(400);
   });
 
+  it('counts a ticket as resolved on the day it was resolved, not on the day it was raised', async () => {
+    const late = await raise(admin, { priority: 'LOW', event: 'Water' });
+    await put(admin, late.id, { status: 'RESOLVED' });
+    const raisedOn = new Date(Date.now() - 3 * 86_400_000);
+    await t.db.updateTable('tickets').set({ created_at: raisedOn }).where('id', '=', late.id).execute();
+    const d = (await admin.get('/helpdesk/dashboard/')).json();
+    const day = (iso: string) => d.perDay.find((x: { day: string }) => x.day === iso.slice(0, 10));
+    expect(day(raisedOn.toISOString())).toMatchObject({ created: 1, resolved: 0 });
+    expect(day(new Date().toISOString()).resolved).toBeGreaterThanOrEqual(2);
+  });
+
   it('builds each report kind as columns and rows', async () => {
     for (const kind of ['status', 'issue-type', 'assignee', 'location', 'ageing', 'resolution']) {
       const res = await admin.get(`/helpdesk/reports/?kind=${kind}`);

@@ -178,7 +178,7 @@ describe('lists', () => {
   it('refuses unknown filters and malformed values with a clear 400', async () => {
     const unknown = await admin.get('/helpdesk/tickets/?colour=red');
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().detail).toMatch(/colour/);
+    expect(unknown.json().detail).toBe('Colour is not a known field');
     expect((await admin.get('/helpdesk/tickets/?status=DONE')).statusCode).toBe(400);
     expect((await admin.get('/helpdesk/tickets/?from=yesterday')).statusCode).toBe(400);
     expect((await admin.get('/helpdesk/tickets/?orderBy=-password')).statusCode).toBe(400);

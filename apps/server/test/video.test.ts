@@ -162,6 +162,9 @@ describe('video recording', () => {
     const rows = await segments(cam);
     const from = new Date(new Date((rows[0] as (typeof rows)[number]).start_at).getTime());
     const to = new Date(from.getTime() + 4000);
+    // The download button learns of the job by push, also when every earlier job was complete.
+    const pushed: Array<{ type: string; userIds?: number[]; payload?: unknown }> = [];
+    const stop = t.handles.events.subscribe((e) => pushed.push(e));
     const created = await admin.post('/api/batch-playback-download/', {
       cameraIds: [cam],
       windows: [{ from: from.toISOString(), to: to.toISOString() }],
@@ -173,6 +176,13 @@ describe('video recording', () => {
     await t.app.jobs.drain();
     const job = (await admin.get(`/api/video-clips/${jobId}/`)).json();
     expect(job).toMatchObject({ status: 'ready-to-download', kind: 'clips', progress: 100 });
+    stop?.();
+    const progress = pushed
+      .filter((e) => e.type === 'job.progress')
+      .map((e) => e.payload as { jobId: number; kind: string; status: string });
+    expect(progress.filter((p) => p.jobId === jobId && p.kind === 'clips').map((p) => p.status)).toEqual(
+      expect.arrayContaining(['starting', 'ready-to-download']),
+    );
     const task = job.tasks[0];
     expect(task).toMatchObject({ status: 'ready-to-download', description: 'file processed successfully', progress: 100 });
     const file = await admin.get(task.path);

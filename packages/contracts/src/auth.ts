@@ -114,6 +114,8 @@ export const sessionSchema = z.object({
   current: z.boolean(),
 });
 export const sessionListSchema = z.object({ contents: z.array(sessionSchema), totalCount: z.number().int() });
+/** POST /api/auth/sessions/sign-out-others/: how many other sessions were ended. */
+export const signOutOthersResultSchema = z.object({ ended: z.number().int() });
 
 export const versionSchema = z.object({
   version: z.object({

@@ -298,8 +298,8 @@ export const DEVICE_ALARM_DIALOG = {
 export function alarmActionQuestion(key: DeviceToggleKey, on: boolean): string {
   if (key === 'maintenance') return `Are you sure you want to ${on ? 'enable' : 'disable'} Maintenance mode?`;
   if (key === 'muteDevice') return `${on ? 'Mute' : 'Unmute'} this device?`;
-  // The Disable Device toggle: on disables the device.
-  return `Are you sure you want to ${on ? 'disable' : 'enable'} this device?`;
+  // The Disable Device toggle: on disables the device. SPEC 4 words it 'enable/disable this device?'.
+  return `${on ? 'Disable' : 'Enable'} this device?`;
 }
 
 /** Success notice after a toggle (SPEC 4); `value` is the stored telemetryValue. */

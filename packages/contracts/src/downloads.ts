@@ -31,6 +31,17 @@ export const downloadStatusColour = (status: string) =>
 export const shownProgress = (status: string, progress: number) =>
   status === 'failed' || status === 'completed' || status === 'ready-to-download' ? 100 : Math.max(0, Math.min(100, Math.round(progress)));
 
+/** The words users read for a job's or a task's status (the codes are for programs). */
+export const DOWNLOAD_STATUS_LABELS: Record<string, string> = {
+  starting: 'Starting',
+  processing: 'Processing',
+  'ready-to-download': 'Ready to download',
+  completed: 'Downloaded',
+  failed: 'Failed',
+  error: 'Failed',
+};
+export const downloadStatusLabel = (status: string) => DOWNLOAD_STATUS_LABELS[status] ?? status;
+
 /** Jobs that still run: the download button pulses and keeps polling while any exists. */
 export const isActiveDownload = (status: string) => status === 'starting' || status === 'processing';
 

@@ -2,6 +2,7 @@ import { SERVER_MESSAGES } from '@sitewatch/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from './db.ts';
+import { validationBody } from './validation-messages.ts';
 
 /** An error whose message is safe to show to the caller. */
 export class HttpError extends Error {
@@ -28,16 +29,9 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors = error.validation.map((v) => ({
-        path: [error.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
-        message: v.message ?? 'invalid',
-      }));
-      const first = errors[0];
-      return reply.status(400).send({
-        detail: first ? `${first.path}: ${first.message}` : SERVER_MESSAGES.validationFailed,
-        code: 'validation_error',
-        errors,
-      });
+      return reply
+        .status(400)
+        .send(validationBody(String(error.validationContext ?? 'body'), error.validation, SERVER_MESSAGES.validationFailed));
     }
     if (error instanceof HttpError) {
       return reply

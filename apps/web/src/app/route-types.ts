@@ -38,6 +38,11 @@ export interface AppRoute {
   access?: RouteAccess;
   /** Only users holding one of these roles; others are sent to /access-denied. */
   roles?: readonly Role[];
+  /**
+   * Only users the server would let do what the screen is for (a permission rule of lib/access.ts); others are sent
+   * to /access-denied before they fill a form that would be refused.
+   */
+  allow?: (user: User, params: Params) => boolean;
   /** Hide top bar, side nav and footer (SPEC 2.5: /extension; SPEC 2.1: /cookie-policy). */
   hideNavigation?: boolean;
   /** i18n key of the page title (document title and the default breadcrumb). */

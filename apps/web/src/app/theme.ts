@@ -26,6 +26,8 @@ export function createAppTheme(mode: ThemeMode): Theme {
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
       MuiTextField: { defaultProps: { fullWidth: true } },
+      // Pagers wrap at phone width instead of widening the page.
+      MuiTablePagination: { styleOverrides: { toolbar: { flexWrap: 'wrap', justifyContent: 'flex-end' } } },
     },
   });
 }

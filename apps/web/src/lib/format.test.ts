@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUserAgent, formatBytes, formatDateTime } from './format.ts';
+import { countOf, describeUserAgent, formatBytes, formatDateTime } from './format.ts';
 
 describe('formatBytes', () => {
   it('steps by 1024 from Bytes to YiB', () => {
@@ -27,5 +27,15 @@ describe('describeUserAgent', () => {
       'Chrome on Linux',
     );
     expect(describeUserAgent(null)).toBe('');
+  });
+});
+
+describe('countOf', () => {
+  it('puts the noun in the right number', () => {
+    expect(countOf(1, 'camera')).toBe('1 camera');
+    expect(countOf(6, 'camera')).toBe('6 cameras');
+    expect(countOf(0, 'site')).toBe('0 sites');
+    expect(countOf(1204, 'site')).toBe('1,204 sites');
+    expect(countOf(2, 'child', 'children')).toBe('2 children');
   });
 });

@@ -70,3 +70,8 @@ export function describeUserAgent(ua: string | null | undefined): string {
   if (!browser && !os) return ua.slice(0, 60);
   return [browser, os].filter(Boolean).join(' on ');
 }
+
+/** "1 camera", "6 cameras", "1,204 sites": a count with its noun in the right number (plural by default noun + s). */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? singular : plural}`;
+}

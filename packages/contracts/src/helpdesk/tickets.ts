@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { INT4_MAX, idCoerced, idSchema } from '../common.ts';
 import { COMMON_MESSAGES } from '../messages.ts';
+import { TICKET_TYPES, type TicketType } from '../ticket-types.ts';
 
 /**
  * Helpdesk contracts: tickets of the four kinds, their statuses and transitions, history, comments and
  * attachments. Settings, issue types, escalation policies, reports and import live in admin.ts.
  */
 
-export const TICKET_TYPES = ['TICKET', 'WORKORDERTICKET', 'AIAlarmTicket', 'AlarmTicket'] as const;
+export { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '../ticket-types.ts';
 export const ticketTypeSchema = z.enum(TICKET_TYPES);
-export type TicketType = z.infer<typeof ticketTypeSchema>;
-
-export const TICKET_TYPE_LABELS: Record<TicketType, string> = {
-  TICKET: 'Escalation Tickets',
-  WORKORDERTICKET: 'Work Orders',
-  AIAlarmTicket: 'AI Audit Tickets',
-  AlarmTicket: 'Device Health Tickets',
-};
 /** Prefix of the human ticket number per type (TKT-1042). */
 export const TICKET_NUMBER_PREFIX: Record<TicketType, string> = {
   TICKET: 'TKT',

@@ -14,6 +14,7 @@ import {
   profileUpdateSchema,
   refreshRequestSchema,
   sessionListSchema,
+  signOutOthersResultSchema,
   tokensSchema,
   totpCodeSchema,
   totpEnrolSchema,
@@ -143,6 +144,9 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
 
   r.get('/api/auth/sessions/', { schema: { tags, response: { 200: sessionListSchema } } }, async (request) =>
     auth.sessions(requireTenant(request), requireAuth(request)),
+  );
+  r.post('/api/auth/sessions/sign-out-others/', { schema: { tags, response: { 200: signOutOthersResultSchema } } }, async (request) =>
+    auth.revokeOtherSessions(request, requireTenant(request), requireAuth(request)),
   );
   r.delete(
     '/api/auth/sessions/:id/',

@@ -501,6 +501,21 @@ export function createAuthService(deps: AuthDeps) {
       });
     },
 
+    /** Ends every session of the caller but the one making the request ("sign out other sessions"). */
+    async revokeOtherSessions(request: FastifyRequest, tenant: Tenant, auth: AuthContext) {
+      const result = await repo.revokeOtherSessions(db, tenant.id, auth.userId, auth.sessionId);
+      const ended = result.reduce((sum, r) => sum + Number(r.numUpdatedRows), 0);
+      forgetPrincipals({ userId: auth.userId });
+      await writeAudit(db, request, {
+        tenantId: tenant.id,
+        userId: auth.userId,
+        action: 'session.revoke-others',
+        outcome: 'success',
+        detail: { ended },
+      });
+      return { ended };
+    },
+
     async outbox(tenant: Tenant) {
       const rows = await repo.listOutbox(db, tenant.id, 50);
       return {

@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
+import { issueMessage } from '../../platform/validation-messages.ts';
 import { toDownloadJob } from './mapper.ts';
 import type { ExportRegistry, ExportScope } from './registry.ts';
 import * as repo from './repository.ts';
@@ -78,7 +79,7 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         const parsed = source.params.safeParse(body.params);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          throw badRequest(`params.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, 'validation_error');
+          throw badRequest(issue ? issueMessage(issue) : 'Validation failed', 'validation_error');
         }
         params = parsed.data as Record<string, unknown>;
       }

@@ -12,6 +12,7 @@ import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
+import { issueMessage } from '../../platform/validation-messages.ts';
 import { type Actor, isAdmin } from './access.ts';
 import { type Coerced, coerce, columnOf, parseCsv } from './csv.ts';
 import * as repo from './import-repository.ts';
@@ -92,7 +93,7 @@ export function createImportService(deps: HelpdeskDeps & { tickets: TicketServic
     const parsed = ticketCreateSchema.safeParse(input);
     if (!parsed.success) {
       return {
-        errors: parsed.error.issues.map((i) => ({ row: rowNumber, field: i.path.join('.') || null, message: i.message })),
+        errors: parsed.error.issues.map((i) => ({ row: rowNumber, field: i.path.join('.') || null, message: issueMessage(i) })),
         prepared: null,
         preview: record,
       };

@@ -34,16 +34,33 @@ export async function dashboardFigures(db: Db, tenantId: number, f: ResolvedFilt
       .orderBy('count', 'desc')
       .limit(limit)
       .execute();
-  const perDay = base(db, tenantId, f, scope)
+  // Raised counts on the day a ticket was raised, resolved on the day it was resolved (not on the day it was raised).
+  const createdPerDay = base(db, tenantId, f, scope)
     .select([
       sql<string>`to_char(date_trunc('day', t.created_at at time zone 'UTC'), 'YYYY-MM-DD')`.as('day'),
-      (eb) => eb.fn.countAll<number>().as('created'),
-      sql<number>`count(*) filter (where t.resolved_date is not null)`.as('resolved'),
+      (eb) => eb.fn.countAll<number>().as('count'),
     ])
     .groupBy(sql`1`)
     .orderBy(sql`1`)
     .limit(400)
     .execute();
+  const resolvedPerDay = base(db, tenantId, f, scope)
+    .where('t.resolved_date', 'is not', null)
+    .select([
+      sql<string>`to_char(date_trunc('day', t.resolved_date at time zone 'UTC'), 'YYYY-MM-DD')`.as('day'),
+      (eb) => eb.fn.countAll<number>().as('count'),
+    ])
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)
+    .limit(400)
+    .execute();
+  const perDay = Promise.all([createdPerDay, resolvedPerDay]).then(([created, resolved]) => {
+    const days = new Map<string, { day: string; created: number; resolved: number }>();
+    const of = (day: string) => days.get(day) ?? days.set(day, { day, created: 0, resolved: 0 }).get(day);
+    for (const r of created) (of(r.day) as { created: number }).created = Number(r.count);
+    for (const r of resolved) (of(r.day) as { resolved: number }).resolved = Number(r.count);
+    return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
+  });
   const [t, byStatus, byPriority, byType, byEvent, days] = await Promise.all([
     totals,
     group('t.status', 20),

@@ -9,6 +9,7 @@ import {
   type DeviceCount,
   type TreeNode,
 } from '@sitewatch/contracts';
+import { DEVICE_TYPES } from '@sitewatch/contracts/devices';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import * as repo from './repository.ts';
@@ -212,6 +213,8 @@ export function createSiteService(db: Db) {
     },
 
     async map(viewer: Viewer, q: Parameters<typeof summary.mapSites>[2]) {
+      // A type no device can have would answer an empty map that looks like "no sites": refuse it instead.
+      if (!(DEVICE_TYPES as readonly string[]).includes(q.parentDevice)) throw badRequest(`Unknown device type: ${q.parentDevice}`);
       const { rows, total } = await summary.mapSites(db, viewer, q);
       return {
         contents: rows.map((r) => ({

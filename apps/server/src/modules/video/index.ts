@@ -1,6 +1,8 @@
+import { EVENT_TYPES } from '@sitewatch/contracts/events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db.ts';
+import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import { liveSessions } from '../../platform/push/sessions.ts';
@@ -12,7 +14,7 @@ import { createClipStill } from './media.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
-import { CLIP_QUEUE, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
+import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
 import { loadVideoSettings } from './settings.ts';
 
 const RETENTION_QUEUE = 'video.retention';
@@ -26,6 +28,8 @@ export interface VideoPorts {
   /** Cameras are devices: their sites decide who sees them. */
   directory: SiteDirectory;
   exports: ExportRegistry;
+  /** Clip job progress goes out as `job.progress` events (the download button follows them). */
+  events: EventBus;
 }
 
 export interface VideoPort {
@@ -43,7 +47,15 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
   const recorder = createRecorder({ db, paths, settings, log });
   // The low-latency relay runs in the API process (ROLE=all|api): it reads the camera itself, only while watched.
   const relay = createLiveRelay({ settings, simulatedClip: recorder.ensureClip, log });
+  const announce: ClipJobAnnouncer = (tenantId, userId, jobId, status, progress) =>
+    ports.events.emit({
+      type: EVENT_TYPES.jobProgress,
+      tenantId,
+      userIds: [userId],
+      payload: { jobId, kind: 'clips', status, progress },
+    });
   const video = createVideoService({
+    announce,
     db,
     paths,
     settings,
@@ -71,7 +83,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
             }
           : undefined,
       });
-      jobs.register(CLIP_QUEUE, (job) => runClipJob(db, paths, job), { leaseSeconds: 120 });
+      jobs.register(CLIP_QUEUE, (job) => runClipJob(db, paths, job, announce), { leaseSeconds: 120 });
       jobs.register(INCIDENT_CLIP_QUEUE, (job) => runIncidentClip(db, paths, job), { leaseSeconds: 120 });
       jobs.register(RETENTION_QUEUE, async () => applyRetention(db, paths, settings, log));
       jobs.register(EXPIRY_QUEUE, async () => ({ removed: await expireClips(db, paths) }));

@@ -7,6 +7,7 @@ import type { JobContext } from '../../platform/jobs/worker.ts';
 import { exportClip, removeQuietly } from './media.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
+import type { ClipJobAnnouncer } from './service.ts';
 import type { VideoSettings } from './settings.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -15,12 +16,14 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
  * A batch playback download: each task remuxes one camera's window to MP4. Idempotent: a task already
  * ready-to-download is skipped, so a job resumed after a crash or restart finishes the rest.
  */
-export async function runClipJob(db: Db, paths: VideoPaths, job: JobContext) {
+export async function runClipJob(db: Db, paths: VideoPaths, job: JobContext, announce: ClipJobAnnouncer) {
   const tenantId = job.tenantId as number;
   const clipJobId = Number(job.payload.clipJobId);
   const clipJob = await repo.findClipJob(db, tenantId, clipJobId);
   if (!clipJob) return { skipped: 'deleted' };
+  const tell = (status: string, progress: number) => announce(tenantId, clipJob.user_id, clipJobId, status, progress);
   await repo.updateClipJob(db, tenantId, clipJobId, { status: 'processing' });
+  tell('processing', 0);
   const tasks = await repo.clipTasks(db, tenantId, [clipJobId]);
   let done = 0;
   for (const task of tasks) {
@@ -52,6 +55,7 @@ export async function runClipJob(db: Db, paths: VideoPaths, job: JobContext) {
     }
     done++;
     await job.progress((done / tasks.length) * 100);
+    tell('processing', (done / tasks.length) * 100);
   }
   const final = await repo.clipTasks(db, tenantId, [clipJobId]);
   const ready = final.filter((t) => t.status === 'ready-to-download').length;
@@ -60,6 +64,7 @@ export async function runClipJob(db: Db, paths: VideoPaths, job: JobContext) {
     error: ready > 0 ? null : 'No footage for any requested camera and window',
     expires_at: new Date(Date.now() + CAMERA_CONSTANTS.recordingExpiryMs),
   });
+  tell(ready > 0 ? 'ready-to-download' : 'failed', 100);
   return { ready, total: final.length };
 }
 

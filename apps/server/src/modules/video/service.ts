@@ -44,7 +44,11 @@ export interface VideoServiceDeps {
   cameraChanged?: (tenantId: number, camId: number) => void;
   /** The picture of a simulated camera that is not streaming (a frame of the simulated clip). */
   simulatedStill: () => Promise<string>;
+  /** Tells the user's screens that one of their clip jobs moved (the download button learns of a new job by push). */
+  announce: ClipJobAnnouncer;
 }
+
+export type ClipJobAnnouncer = (tenantId: number, userId: number, jobId: number, status: string, progress: number) => void;
 
 /** The permission codename (of the user's group) every camera endpoint requires, besides the site's visibility. */
 export const VIEW_CAMERA = 'view_camera';
@@ -560,6 +564,7 @@ export function createVideoService(deps: VideoServiceDeps) {
       await repo.setClipQueueJob(trx, auth.tenantId, jobId, queueJob);
       return jobId;
     });
+    deps.announce(auth.tenantId, auth.userId, jobId, 'starting', 0);
     return { jobId, taskCount: kept.length, warning };
   }
 

@@ -76,12 +76,31 @@ describe('login check (SPEC 2.1)', () => {
     expect(state.saved).toEqual([]);
   });
 
+  it('applies the login-role rule to stored user info too: resets the role, logs out, goes to /auth/login/', async () => {
+    state.role = 'vendor';
+    state.user = { userRole: ['customer'] };
+    const result = await outcome(loaderFor(route())?.(args('/tickets/all')));
+    expect(state.mismatch).toHaveBeenCalled();
+    expect(result).toEqual({ status: 302, location: '/auth/login/?next=%2Ftickets%2Fall' });
+    expect(state.currentLogin).not.toHaveBeenCalled();
+  });
+
   it('sends users without the route’s role to /access-denied', async () => {
     state.user = { userRole: ['customer'] };
     expect(await outcome(loaderFor(route({ roles: ['sysadmin'] }))?.(args('/app-admin')))).toEqual({
       status: 302,
       location: '/access-denied',
     });
+  });
+
+  it('sends users the route’s permission rule refuses to /access-denied', async () => {
+    state.user = { userRole: ['customer'] };
+    const allow = (user: { userRole: string[] }, params: { type?: string }) =>
+      user.userRole.includes('customer') && params.type === 'TICKET';
+    const guarded = loaderFor(route({ allow }));
+    const run = (type: string) => guarded?.({ request: new Request('http://localhost/x'), params: { type }, context: undefined } as never);
+    expect(await outcome(() => run('WORKORDERTICKET'))).toEqual({ status: 302, location: '/access-denied' });
+    expect(await outcome(() => run('TICKET'))).toEqual({ value: null });
   });
 
   it('has no loader for routes without a login check', () => {

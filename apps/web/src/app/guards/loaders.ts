@@ -16,10 +16,15 @@ const never = () => new Promise<never>(() => undefined);
  * still be valid); on success store user and tokens and continue, else go to /{role}/login/?next={path and query}.
  */
 export async function ensureSignedIn(request: Request): Promise<User> {
-  const stored = getUser();
-  if (stored) return stored;
   const url = new URL(request.url);
   const next = `${url.pathname}${url.search}`;
+  const stored = getUser();
+  if (stored && !violatesLoginRole(stored)) return stored;
+  if (stored) {
+    // SPEC 5: stored user info that does not hold the role used to log in is no session: reset the role, log out.
+    await logoutForRoleMismatch();
+    throw redirect(loginUrl(DEFAULT_LOGIN_ROLE, next));
+  }
   try {
     const login = await api.get('/current-login/');
     if (violatesLoginRole(login.user)) {
@@ -45,9 +50,10 @@ export function loaderFor(route: AppRoute): LoaderFunction | undefined {
     };
   }
   if (access === 'public') return undefined;
-  return async ({ request }) => {
+  return async ({ request, params }) => {
     const user = await ensureSignedIn(request);
     if (route.roles?.length && !hasRole(user, ...route.roles)) throw redirect('/access-denied');
+    if (route.allow && !route.allow(user, params)) throw redirect('/access-denied');
     return null;
   };
 }

@@ -1,8 +1,12 @@
 import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import { useTheme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { RESIZE_DEBOUNCE_MS, TREE_PANE_WIDTH } from '@sitewatch/contracts/constants';
 import { type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -45,9 +49,27 @@ export function TreeSplitter({ pane, children }: { pane: ReactNode | null; child
     event.preventDefault();
   };
 
+  // On a phone the pane cannot stand beside the page: it sits above it, full width and of bounded height.
+  const stacked = !useMediaQuery(useTheme().breakpoints.up('md'), { noSsr: true });
   return (
-    <Box sx={{ display: 'flex', minHeight: pane ? 'calc(100vh - 200px)' : undefined, gap: 0 }}>
-      {open && pane ? (
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: stacked ? 'column' : 'row',
+        minHeight: pane && !stacked ? 'calc(100vh - 200px)' : undefined,
+        gap: 0,
+      }}
+    >
+      {open && pane && stacked ? (
+        <Box
+          component="aside"
+          sx={{ maxHeight: '40vh', overflow: 'auto', borderBottom: 1, borderColor: 'divider', mb: 1 }}
+          data-testid="tree-pane"
+        >
+          {pane}
+        </Box>
+      ) : null}
+      {open && pane && !stacked ? (
         <>
           <Box
             component="aside"
@@ -74,7 +96,7 @@ export function TreeSplitter({ pane, children }: { pane: ReactNode | null; child
           />
         </>
       ) : null}
-      <Box sx={{ flex: 1, minWidth: 0, pl: pane ? 1 : 0 }}>
+      <Box sx={{ flex: 1, minWidth: 0, pl: pane && !stacked ? 1 : 0 }}>
         {pane ? (
           <Tooltip title={open ? t('layout.hideTree') : t('layout.showTree')}>
             <IconButton
@@ -83,7 +105,7 @@ export function TreeSplitter({ pane, children }: { pane: ReactNode | null; child
               aria-label={open ? t('layout.hideTree') : t('layout.showTree')}
               aria-pressed={open}
             >
-              {open ? <ChevronLeft /> : <ChevronRight />}
+              {stacked ? open ? <ExpandLess /> : <ExpandMore /> : open ? <ChevronLeft /> : <ChevronRight />}
             </IconButton>
           </Tooltip>
         ) : null}

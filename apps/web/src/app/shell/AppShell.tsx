@@ -7,7 +7,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { useCurrentCustomer, useCustomerSettings } from '../../features/tenant-settings/api.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import type { RouteHandle } from '../route-types.ts';
-import { hasScreen } from '../screens.ts';
+import { mayOpen } from '../screens.ts';
 import { AppBreadcrumbs } from './AppBreadcrumbs.tsx';
 import { isEmbedded, isExtensionPath } from './embedding.ts';
 import { Footer } from './Footer.tsx';
@@ -38,7 +38,10 @@ export function AppShell({ children }: { children: ReactNode }) {
     isEmbedded() || isExtensionPath(location.pathname) || matches.some((m) => (m.handle as RouteHandle | undefined)?.hideNavigation);
 
   const menu = useMemo(
-    () => (user && settings ? visibleMenu(settings.menu, { roles: user.userRole, permissions: permissionsOf(user), hasScreen }) : []),
+    () =>
+      user && settings
+        ? visibleMenu(settings.menu, { roles: user.userRole, permissions: permissionsOf(user), hasScreen: (to) => mayOpen(to, user) })
+        : [],
     [user, settings],
   );
   const shell = useMemo(() => ({ menu, settings }), [menu, settings]);

@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { SYSTEM_ALERTS_POLL_MS, SYSTEM_ALERTS_ROTATE_MS } from '@sitewatch/contracts/constants';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSystemAlerts } from '../../features/tenant-settings/api.ts';
 
@@ -37,11 +37,32 @@ export function SystemAlertsBanner({ enabled }: { enabled: boolean }) {
     return () => clearInterval(timer);
   }, [open, count, paused]);
 
-  if (!open || !count) return null;
+  const visible = open && count > 0;
+  const region = useRef<HTMLDivElement | null>(null);
+  // Toasts open below the banner, so that they never cover its close button (app.css reads the variable).
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const node = region.current;
+    if (!visible || !node) {
+      root.style.removeProperty('--sw-banner-bottom');
+      return;
+    }
+    const measure = () => root.style.setProperty('--sw-banner-bottom', `${Math.round(node.getBoundingClientRect().bottom)}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--sw-banner-bottom');
+    };
+  }, [visible]);
+
+  if (!visible) return null;
   const current = alerts[index % count];
   if (!current) return null;
   return (
     <Box
+      ref={region}
       role="region"
       aria-label={t('banners.systemAlerts')}
       data-testid="system-alerts"

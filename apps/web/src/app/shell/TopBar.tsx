@@ -31,7 +31,8 @@ export function TopBar({ user, settings, navOpen, onToggleNav }: Props) {
   const logoAlt = logo.data?.name ? t('topBar.logoAlt', { name: logo.data.name }) : t('topBar.defaultLogoAlt');
   return (
     <AppBar position="sticky" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
-      <Toolbar sx={{ gap: 1 }}>
+      {/* At phone width everything must fit beside the profile button: smaller logo and gaps, e-mail in the menu's place. */}
+      <Toolbar sx={{ gap: { xs: 0.25, sm: 1 }, px: { xs: 1, sm: 2 }, minWidth: 0 }}>
         {user ? (
           <IconButton
             edge="start"
@@ -47,14 +48,14 @@ export function TopBar({ user, settings, navOpen, onToggleNav }: Props) {
         <Box
           component={RouterLink}
           to="/"
-          sx={{ display: 'flex', alignItems: 'center', height: 40, mr: 2, flexShrink: 0 }}
+          sx={{ display: 'flex', alignItems: 'center', height: 40, mr: { xs: 0.5, sm: 2 }, flexShrink: 1, minWidth: 0 }}
           data-testid="top-bar-logo"
         >
           <Box
             component="img"
             src={logo.data?.logo || '/images/logo.svg'}
             alt={logoAlt}
-            sx={{ height: 40, width: 'auto', maxWidth: { xs: 120, sm: 180 }, objectFit: 'contain', objectPosition: 'left center' }}
+            sx={{ height: 40, width: 'auto', maxWidth: { xs: 88, sm: 180 }, objectFit: 'contain', objectPosition: 'left center' }}
           />
         </Box>
         <Box sx={{ flex: 1 }} />
@@ -83,7 +84,12 @@ export function TopBar({ user, settings, navOpen, onToggleNav }: Props) {
         ) : null}
         {user && email ? (
           <Tooltip title={t('topBar.helplineEmail', { email })}>
-            <IconButton href={`mailto:${email}`} aria-label={t('topBar.helplineEmail', { email })} data-testid="helpline-email">
+            <IconButton
+              href={`mailto:${email}`}
+              aria-label={t('topBar.helplineEmail', { email })}
+              data-testid="helpline-email"
+              sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
+            >
               <EmailOutlined />
             </IconButton>
           </Tooltip>

@@ -2,15 +2,14 @@ import { LOGIN_MESSAGES } from '@sitewatch/contracts/messages';
 import type { LoginRole } from '@sitewatch/contracts/roles';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { cleanMobile, isMobileNumber, mobileHint } from '../../lib/mobile.ts';
 import { toast } from '../../lib/toasts.ts';
 import { authApi, type LoginResult } from './api.ts';
 import { loginErrorMessage } from './login-errors.ts';
 import { ErrorBox, Field, focusFirstInvalid } from './ui.tsx';
 
-const MOBILE = /^\+?\d{6,15}$/;
 const OTP = /^\d{6}$/;
 const RESEND_AFTER_S = 30;
-const cleanMobile = (value: string) => value.replace(/[\s()-]/g, '');
 
 interface Props {
   role: LoginRole;
@@ -36,8 +35,8 @@ export function OtpLoginForm({ role, onResult }: Props) {
 
   const send = async () => {
     const number = cleanMobile(mobile);
-    if (!MOBILE.test(number)) {
-      setFieldError({ mobile: t('login.mobileInvalid') });
+    if (!isMobileNumber(number)) {
+      setFieldError({ mobile: mobileHint() });
       return;
     }
     setFieldError({});

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from '../sites/alias.ts';
@@ -175,7 +175,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
               {(log.data?.contents ?? []).map((a) => (
                 <ListItem key={a.id} disableGutters>
                   <ListItemText
-                    primary={`${ACTION_NAMES[a.telemetryKey] ?? a.telemetryKey}: ${a.telemetryValue ? 'on' : 'off'}${a.updateChildDevice ? ` · ${a.updatedDevices} devices` : ''}${a.description ? ` · ${a.description}` : ''}`}
+                    primary={`${ACTION_NAMES[a.telemetryKey] ?? a.telemetryKey}: ${a.telemetryValue ? 'on' : 'off'}${a.updateChildDevice ? ` · ${countOf(a.updatedDevices, 'device')}` : ''}${a.description ? ` · ${a.description}` : ''}`}
                     secondary={`${a.user?.name ?? 'System'} · ${formatDateTime(a.createdAt)}${a.createTicket ? ' · ticket raised' : ''}`}
                   />
                 </ListItem>

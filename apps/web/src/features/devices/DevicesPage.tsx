@@ -11,7 +11,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
-import { formatRelative } from '../../lib/format.ts';
+import { countOf, formatRelative } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useListState } from '../sites/hooks.ts';
@@ -145,7 +145,10 @@ export function DeviceListView(props: {
   return (
     <Box>
       <DeviceLinks />
-      <PageHeader title={props.title} subtitle={props.subtitle ?? (devices.data ? `${devices.data.totalCount} devices` : undefined)} />
+      <PageHeader
+        title={props.title}
+        subtitle={props.subtitle ?? (devices.data ? countOf(devices.data.totalCount, 'device') : undefined)}
+      />
       <ListToolbar
         search={list.search}
         onSearch={list.setSearch}
@@ -216,13 +219,15 @@ export function DevicesPage() {
 /** /device-inventory: devices without a site, ready to be assigned. */
 export function InventoryPage() {
   const navigate = useNavigate();
+  // Assigning moves devices (change_device on the server): without it there is nothing to select them for.
+  const mayAssign = permissionsOf(useUser()).has('change_device');
   return (
     <DeviceListView
       title="Device Inventory"
       baseQuery={{ assetId: 'null' }}
       fileName="DeviceInventory"
       createTo="/device/create"
-      selectable
+      selectable={mayAssign}
       selectionActions={(ids) => (
         <Button variant="outlined" onClick={() => navigate(`/devices/assign?ids=${ids.join(',')}`)} data-testid="assign-selected">
           Assign {ids.length} to a site
@@ -234,13 +239,15 @@ export function InventoryPage() {
 
 /** /devices/discover: devices that provisioned themselves and wait to be added to the inventory. */
 export function DiscoverPage() {
+  // Reviewing a discovered device adds it to the inventory (add_device on the server).
+  const mayAdd = permissionsOf(useUser()).has('add_device');
   return (
     <DeviceListView
       title="Discovered Devices"
       subtitle="Devices that registered with a customer's provisioning key. Review one to add it to the inventory."
       baseQuery={{ discovered: true }}
       fileName="DiscoveredDevices"
-      rowLink={(d) => `/devices/discover/${d.id}/edit`}
+      rowLink={mayAdd ? (d) => `/devices/discover/${d.id}/edit` : undefined}
     />
   );
 }

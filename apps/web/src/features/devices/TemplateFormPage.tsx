@@ -25,7 +25,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
@@ -188,7 +188,7 @@ export function TemplateViewPage() {
     <Box sx={{ maxWidth: 900 }}>
       <PageHeader
         title={t.name}
-        subtitle={`${DEVICE_TYPE_LABELS[t.type]} · ${t.vendor}${t.model ? ` ${t.model}` : ''} · used by ${t.deviceCount} devices · updated ${formatDateTime(t.updatedAt)}`}
+        subtitle={`${DEVICE_TYPE_LABELS[t.type]} · ${t.vendor}${t.model ? ` ${t.model}` : ''} · used by ${countOf(t.deviceCount, 'device')} · updated ${formatDateTime(t.updatedAt)}`}
         actions={
           perms.has('change_device') ? (
             <Button component={Link} to={`/view-device-template/edit/${t.id}`}>

@@ -1,4 +1,5 @@
 import type { AppRoute } from '../../app/route-types.ts';
+import { can } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 
 i18n.addResourceBundle(
@@ -58,6 +59,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/devices/:id/edit',
     layout: 'main',
+    allow: (user) => can(user, 'change_device'),
     title: 'devices.edit',
     crumbs: ({ t }) => [list(t('devices.devices'), '/devices'), { label: t('devices.edit') }],
     page: page(() => import('./DeviceFormPage.tsx'), 'DeviceFormPage'),
@@ -65,6 +67,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/device/create',
     layout: 'main',
+    allow: (user) => can(user, 'add_device'),
     title: 'devices.create',
     crumbs: ({ t }) => [list(t('devices.devices'), '/devices'), { label: t('devices.create') }],
     page: page(() => import('./DeviceFormPage.tsx'), 'DeviceFormPage'),
@@ -73,6 +76,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/devices/discover/:id/edit',
     layout: 'main',
+    allow: (user) => can(user, 'add_device'),
     title: 'devices.discoverEdit',
     crumbs: ({ t }) => [list(t('devices.discover'), '/devices/discover'), { label: t('devices.discoverEdit') }],
     page: page(() => import('./DeviceFormPage.tsx'), 'DiscoverEditPage'),
@@ -80,6 +84,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/devices/assign',
     layout: 'main',
+    allow: (user) => can(user, 'change_device'),
     title: 'devices.assign',
     crumbs: ({ t }) => [list(t('devices.inventory'), '/device-inventory'), { label: t('devices.assign') }],
     page: page(() => import('./AssignDevicesPage.tsx'), 'AssignDevicesPage'),
@@ -94,6 +99,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/device-template/create',
     layout: 'main',
+    allow: (user) => can(user, 'add_device'),
     title: 'devices.templateCreate',
     crumbs: ({ t }) => [list(t('devices.templates'), '/device-template'), { label: t('devices.templateCreate') }],
     page: page(() => import('./TemplateFormPage.tsx'), 'TemplateFormPage'),
@@ -108,6 +114,7 @@ export const devicesRoutes: AppRoute[] = [
   {
     path: '/view-device-template/edit/:templateId',
     layout: 'main',
+    allow: (user) => can(user, 'change_device'),
     title: 'devices.templateEdit',
     crumbs: ({ t }) => [list(t('devices.templates'), '/device-template'), { label: t('devices.templateEdit') }],
     page: page(() => import('./TemplateFormPage.tsx'), 'TemplateFormPage'),

@@ -13,6 +13,7 @@ import {
   type DownloadJob,
   type DownloadTask,
   downloadStatusColour,
+  downloadStatusLabel,
   isActiveDownload,
   shownProgress,
 } from '@sitewatch/contracts/downloads';
@@ -29,14 +30,6 @@ interface Props {
   onDelete(job: DownloadJob): void;
   onDownload(job: DownloadJob, task: DownloadTask): void;
 }
-
-const STATUS_LABEL: Record<string, string> = {
-  starting: 'Starting',
-  processing: 'Processing',
-  'ready-to-download': 'Ready to download',
-  completed: 'Downloaded',
-  failed: 'Failed',
-};
 
 function DownloadLink({ job, task, onDownload }: { job: DownloadJob; task: DownloadTask; onDownload: Props['onDownload'] }) {
   if (!task.path) return null;
@@ -86,7 +79,7 @@ export function DownloadRow({ job, query, now, onStop, onDelete, onDownload }: P
         </Box>
         <Chip
           size="small"
-          label={STATUS_LABEL[job.status] ?? job.status}
+          label={downloadStatusLabel(job.status)}
           sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }}
           data-testid="download-status"
         />

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -9,11 +10,13 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { DEVICE_TYPE_LABELS, type DeviceType } from '@sitewatch/contracts/devices';
+import { DEVICE_TYPE_LABELS, DEVICE_TYPES, type DeviceType } from '@sitewatch/contracts/devices';
 import { MAP, type MapSite } from '@sitewatch/contracts/sites';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { countOf } from '../../lib/format.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useDebounced } from '../sites/hooks.ts';
@@ -88,6 +91,26 @@ export function LocationList({ sites, onPick, alias }: { sites: MapSite[]; onPic
 
 /** /multisitestatus/dashboard: the map of SPEC 2.12 (parentDevice query parameter, default ROUTER). */
 export function MultisiteStatusPage() {
+  const [params] = useSearchParams();
+  const { parentDevice } = mapQueryOf(params);
+  if (!(DEVICE_TYPES as readonly string[]).includes(parentDevice)) {
+    return (
+      <EmptyState
+        data-testid="not-found-state"
+        title="Unknown device type"
+        description={`The map shows sites by the status of a device type; "${parentDevice}" is not one.`}
+        action={
+          <Button component={Link} to="/multisitestatus/dashboard" variant="outlined">
+            Show routers
+          </Button>
+        }
+      />
+    );
+  }
+  return <MultisiteMap />;
+}
+
+function MultisiteMap() {
   const alias = useAssetAlias();
   const [params] = useSearchParams();
   const { parentDevice, filter } = mapQueryOf(params);
@@ -109,16 +132,21 @@ export function MultisiteStatusPage() {
         subtitle={`${DEVICE_TYPE_LABELS[parentDevice as DeviceType] ?? parentDevice} status of every located ${alias.toLowerCase()}${selection.path.length ? ` in ${selection.path.join(' / ')}` : ''}`}
         actions={
           <>
-            <Chip label={`${list.length} ${alias.toLowerCase()}s`} />
+            <Chip label={countOf(list.length, alias.toLowerCase())} />
             <Chip label={`${online} online`} sx={{ bgcolor: statusColour('Online'), color: '#fff' }} />
             <Chip label={`${offline} offline`} sx={{ bgcolor: statusColour('Offline'), color: '#fff' }} />
           </>
         }
       />
       {sites.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '320px 1fr' } }}>
-        <LocationList sites={list} onPick={pick} alias={alias} />
-        <SiteMap sites={list} focus={focus} height="calc(100vh - 260px)" />
+      {/* The list stands beside the map only where both fit; otherwise the map comes first, at full width. */}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: '320px minmax(0, 1fr)' } }}>
+        <Box sx={{ order: { xs: 1, xl: 0 }, minWidth: 0 }}>
+          <LocationList sites={list} onPick={pick} alias={alias} />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <SiteMap sites={list} focus={focus} height="window" />
+        </Box>
       </Box>
     </Box>
   );

@@ -2,13 +2,14 @@ import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
 import { ASSET_MESSAGES, MAP, type MapSite, markerSize } from '@sitewatch/contracts/sites';
 import L from 'leaflet';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import Supercluster from 'supercluster';
+import { countOf } from '../../lib/format.ts';
 import { http } from '../../lib/http.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { loadCountries } from './basemap.ts';
-import { groupByFirstLevel, groupColour, pinSvg, statusColour } from './map-model.ts';
+import { groupByFirstLevel, groupColour, pinSvg, rankColour, sitesBounds, statusColour, statusRank } from './map-model.ts';
 
 interface Counts {
   total: number;
@@ -54,16 +55,41 @@ function popupContent(site: MapSite): HTMLElement {
 }
 
 const tooltip = (text: string) => el('span', text);
+const FIT: L.FitBoundsOptions = { padding: [32, 32], maxZoom: 12, animate: false };
 
 /**
  * The site map: an offline vector basemap (plus the customer's tile server when set), one marker per site coloured
  * by its parent device's status, clustered as the zoom needs, and one marker per first address level at zoom 4 or
  * less. Only markers in view are in the DOM.
  */
-export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focus?: MapSite | null; height?: number | string }) {
+export function SiteMap({
+  sites,
+  focus,
+  height = 560,
+}: {
+  sites: MapSite[];
+  focus?: MapSite | null;
+  /** 'window': down to the bottom of the window from where the map starts (never past it), at least 320 px. */
+  height?: number | string | 'window';
+}) {
   const container = useRef<HTMLDivElement>(null);
+  const [fillHeight, setFillHeight] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    if (height !== 'window') return;
+    const measure = () => {
+      const top = container.current?.getBoundingClientRect().top ?? 0;
+      setFillHeight(Math.max(320, Math.floor(window.innerHeight - Math.max(0, top) - 24)));
+      mapRef.current?.invalidateSize();
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [height]);
   const mapRef = useRef<L.Map | null>(null);
   const layerRef = useRef<L.LayerGroup | null>(null);
+  /** The box of the first view once the sites are known; the user moving the map ends the fitting. */
+  const fitted = useRef<L.LatLngBoundsExpression | null>(null);
+  const userMoved = useRef(false);
   const tileUrl = useCustomerSettings().data?.mapTileUrl;
 
   // The map itself, once.
@@ -91,8 +117,26 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       }).addTo(map);
       map.attributionControl.addAttribution('Natural Earth');
     });
+    // The map's box changes after it is made (the tree pane arriving, the window-high layout, a rotated phone):
+    // Leaflet must learn its new size, and until the user moves the map the first view keeps every site in it.
+    const node = container.current;
+    const touched = () => {
+      userMoved.current = true;
+    };
+    node.addEventListener('pointerdown', touched);
+    node.addEventListener('wheel', touched, { passive: true });
+    node.addEventListener('keydown', touched);
+    const resized = new ResizeObserver(() => {
+      map.invalidateSize();
+      if (fitted.current && !userMoved.current) map.fitBounds(fitted.current, FIT);
+    });
+    resized.observe(node);
     return () => {
       cancelled = true;
+      resized.disconnect();
+      node.removeEventListener('pointerdown', touched);
+      node.removeEventListener('wheel', touched);
+      node.removeEventListener('keydown', touched);
       map.remove();
       mapRef.current = null;
     };
@@ -120,10 +164,18 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
     const layer = layerRef.current;
     if (!map || !layer) return;
     // The cluster index is built when a zoom past the country grouping first needs it.
-    let built: Supercluster<{ site: MapSite }> | null = null;
+    let built: Supercluster<{ site: MapSite }, { worst: number }> | null = null;
     const clusterIndex = () => {
       if (built) return built;
-      built = new Supercluster<{ site: MapSite }>({ radius: 48, maxZoom: 16 });
+      // Each cluster carries the worst status inside it, so that one offline site shows through its cluster.
+      built = new Supercluster<{ site: MapSite }, { worst: number }>({
+        radius: 48,
+        maxZoom: 16,
+        map: (props) => ({ worst: statusRank(props.site.status) }),
+        reduce: (acc, props) => {
+          acc.worst = Math.max(acc.worst, props.worst);
+        },
+      });
       built.load(
         sites.map((site) => ({
           type: 'Feature',
@@ -147,7 +199,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       if (zoom <= MAP.groupByFirstLevelAtOrBelowZoom) {
         for (const g of groups) {
           L.marker([g.latitude, g.longitude], { icon: bubble(g.count, groupColour(g), 'sw-group'), keyboard: true, title: g.level1 })
-            .bindTooltip(tooltip(`${g.level1}: ${g.count} sites (${g.online} online, ${g.offline} offline)`))
+            .bindTooltip(tooltip(`${g.level1}: ${countOf(g.count, 'site')} (${g.online} online, ${g.offline} offline)`))
             .on('click', () => map.flyTo([g.latitude, g.longitude], MAP.groupByFirstLevelAtOrBelowZoom + 1))
             .addTo(layer);
         }
@@ -162,8 +214,9 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
         if ('cluster' in c.properties && c.properties.cluster) {
           const clusterId = c.properties.cluster_id as number;
           const count = c.properties.point_count as number;
-          L.marker([lat, lng], { icon: bubble(count, '#4F6F77', 'sw-cluster') })
-            .bindTooltip(tooltip(`${count} sites`))
+          const worst = (c.properties as { worst?: number }).worst ?? 1;
+          L.marker([lat, lng], { icon: bubble(count, rankColour(worst), 'sw-cluster') })
+            .bindTooltip(tooltip(countOf(count, 'site')))
             .on('click', () => map.flyTo([lat, lng], Math.min(index.getClusterExpansionZoom(clusterId), 18)))
             .addTo(layer);
           continue;
@@ -183,6 +236,12 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
           .addTo(layer);
       }
     };
+    // The first view shows every site rather than the whole world (SPEC 2.12's zoom 2 leaves most of them tiny).
+    const box = fitted.current ? null : sitesBounds(sites);
+    if (box) {
+      fitted.current = box;
+      map.fitBounds(box, FIT);
+    }
     render();
     map.on('moveend zoomend', render);
     return () => {
@@ -194,6 +253,7 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !focus) return;
+    userMoved.current = true;
     map.flyTo([focus.latitude, focus.longitude], 14);
     map.once('moveend', () => {
       L.popup({ offset: [0, -40] })
@@ -208,8 +268,11 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
       ref={container}
       data-testid="site-map"
       sx={{
-        height,
+        height: height === 'window' ? (fillHeight ?? 320) : height,
         width: '100%',
+        // Leaflet's panes and canvas reach past the map while it pans: they must never widen the page.
+        overflow: 'hidden',
+        position: 'relative',
         borderRadius: 1,
         bgcolor: '#cfe0ea',
         '& .sw-group div, & .sw-cluster div': {
@@ -228,7 +291,8 @@ export function SiteMap({ sites, focus, height = 560 }: { sites: MapSite[]; focu
         '& .sw-site': { background: 'none', border: 0 },
         '& .sw-popup dl': { display: 'grid', gridTemplateColumns: 'auto auto', columnGap: '12px', margin: '6px 0' },
         '& .sw-popup dd': { margin: 0, fontWeight: 600 },
-        '& .leaflet-container': { background: '#cfe0ea' },
+        // The container is the Leaflet container itself: without this its default grey shows beside the world.
+        '&.leaflet-container': { background: '#cfe0ea' },
       }}
     />
   );

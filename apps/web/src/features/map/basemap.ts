@@ -1,4 +1,4 @@
-import type { FeatureCollection } from 'geojson';
+import type { FeatureCollection, Geometry, Position } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 
@@ -8,5 +8,32 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
  */
 export async function loadCountries(): Promise<FeatureCollection> {
   const topology = (await import('world-atlas/countries-110m.json')).default as unknown as Topology<{ countries: GeometryCollection }>;
-  return feature(topology, topology.objects.countries) as FeatureCollection;
+  return unwrapAntimeridian(feature(topology, topology.objects.countries) as FeatureCollection);
+}
+
+/**
+ * A ring that crosses the antimeridian (Fiji, Russia's far east) jumps from +180 to -180; drawn as is, that edge
+ * is a band across the whole world. Each point is moved by whole turns to stay next to the one before it.
+ */
+export function unwrapRing(ring: Position[]): Position[] {
+  let previous: number | null = null;
+  return ring.map((point) => {
+    let lon = point[0] as number;
+    if (previous !== null) {
+      while (lon - previous > 180) lon -= 360;
+      while (lon - previous < -180) lon += 360;
+    }
+    previous = lon;
+    return [lon, ...point.slice(1)];
+  });
+}
+
+function unwrapGeometry(geometry: Geometry): Geometry {
+  if (geometry.type === 'Polygon') return { ...geometry, coordinates: geometry.coordinates.map(unwrapRing) };
+  if (geometry.type === 'MultiPolygon') return { ...geometry, coordinates: geometry.coordinates.map((p) => p.map(unwrapRing)) };
+  return geometry;
+}
+
+export function unwrapAntimeridian(collection: FeatureCollection): FeatureCollection {
+  return { ...collection, features: collection.features.map((f) => (f.geometry ? { ...f, geometry: unwrapGeometry(f.geometry) } : f)) };
 }

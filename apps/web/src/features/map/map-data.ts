@@ -41,8 +41,12 @@ function rememberCount(key: string, count: number) {
   }
 }
 
-async function fetchAll(parentDevice: string, filter: MapFilter, key: string): Promise<MapSite[]> {
-  const page = (n: number) => api.get('/iotapp/assets/map/', { query: { ...filter, parentDevice, page: n, limit: MAP.pageSize } });
+async function fetchAll(parentDevice: string, filter: MapFilter, key: string, quiet = false): Promise<MapSite[]> {
+  const page = (n: number) =>
+    api.get('/iotapp/assets/map/', {
+      query: { ...filter, parentDevice, page: n, limit: MAP.pageSize },
+      ...(quiet ? { toast: false } : {}),
+    });
   const pagesOf = (count: number) => Math.max(1, Math.ceil(count / MAP.pageSize));
   // Every page the last count needs, side by side; then any page the site count has grown into.
   const asked = Array.from({ length: pagesOf(knownCount(key)) }, (_, i) => page(i + 1));
@@ -60,11 +64,11 @@ const answeredAt = new Map<string, number>();
 export const MAP_SITES_FRESH_MS = 30_000;
 
 /** Starts fetching the markers, or joins the fetch already started for the same query. */
-export function loadMapSites(parentDevice: string, filter: MapFilter): Promise<MapSite[]> {
+export function loadMapSites(parentDevice: string, filter: MapFilter, quiet = false): Promise<MapSite[]> {
   const key = keyOf(parentDevice, filter);
   const running = pending.get(key);
   if (running && Date.now() - running.at < KEEP_MS) return running.promise;
-  const promise = fetchAll(parentDevice, filter, key);
+  const promise = fetchAll(parentDevice, filter, key, quiet);
   pending.set(key, { promise, at: Date.now() });
   promise.then(
     () => answeredAt.set(key, Date.now()),
@@ -80,7 +84,8 @@ export function loadMapSites(parentDevice: string, filter: MapFilter): Promise<M
 export function prefetchMapSites(parentDevice: string, filter: MapFilter): void {
   const key = keyOf(parentDevice, filter);
   if (pending.has(key) || Date.now() - (answeredAt.get(key) ?? 0) < MAP_SITES_FRESH_MS) return;
-  void loadMapSites(parentDevice, filter).catch(() => undefined);
+  // Quiet: a refused address (an unknown parentDevice) is explained by the page, not by a toast before it.
+  void loadMapSites(parentDevice, filter, true).catch(() => undefined);
 }
 
 /** The page's own fetch: takes a prefetched answer once, else fetches. */

@@ -1,6 +1,6 @@
 import { markerSize } from '@sitewatch/contracts/sites';
 import { describe, expect, it } from 'vitest';
-import { groupByFirstLevel, groupColour, statusColour } from './map-model.ts';
+import { groupByFirstLevel, groupColour, rankColour, sitesBounds, statusColour, statusRank } from './map-model.ts';
 
 const site = (id: number, level1: string, lat: number, lng: number, status: string | null) => ({
   id,
@@ -30,5 +30,28 @@ describe('map model', () => {
     expect(markerSize(2)).toEqual({ width: 29, height: 34 });
     expect(markerSize(13)).toEqual({ width: 40, height: 45 });
     expect(markerSize(18)).toEqual({ width: 40, height: 50 });
+  });
+});
+
+describe('cluster colour and first view', () => {
+  it('colours a cluster by the worst status inside', () => {
+    const worst = (statuses: (string | null)[]) => rankColour(Math.max(...statuses.map(statusRank)));
+    expect(worst(['Online', 'Online'])).toBe(statusColour('Online'));
+    expect(worst(['Online', 'Offline', null])).toBe(statusColour('Offline'));
+    expect(worst(['Online', null])).toBe(statusColour(null));
+  });
+
+  it('bounds every site for the first view', () => {
+    expect(
+      sitesBounds([
+        { latitude: 6.4, longitude: 3.4 },
+        { latitude: 51.5, longitude: -0.1 },
+        { latitude: -33.9, longitude: 18.4 },
+      ]),
+    ).toEqual([
+      [-33.9, -0.1],
+      [51.5, 18.4],
+    ]);
+    expect(sitesBounds([])).toBeNull();
   });
 });

@@ -48,3 +48,29 @@ export function groupColour(g: Pick<LevelGroup, 'count' | 'online' | 'offline'>)
 export function pinSvg(colour: string, width: number, height: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 24 32" aria-hidden="true"><path d="M12 0C5.4 0 0 5.3 0 11.9 0 20.8 12 32 12 32s12-11.2 12-20.1C24 5.3 18.6 0 12 0z" fill="${colour}" stroke="#fff" stroke-width="1.5"/><circle cx="12" cy="12" r="4.5" fill="#fff"/></svg>`;
 }
+
+/** How bad a site's status is, for colouring a cluster by the worst site inside: offline, then unknown, then online. */
+export const statusRank = (status: string | null): number => (status === 'Offline' ? 2 : status === 'Online' ? 0 : 1);
+
+/** The colour of a cluster whose worst site has this rank. */
+export const rankColour = (rank: number): string =>
+  rank >= 2 ? statusColour('Offline') : rank === 0 ? statusColour('Online') : ASSET_TREE.defaultStatusColour;
+
+/** The box holding every site, as [[south, west], [north, east]], or null without sites. */
+export function sitesBounds(sites: readonly Pick<MapSite, 'latitude' | 'longitude'>[]): [[number, number], [number, number]] | null {
+  if (sites.length === 0) return null;
+  let south = 90;
+  let west = 180;
+  let north = -90;
+  let east = -180;
+  for (const s of sites) {
+    south = Math.min(south, s.latitude);
+    north = Math.max(north, s.latitude);
+    west = Math.min(west, s.longitude);
+    east = Math.max(east, s.longitude);
+  }
+  return [
+    [south, west],
+    [north, east],
+  ];
+}

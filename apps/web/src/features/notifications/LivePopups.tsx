@@ -60,13 +60,22 @@ export function LivePopups({ enabled, autoCloseMs, polled, onView }: Props) {
     let last = Date.now();
     const timer = setInterval(() => {
       const now = Date.now();
-      setCards((current) => tickPopups(current, now - last));
+      // Measured here, not inside the updater: React may run the updater after `last` has moved on.
+      const elapsed = now - last;
       last = now;
+      setCards((current) => tickPopups(current, elapsed));
     }, TICK_MS);
     return () => clearInterval(timer);
   }, [paused, cards.length]);
   useEffect(() => {
     if (cards.length <= 1) setExpanded(false);
+  }, [cards.length]);
+  // A card that closes under the pointer can take the whole region away without a mouseleave: ask the browser
+  // whether the pointer is still over what remains, so the countdown does not stay paused for good.
+  const region = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    if (cards.length === 0) setHovered(false);
+    else if (region.current && !region.current.matches(':hover')) setHovered(false);
   }, [cards.length]);
 
   if (cards.length === 0) return null;
@@ -77,6 +86,7 @@ export function LivePopups({ enabled, autoCloseMs, polled, onView }: Props) {
   return (
     <Portal>
       <Box
+        ref={region}
         role="region"
         aria-label="Live notifications"
         aria-live="polite"

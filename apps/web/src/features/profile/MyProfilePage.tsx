@@ -18,10 +18,12 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
+import { isMobileNumber, mobileHint } from '../../lib/mobile.ts';
 import { toast } from '../../lib/toasts.ts';
+import { useCustomerSettings } from '../tenant-settings/api.ts';
 import { useProfile, useUpdateProfile } from './api.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
-import { EMAIL, MOBILE } from './validation.ts';
+import { EMAIL } from './validation.ts';
 
 /** /myprofile: personal details (GET/PUT /api/auth/profile/) and two-factor authentication. */
 export function MyProfilePage() {
@@ -63,6 +65,7 @@ function ProfileForm({ user }: { user: User }) {
   const [lastname, setLastname] = useState(user.lastname);
   const [email, setEmail] = useState(user.email);
   const [mobile, setMobile] = useState(user.mobile ?? '');
+  const mobileLength = useCustomerSettings().data?.mobileNumberLength;
   const [popup, setPopup] = useState(user.notificationConfig.popup);
   const [errors, setErrors] = useState<Errors>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -72,7 +75,7 @@ function ProfileForm({ user }: { user: User }) {
     const next: Errors = {
       firstname: firstname.trim() ? undefined : t('profile.firstnameRequired'),
       email: EMAIL.test(email.trim()) ? undefined : t('profile.emailInvalid'),
-      mobile: !mobile.trim() || MOBILE.test(mobile.trim()) ? undefined : t('profile.mobileInvalid'),
+      mobile: !mobile.trim() || isMobileNumber(mobile, mobileLength) ? undefined : mobileHint(mobileLength),
     };
     setErrors(next);
     if (next.firstname || next.email || next.mobile) return;

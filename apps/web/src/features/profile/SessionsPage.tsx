@@ -8,6 +8,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -20,7 +21,9 @@ import { SignInPrompt } from '../../components/SignInPrompt.tsx';
 import { describeUserAgent, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
-import { type Session, useRevokeSession, useSessions } from './api.ts';
+import { type Session, useRevokeOtherSessions, useRevokeSession, useSessions } from './api.ts';
+
+const PAGE_SIZES = [10, 25, 50] as const;
 
 /** /sessions: where the user is signed in; any other session can be ended (no login check, SPEC 2.1). */
 export function SessionsPage() {
@@ -28,7 +31,11 @@ export function SessionsPage() {
   const user = useUser();
   const sessions = useSessions(Boolean(user));
   const revoke = useRevokeSession();
+  const revokeOthers = useRevokeOtherSessions();
   const [pending, setPending] = useState<Session | null>(null);
+  const [endingOthers, setEndingOthers] = useState(false);
+  const [page, setPage] = useState(0);
+  const [rowsPerPage, setRowsPerPage] = useState<number>(PAGE_SIZES[0]);
 
   if (!user) {
     return (
@@ -41,11 +48,25 @@ export function SessionsPage() {
 
   const methodLabel = (method: string) => t(`sessions.methods.${method}`, { defaultValue: method });
   const device = (s: Session) => describeUserAgent(s.userAgent) || '—';
-  const rows = sessions.data?.contents ?? [];
+  const all = sessions.data?.contents ?? [];
+  const lastPage = Math.max(0, Math.ceil(all.length / rowsPerPage) - 1);
+  const shownPage = Math.min(page, lastPage);
+  const rows = all.slice(shownPage * rowsPerPage, shownPage * rowsPerPage + rowsPerPage);
+  const others = all.filter((s) => !s.current).length;
 
   return (
     <Box data-testid="sessions-page">
-      <PageHeader title={t('sessions.title')} subtitle={t('sessions.intro')} />
+      <PageHeader
+        title={t('sessions.title')}
+        subtitle={t('sessions.intro')}
+        actions={
+          others > 0 ? (
+            <Button variant="outlined" color="error" onClick={() => setEndingOthers(true)} data-testid="sessions-end-others">
+              {t('sessions.endOthers')}
+            </Button>
+          ) : undefined
+        }
+      />
       {sessions.isPending ? (
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Skeleton height={40} />
@@ -102,8 +123,38 @@ export function SessionsPage() {
               ))}
             </TableBody>
           </Table>
+          {all.length > PAGE_SIZES[0] ? (
+            <TablePagination
+              component="div"
+              count={all.length}
+              page={shownPage}
+              onPageChange={(_e, p) => setPage(p)}
+              rowsPerPage={rowsPerPage}
+              rowsPerPageOptions={[...PAGE_SIZES]}
+              onRowsPerPageChange={(e) => {
+                setRowsPerPage(Number(e.target.value));
+                setPage(0);
+              }}
+              data-testid="sessions-pagination"
+            />
+          ) : null}
         </TableContainer>
       )}
+      <ConfirmDialog
+        open={endingOthers}
+        title={t('sessions.endOthersTitle')}
+        text={t('sessions.endOthersText')}
+        confirmLabel={t('sessions.endOthers')}
+        destructive
+        busy={revokeOthers.isPending}
+        onClose={() => setEndingOthers(false)}
+        onConfirm={() =>
+          revokeOthers.mutate(undefined, {
+            onSuccess: (result) => toast.success(t('sessions.endedOthers', { count: result.ended })),
+            onSettled: () => setEndingOthers(false),
+          })
+        }
+      />
       <ConfirmDialog
         open={Boolean(pending)}
         title={t('sessions.endTitle')}

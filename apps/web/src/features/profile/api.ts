@@ -80,3 +80,12 @@ export function useRevokeSession() {
     onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
   });
 }
+
+/** POST /api/auth/sessions/sign-out-others/: ends every session of the user but this one. */
+export function useRevokeOtherSessions() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post('/api/auth/sessions/sign-out-others/', undefined),
+    onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions }),
+  });
+}

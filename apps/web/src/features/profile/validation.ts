@@ -1,6 +1,5 @@
 /** Client-side checks that mirror the contracts (packages/contracts/src/auth.ts) so errors show before a round trip. */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const MOBILE = /^\+?\d{6,15}$/;
 export const TOTP_CODE = /^\d{6}$/;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -12,7 +12,7 @@ import { Link, useNavigate } from 'react-router';
 import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from './alias.ts';
 import { fetchAssets, useAssets, useCustomers, useDeleteAsset } from './api.ts';
@@ -105,7 +105,7 @@ export function AssetsPage() {
     <Box>
       <PageHeader
         title={`${alias}s`}
-        subtitle={assets.data ? `${assets.data.totalCount} ${alias.toLowerCase()}s` : undefined}
+        subtitle={assets.data ? countOf(assets.data.totalCount, alias.toLowerCase()) : undefined}
         actions={
           hasRole(user, 'sysadmin', 'customeradmin', 'localadmin') ? (
             <>

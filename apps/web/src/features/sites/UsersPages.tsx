@@ -21,7 +21,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { fullName } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
@@ -357,7 +357,7 @@ export function DevicePermissionPage() {
                 <TableCell key={g.id} align="center">
                   {g.name}
                   <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                    {g.userCount} users
+                    {countOf(g.userCount, 'user')}
                   </Typography>
                 </TableCell>
               ))}

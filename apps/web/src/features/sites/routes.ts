@@ -1,4 +1,5 @@
 import type { AppRoute } from '../../app/route-types.ts';
+import { can } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 
 i18n.addResourceBundle(
@@ -39,6 +40,7 @@ export const sitesRoutes: AppRoute[] = [
   {
     path: '/assets/create',
     layout: 'main',
+    allow: (user) => can(user, 'add_asset'),
     title: 'sites.assetCreate',
     crumbs: ({ t }) => [crumb(t('sites.assets'), '/assets'), { label: t('sites.assetCreate') }],
     page: page(() => import('./AssetFormPage.tsx'), 'AssetFormPage'),
@@ -46,6 +48,7 @@ export const sitesRoutes: AppRoute[] = [
   {
     path: '/assets/edit/:id',
     layout: 'main',
+    allow: (user) => can(user, 'change_asset'),
     title: 'sites.assetEdit',
     crumbs: ({ t }) => [crumb(t('sites.assets'), '/assets'), { label: t('sites.assetEdit') }],
     page: page(() => import('./AssetFormPage.tsx'), 'AssetFormPage'),

@@ -9,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
+import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -49,6 +50,8 @@ export function CameraConfigPage() {
       setError(isHttpError(e) ? (detailOf(e.data) ?? e.message) : 'Failed to save');
     }
   };
+  const gate = loadState(camera, { title: 'Camera not found', back: { to: '/camview', label: 'All cameras' } });
+  if (gate) return gate;
   const c = camera.data;
   return (
     <Box>

@@ -10,6 +10,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { can, canAdministerVideo } from '../../lib/access.ts';
+import { useUser } from '../../lib/session.ts';
 import { AddCameraDialog } from './AddCameraDialog.tsx';
 import { useCameras } from './api.ts';
 import { LiveVideoDialog } from './popups.tsx';
@@ -26,15 +28,19 @@ export function CamviewPage() {
   const total = cameras.data?.totalCount ?? 0;
   const [live, setLive] = useState<{ id: number; label: string } | null>(null);
   const [adding, setAdding] = useState(false);
+  const user = useUser();
+  const admin = canAdministerVideo(user);
   return (
     <Box>
       <PageHeader
         title="Cameras"
         actions={
           <>
-            <Button variant="outlined" onClick={() => setAdding(true)}>
-              Add camera
-            </Button>
+            {admin && can(user, 'add_device') ? (
+              <Button variant="outlined" onClick={() => setAdding(true)}>
+                Add camera
+              </Button>
+            ) : null}
             <Button component={Link} to="/camview/live" variant="contained">
               Live view
             </Button>
@@ -79,9 +85,11 @@ export function CamviewPage() {
               <Button size="small" component={Link} to={`/camview/record?cameras=${c.id}`}>
                 Recordings
               </Button>
-              <Button size="small" component={Link} to={`/cameras/${c.id}/configs`}>
-                Configs
-              </Button>
+              {admin ? (
+                <Button size="small" component={Link} to={`/cameras/${c.id}/configs`}>
+                  Configs
+                </Button>
+              ) : null}
             </CardActions>
           </Card>
         ))}

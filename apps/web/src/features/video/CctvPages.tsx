@@ -9,7 +9,11 @@ import type { Camera } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { canAdministerVideo } from '../../lib/access.ts';
+import { countOf } from '../../lib/format.ts';
+import { useUser } from '../../lib/session.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useCamera, useCameras } from './api.ts';
 import { LiveTile } from './LiveTile.tsx';
@@ -50,7 +54,7 @@ export function CctvDashboardPage() {
     <Box>
       <PageHeader
         title="CCTV dashboard"
-        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${total} ${total === 1 ? 'camera' : 'cameras'} · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
+        subtitle={`${selection.label ? `${selection.label} · ` : 'All sites · '}${countOf(total, 'camera')} · ${recording} recording · ${list.length - recording} not recording${total > PAGE_SIZE ? ' on this page' : ''}`}
       />
       {cameras.data && total === 0 ? (
         <EmptyState
@@ -90,11 +94,13 @@ export function CctvDashboardPage() {
 export function CctvViewPage() {
   const id = Number(useParams().id);
   const camera = useCamera(id);
+  const user = useUser();
   const { search } = useLocation();
   const selection = useTreeSelection();
   const to = new Date().toISOString();
   const from = new Date(Date.now() - 10 * 60_000).toISOString();
-  if (!camera.data) return null;
+  const gate = loadState(camera, { title: 'Camera not found', back: { to: `/cctv/dashboard${search}`, label: 'All cameras here' } });
+  if (gate || !camera.data) return gate;
   return (
     <Box>
       <PageHeader
@@ -105,9 +111,11 @@ export function CctvViewPage() {
             <Button component={Link} to={{ pathname: '/cctv/dashboard', search }}>
               All cameras here
             </Button>
-            <Button component={Link} to={`/cameras/${id}/configs`}>
-              Configs
-            </Button>
+            {canAdministerVideo(user) ? (
+              <Button component={Link} to={`/cameras/${id}/configs`}>
+                Configs
+              </Button>
+            ) : null}
           </Box>
         }
       />

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { DOWNLOAD_MESSAGES, downloadStatusColour, shownProgress } from '@sitewatch/contracts/downloads';
+import { DOWNLOAD_MESSAGES, downloadStatusColour, downloadStatusLabel, shownProgress } from '@sitewatch/contracts/downloads';
 import { useClipJobs, useDeleteClipJob, useMarkClipDownloaded } from './api.ts';
 
 /** The user's recording downloads (the same jobs the Downloads page lists), with their task messages. */
@@ -23,7 +23,7 @@ export function ClipJobs() {
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <Typography sx={{ flex: 1 }}>{job.name}</Typography>
             <Typography variant="body2" sx={{ color: downloadStatusColour(job.status) }} data-testid="clip-job-status">
-              {job.status}
+              {downloadStatusLabel(job.status)}
             </Typography>
             <Button size="small" color="error" onClick={() => remove.mutate(job.jobId)}>
               {job.status === 'processing' || job.status === 'starting' ? DOWNLOAD_MESSAGES.stop : DOWNLOAD_MESSAGES.delete}

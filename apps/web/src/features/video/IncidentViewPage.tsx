@@ -5,26 +5,29 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { INCIDENT_COLUMNS } from '@sitewatch/contracts/video';
 import { useParams } from 'react-router';
+import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useIncident, useUpdateIncident } from './api.ts';
 
 const [AWB, TABLE] = INCIDENT_COLUMNS;
+const INCIDENT_STATUS_LABELS: Record<string, string> = { OPEN: 'Open', CLOSED: 'Closed' };
 
 /** /incident-report/view/{IncidentId}: the incident, its clip (remuxed from the recording) and its status. */
 export function IncidentViewPage() {
   const id = Number(useParams().IncidentId);
   const incident = useIncident(id);
   const update = useUpdateIncident(id);
+  const gate = loadState(incident, { title: 'Incident not found', back: { to: '/incident-report', label: 'All incidents' } });
   const i = incident.data;
-  if (!i) return null;
+  if (gate || !i) return gate;
   const rows: [string, string][] = [
     [AWB.label, i.awb],
     [TABLE.label, i.tableNumber],
     ['Camera', i.cameraLabel ?? String(i.cameraId)],
     ['Event time', new Date(i.eventAt).toLocaleString()],
     ['Clip length', `${i.durationSec} s`],
-    ['Status', i.status],
+    ['Status', INCIDENT_STATUS_LABELS[i.status] ?? i.status],
   ];
   return (
     <Box>

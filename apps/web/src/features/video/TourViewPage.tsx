@@ -4,6 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
+import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTour } from './api.ts';
 import { LiveTile } from './LiveTile.tsx';
@@ -26,6 +27,8 @@ export function TourViewPage() {
     return () => clearTimeout(timer);
   }, [page, paused, pages, dwell, stops.length]);
   const cols = size === 1 ? 1 : size === 4 ? 2 : 3;
+  const gate = loadState(tour, { title: 'Tour not found', back: { to: '/tour-view', label: 'All tours' } });
+  if (gate) return gate;
   return (
     <Box>
       <PageHeader

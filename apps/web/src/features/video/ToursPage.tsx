@@ -4,11 +4,15 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import type { Tour } from '@sitewatch/contracts/video';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { canAdministerVideo } from '../../lib/access.ts';
+import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useDeleteTour, useTours } from './api.ts';
 
 /** /camera-tour (manage) and /tour-view (pick one to watch): the tours of this tenant. */
-export function ToursPage({ manage = true }: { manage?: boolean }) {
+export function ToursPage({ manage: managing = true }: { manage?: boolean }) {
+  const user = useUser();
+  const manage = managing && canAdministerVideo(user);
   const tours = useTours();
   const remove = useDeleteTour();
   const columns: GridColDef<Tour>[] = [

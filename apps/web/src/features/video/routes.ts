@@ -1,4 +1,5 @@
 import type { AppRoute } from '../../app/route-types.ts';
+import { canAdministerVideo } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
 
 i18n.addResourceBundle(
@@ -42,19 +43,28 @@ export const videoRoutes: AppRoute[] = [
   {
     path: '/cameras/:id/configs',
     layout: 'main',
+    allow: canAdministerVideo,
     title: 'video.configs',
     page: page(() => import('./CameraConfigPage.tsx'), 'CameraConfigPage'),
   },
-  { path: '/storages', layout: 'main', title: 'video.storages', page: page(() => import('./StoragesPage.tsx'), 'StoragesPage') },
+  {
+    path: '/storages',
+    layout: 'main',
+    title: 'video.storages',
+    allow: canAdministerVideo,
+    page: page(() => import('./StoragesPage.tsx'), 'StoragesPage'),
+  },
   {
     path: '/storages/create',
     layout: 'main',
+    allow: canAdministerVideo,
     title: 'video.storageCreate',
     page: page(() => import('./StorageFormPage.tsx'), 'StorageFormPage'),
   },
   {
     path: '/storages/:id/edit',
     layout: 'main',
+    allow: canAdministerVideo,
     title: 'video.storageEdit',
     page: page(() => import('./StorageFormPage.tsx'), 'StorageFormPage'),
   },
@@ -63,6 +73,7 @@ export const videoRoutes: AppRoute[] = [
   {
     path: '/tour/config/:id',
     layout: 'main',
+    allow: canAdministerVideo,
     title: 'video.tourConfig',
     page: page(() => import('./TourConfigPage.tsx'), 'TourConfigPage'),
   },

@@ -199,6 +199,11 @@ export const en = {
     ended: 'The session was ended',
     empty: 'No active sessions',
     signInPrompt: 'Sign in to see where you are signed in.',
+    endOthers: 'Sign out other sessions',
+    endOthersTitle: 'Sign out every other session?',
+    endOthersText: 'Every browser and device where you are signed in, except this one, will be signed out.',
+    endedOthers_one: '{{count}} other session was ended',
+    endedOthers_other: '{{count}} other sessions were ended',
     methods: {
       password: 'Password',
       otp: 'Mobile code',

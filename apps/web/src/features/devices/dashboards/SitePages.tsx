@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
+import { loadState } from '../../../components/LoadState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { api } from '../../../lib/api.ts';
 import { formatRelative } from '../../../lib/format.ts';
@@ -56,6 +57,8 @@ export function PowerDashboardPage() {
   const [alarmFor, setAlarmFor] = useState<number | null>(null);
   const devices = useLiveDevices({ assetId: id, type: POWER_TYPES.join(','), orderBy: 'name', limit: 100 }, LIVE_REFRESH_MS);
   const list = devices.data?.contents ?? [];
+  const gate = loadState(asset, { title: `${alias} not found`, back: { to: '/site-summary/dashboard', label: 'Site summary' } });
+  if (gate) return gate;
   return (
     <Box>
       <PageHeader title="Power Dashboard" subtitle={asset.data ? `${asset.data.name} · ${asset.data.address.join(' / ')}` : undefined} />

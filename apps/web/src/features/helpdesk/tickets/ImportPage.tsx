@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
+import { alpha } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -23,6 +24,8 @@ import { toast } from '../../../lib/toasts.ts';
 import { ticketKeys } from '../keys.ts';
 import { importCsv, startBulkImport, useImports } from './api.ts';
 import { viewPath } from './model.ts';
+
+const IMPORT_STATUS_LABELS: Record<string, string> = { queued: 'Queued', running: 'Running', completed: 'Completed', failed: 'Failed' };
 
 const SAMPLE =
   'title,event,subEvent,priority,locationId,dueDate,description,metadata\nGenerator not starting,Power Failure,Generator,MAJOR,,2026-12-31 18:00,Fails on second crank,"{""ref"": ""A-12""}"\n';
@@ -177,7 +180,16 @@ function ImportResultView({ result }: { result: ImportResult }) {
             </TableHead>
             <TableBody>
               {result.preview.map((r) => (
-                <TableRow key={String(r.row)} sx={r.valid ? undefined : { bgcolor: 'error.light' }}>
+                <TableRow
+                  key={String(r.row)}
+                  data-testid={r.valid ? 'import-preview-row' : 'import-preview-invalid'}
+                  // A tint of the error colour keeps the row's text readable in both themes (error.light is not).
+                  sx={
+                    r.valid
+                      ? undefined
+                      : { bgcolor: (theme) => alpha(theme.palette.error.main, theme.palette.mode === 'dark' ? 0.28 : 0.12) }
+                  }
+                >
                   <TableCell>{String(r.row)}</TableCell>
                   {columns.map((c) => (
                     <TableCell key={c}>
@@ -258,7 +270,7 @@ export function BulkImportPage() {
               <TableRow key={i.id}>
                 <TableCell>{i.fileName}</TableCell>
                 <TableCell>{formatDateTime(i.createdAt)}</TableCell>
-                <TableCell>{i.status}</TableCell>
+                <TableCell>{IMPORT_STATUS_LABELS[i.status] ?? i.status}</TableCell>
                 <TableCell sx={{ minWidth: 160 }}>
                   <LinearProgress variant="determinate" value={i.totalRows ? (100 * i.processedRows) / i.totalRows : 0} />
                   <Typography variant="caption">

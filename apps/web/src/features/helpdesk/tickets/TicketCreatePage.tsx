@@ -1,9 +1,10 @@
 import Box from '@mui/material/Box';
-import { HELPDESK_MESSAGES, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
+import { HELPDESK_MESSAGES, TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useShell } from '../../../app/shell/shell-context.ts';
+import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
@@ -21,6 +22,8 @@ export function uploadFailure(error: unknown) {
 /** /tickets/{type}/create and /escalation-tickets/create: raise a ticket, then upload its attachments. */
 export function TicketCreatePage({ fixedType }: { fixedType?: TicketType }) {
   const routeType = useParams().type;
+  // /tickets/all/create raises the default kind; an unknown kind in the address is not a page.
+  const known = fixedType !== undefined || routeType === 'all' || (TICKET_TYPES as readonly string[]).includes(routeType ?? '');
   const type: TicketType =
     fixedType ?? ((TICKET_TYPES as readonly string[]).includes(routeType ?? '') ? (routeType as TicketType) : 'TICKET');
   const navigate = useNavigate();
@@ -54,9 +57,11 @@ export function TicketCreatePage({ fixedType }: { fixedType?: TicketType }) {
     }
   };
 
+  if (!known)
+    return <EmptyState data-testid="not-found-state" title="Ticket type not found" description="Choose a ticket list from the menu." />;
   return (
     <Box>
-      <PageHeader title={`New ${alias}`} subtitle={type === 'TICKET' ? undefined : type} />
+      <PageHeader title={`New ${alias}`} subtitle={type === 'TICKET' ? undefined : TICKET_TYPE_LABELS[type]} />
       <TicketForm
         type={type}
         initial={emptyValues(settings?.ticket.priority ?? 'MINOR')}
@@ -72,3 +77,4 @@ export function TicketCreatePage({ fixedType }: { fixedType?: TicketType }) {
 }
 
 export const EscalationTicketCreatePage = () => <TicketCreatePage fixedType="TICKET" />;
+export const WorkOrderCreatePage = () => <TicketCreatePage fixedType="WORKORDERTICKET" />;

@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { type Dashboard, useDashboard } from './api.ts';
+import { barHeights, dailySeries } from './dashboard-model.ts';
 import { presetRange } from './model.ts';
 
 const RANGES = [
@@ -80,31 +81,51 @@ function Bars({
   );
 }
 
-function Trend({ days }: { days: Dashboard['perDay'] }) {
-  const max = Math.max(1, ...days.flatMap((d) => [d.created, d.resolved]));
+const TREND_HEIGHT = 140;
+
+/** Raised (orange) and resolved (purple) per day as an SVG with pixel heights: a day with none stays empty. */
+function Trend({ days, from, to }: { days: Dashboard['perDay']; from: string; to: string }) {
+  const series = dailySeries(days, from, to);
+  const bars = barHeights(series, TREND_HEIGHT);
+  const slot = 10;
+  const width = Math.max(1, bars.length) * slot;
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Typography variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
         Raised and resolved per day
       </Typography>
-      <Box
-        sx={{ display: 'flex', alignItems: 'flex-end', gap: '2px', height: 140, overflowX: 'auto' }}
-        role="img"
-        aria-label="Tickets raised and resolved per day"
-      >
-        {days.map((d) => (
-          <Box
-            key={d.day}
-            title={`${d.day}: ${d.created} raised, ${d.resolved} resolved`}
-            sx={{ display: 'flex', alignItems: 'flex-end', gap: '1px', minWidth: 8, height: '100%' }}
-          >
-            <Box sx={{ width: 4, height: `${(100 * d.created) / max}%`, minHeight: 1, bgcolor: '#ff8a00' }} />
-            <Box sx={{ width: 4, height: `${(100 * d.resolved) / max}%`, minHeight: 1, bgcolor: '#9a55f2' }} />
-          </Box>
-        ))}
+      <Box sx={{ overflowX: 'auto' }}>
+        <svg
+          role="img"
+          aria-label="Tickets raised and resolved per day"
+          data-testid="dash-trend"
+          viewBox={`0 0 ${width} ${TREND_HEIGHT}`}
+          preserveAspectRatio="none"
+          width="100%"
+          height={TREND_HEIGHT}
+          style={{ display: 'block', minWidth: Math.min(width, 320) }}
+        >
+          {bars.map((b, i) => {
+            const d = series[i] as (typeof series)[number];
+            return (
+              <g key={b.day}>
+                <title>{`${b.day}: ${d.created} raised, ${d.resolved} resolved`}</title>
+                <rect
+                  x={i * slot + 1}
+                  y={TREND_HEIGHT - b.created}
+                  width={4}
+                  height={b.created}
+                  fill="#ff8a00"
+                  data-testid="dash-bar-raised"
+                />
+                <rect x={i * slot + 5} y={TREND_HEIGHT - b.resolved} width={4} height={b.resolved} fill="#9a55f2" />
+              </g>
+            );
+          })}
+        </svg>
       </Box>
       <Typography variant="caption" color="text.secondary">
-        Orange: raised · Purple: resolved
+        {series[0]?.day} – {series.at(-1)?.day} · Orange: raised · Purple: resolved
       </Typography>
     </Paper>
   );
@@ -161,14 +182,14 @@ export function TicketDashboardPage() {
         <Box sx={{ display: 'grid', gap: 2 }}>
           <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))', gap: 2 }}>
             <Figure label="Raised" value={d.total} testId="dash-total" />
-            <Figure label="Open" value={d.open} colour="#ff8a00" />
+            <Figure label="Unresolved" value={d.open} colour="#ff8a00" />
             <Figure label="Overdue" value={d.overdue} colour="#b71c1c" />
             <Figure label="Escalated" value={d.escalated} colour="#e53935" />
             <Figure label="Resolved" value={d.resolvedInRange} colour="#9a55f2" />
             <Figure label="Avg. resolution" value={d.avgResolutionHours === null ? '—' : `${d.avgResolutionHours} h`} />
             <Figure label="Avg. rating" value={d.avgRating === null ? '—' : `${d.avgRating} / 5`} />
           </Box>
-          <Trend days={d.perDay} />
+          <Trend days={d.perDay} from={from} to={to} />
           <Box sx={{ display: 'grid', gridTemplateColumns: { md: '1fr 1fr' }, gap: 2 }}>
             <Bars title="By status" rows={d.byStatus} label={(k) => TICKET_STATUS_LABELS[k as TicketStatus] ?? k} />
             <Bars title="By priority" rows={d.byPriority} />

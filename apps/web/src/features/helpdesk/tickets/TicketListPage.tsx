@@ -30,6 +30,7 @@ import { useShell } from '../../../app/shell/shell-context.ts';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { countOf } from '../../../lib/format.ts';
 import type { Query } from '../../../lib/http-client.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toasts.ts';
@@ -55,11 +56,20 @@ import { CompactView, GroupedView, TableView, ThumbnailView } from './TicketView
 const csvParam = (v: string | null) => (v ? v.split(',').filter(Boolean) : []);
 const DEFAULT_PREFS: TicketListPrefs = { view: 'table', groupByDay: false, autoRefresh: true, onlyMine: false };
 
-/** /tickets, /tickets/{type}, /escalation-tickets and /work-orders/: the ticket list with every option of SPEC 2.15. */
 /** SPEC 9: a ticket export covers at most 6 months. */
 const EXPORT_RANGE_MESSAGE = 'Choose a date range of at most 6 months to export.';
 
+/** /tickets, /tickets/{type}, /escalation-tickets and /work-orders/: the ticket list with every option of SPEC 2.15. */
 export function TicketListPage({ fixedType }: { fixedType?: TicketType }) {
+  const routeType = useParams().type;
+  // /tickets/BOGUS is not a list of every ticket: the address names no ticket type.
+  if (!fixedType && routeType !== undefined && !isListType(routeType)) {
+    return <EmptyState data-testid="not-found-state" title="Ticket type not found" description="Choose a ticket list from the menu." />;
+  }
+  return <TicketList fixedType={fixedType} />;
+}
+
+function TicketList({ fixedType }: { fixedType?: TicketType }) {
   const exportSources = useExportSources();
   const startExport = useStartExport();
   const routeType = useParams().type;
@@ -235,7 +245,7 @@ export function TicketListPage({ fixedType }: { fixedType?: TicketType }) {
     <Box>
       <PageHeader
         title={title}
-        subtitle={tickets.data && !tickets.data.totalExact ? `About ${total.toLocaleString()} tickets` : undefined}
+        subtitle={tickets.data && !tickets.data.totalExact ? `About ${countOf(total, 'ticket')}` : undefined}
         actions={
           <>
             {mayRaise ? (

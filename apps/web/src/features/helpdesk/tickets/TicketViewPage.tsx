@@ -7,9 +7,15 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { TICKET_STATUS_LABELS, type Ticket, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
+import {
+  TICKET_STATUS_LABELS,
+  TICKET_TYPE_LABELS,
+  type Ticket,
+  type TicketStatus,
+  type TicketType,
+} from '@sitewatch/contracts/helpdesk/tickets';
 import { useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageLoader } from '../../../components/PageLoader.tsx';
@@ -18,7 +24,7 @@ import { useUser } from '../../../lib/session.ts';
 import { useHelpdeskConfig, useTicket } from './api.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
 import { DeviceDetails } from './DeviceDetails.tsx';
-import { basePath, isListType, type ListType, statusColour, viewPath } from './model.ts';
+import { basePath, canonicalTicketPath, isListType, type ListType, statusColour, viewPath } from './model.ts';
 import { TicketActivity } from './TicketActivity.tsx';
 import { bodyOf, TicketForm, valuesOf } from './TicketForm.tsx';
 import {
@@ -137,7 +143,7 @@ function TicketView({
       >
         <Box sx={{ flex: 1, minWidth: 240 }}>
           <Typography variant="caption" color="text.secondary" data-testid="ticket-number">
-            {ticket.ticketId} · {ticket.type}
+            {ticket.ticketId} · {TICKET_TYPE_LABELS[ticket.type] ?? ticket.type}
           </Typography>
           <Typography variant="h1" component="h1" sx={{ wordBreak: 'break-word' }} data-testid="ticket-heading">
             {ticket.title}
@@ -219,10 +225,14 @@ export function TicketViewPage({ fixedType, edit }: { fixedType?: TicketType; ed
   const params = useParams();
   const [search] = useSearchParams();
   const routeType = params.type;
+  const knownType = fixedType !== undefined || routeType === undefined || isListType(routeType);
   const type: ListType = fixedType ?? (isListType(routeType) ? routeType : 'all');
   const id = Number(params.id ?? search.get('ticketId') ?? 0);
   const historyId = Number(search.get('historyId') ?? 0) || null;
-  const ticket = useTicket(Number.isInteger(id) ? id : 0);
+  const ticket = useTicket(knownType && Number.isInteger(id) ? id : 0);
+  const editing = Boolean(edit || search.get('edit'));
+  if (!knownType)
+    return <EmptyState data-testid="not-found-state" title="Ticket type not found" description="Choose a ticket list from the menu." />;
   if (!id) return <EmptyState title="No ticket chosen" description="Open a ticket from a list or a notification." />;
   if (ticket.isLoading) return <PageLoader label="Loading ticket" />;
   if (ticket.isError || !ticket.data) {
@@ -233,17 +243,13 @@ export function TicketViewPage({ fixedType, edit }: { fixedType?: TicketType; ed
       <ErrorState onRetry={() => void ticket.refetch()} />
     );
   }
-  return (
-    <TicketView
-      key={ticket.data.id}
-      ticket={ticket.data}
-      type={type}
-      historyId={historyId}
-      startEditing={Boolean(edit || search.get('edit'))}
-    />
-  );
+  const elsewhere = canonicalTicketPath(type, ticket.data, { historyId, edit: editing });
+  if (elsewhere) return <Navigate replace to={elsewhere} />;
+  return <TicketView key={ticket.data.id} ticket={ticket.data} type={type} historyId={historyId} startEditing={editing} />;
 }
 
 export const EscalationTicketViewPage = () => <TicketViewPage fixedType="TICKET" />;
 export const EscalationTicketEditPage = () => <TicketViewPage fixedType="TICKET" edit />;
 export const WorkOrderViewPage = () => <TicketViewPage fixedType="WORKORDERTICKET" />;
+export const WorkOrderEditPage = () => <TicketViewPage fixedType="WORKORDERTICKET" edit />;
+export const TicketEditPage = () => <TicketViewPage edit />;

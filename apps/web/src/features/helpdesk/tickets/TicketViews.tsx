@@ -47,13 +47,16 @@ function cell(column: TicketColumn, t: TicketSummary, type: ListType): ReactNode
 }
 
 const WIDTH: Partial<Record<TicketColumn, number>> = {
-  ticketId: 120,
-  priority: 120,
-  status: 140,
-  dueDate: 170,
-  createdAt: 170,
+  ticketId: 110,
+  priority: 110,
+  status: 130,
+  dueDate: 150,
+  createdAt: 150,
   acknowledged: 120,
 };
+/** Text columns share the rest; the summary gets the most. Long texts wrap onto more lines instead of being cut. */
+const MIN_TEXT_WIDTH: Partial<Record<TicketColumn, number>> = { title: 200, location: 150 };
+const FLEX: Partial<Record<TicketColumn, number>> = { title: 2 };
 
 export interface PagingProps {
   rows: TicketSummary[];
@@ -73,9 +76,9 @@ export function TableView(props: PagingProps & { orderBy: string; onOrder(orderB
     field: c,
     headerName: columnLabel(c),
     sortable: Boolean(SORTABLE[c]),
-    flex: WIDTH[c] ? undefined : 1,
+    flex: WIDTH[c] ? undefined : (FLEX[c] ?? 1),
     width: WIDTH[c],
-    minWidth: WIDTH[c] ?? 110,
+    minWidth: WIDTH[c] ?? MIN_TEXT_WIDTH[c] ?? 120,
     renderCell: (p) => cell(c, p.row, props.type),
     valueGetter: (_v, row) => columnText(c, row),
   }));
@@ -104,6 +107,17 @@ export function TableView(props: PagingProps & { orderBy: string; onOrder(orderB
         columnVisibilityModel={Object.fromEntries(ALL_COLUMNS.map((c) => [c, props.columns.includes(c)]))}
         disableRowSelectionOnClick
         disableColumnMenu
+        getRowHeight={() => 'auto'}
+        sx={{
+          '& .MuiDataGrid-cell': {
+            py: 1,
+            whiteSpace: 'normal',
+            overflowWrap: 'anywhere',
+            lineHeight: 1.4,
+            display: 'flex',
+            alignItems: 'center',
+          },
+        }}
         getRowClassName={(p) => (p.row.overdue ? 'ticket-overdue' : '')}
       />
     </Box>

@@ -167,11 +167,26 @@ export function viewPath(type: ListType, id: number, historyId?: number | null) 
 }
 export function createPath(type: ListType) {
   if (type === 'TICKET') return '/escalation-tickets/create';
+  if (type === 'WORKORDERTICKET') return '/work-orders/create';
   return `/tickets/${type === 'all' ? 'TICKET' : type}/create`;
 }
 export function editPath(type: ListType, id: number) {
   if (type === 'TICKET') return `/escalation-tickets/${id}/edit`;
-  return `/tickets/${type}/${id}?edit=1`;
+  return `${basePath(type)}/edit/?ticketId=${id}`;
+}
+
+/**
+ * Where a ticket belongs when it was opened under another type's pages (a TICKET opened by a /work-orders/ link
+ * must show the escalation tickets' breadcrumb): its own view or edit address, or null when it is already there.
+ * The /tickets/all pages show every type and stay as they are.
+ */
+export function canonicalTicketPath(
+  opened: ListType,
+  ticket: { id: number; type: TicketType },
+  options: { historyId?: number | null; edit?: boolean } = {},
+): string | null {
+  if (opened === 'all' || opened === ticket.type) return null;
+  return options.edit ? editPath(ticket.type, ticket.id) : viewPath(ticket.type, ticket.id, options.historyId);
 }
 
 export const statusOrder = (s: string) => TICKET_STATUSES.indexOf(s as TicketStatus);
