@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -17,15 +18,19 @@ import { notificationsModule } from './modules/notifications/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { telemetryModule } from './modules/telemetry/index.ts';
+import { createUserAdminModule } from './modules/users/admin-module.ts';
 import { videoModule } from './modules/video/index.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
+import { createLocalBlobStore } from './platform/blobs.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus } from './platform/events.ts';
 import { createJobWorker, type JobWorker } from './platform/jobs/worker.ts';
+import { createMailSender, type MailSender } from './platform/mail.ts';
+import { systemClock } from './platform/module.ts';
 import { pushModule } from './platform/push/index.ts';
 import { installSecret } from './platform/secrets.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
@@ -43,6 +48,7 @@ export interface AppDeps {
   database: DbHandle;
   logger?: FastifyServerOptions['logger'];
   sms?: SmsSender;
+  mail?: MailSender;
 }
 
 declare module 'fastify' {
@@ -133,11 +139,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.authenticate, csrf });
 
+  const userAdmin = createUserAdminModule({
+    db,
+    clock: systemClock,
+    mail: deps.mail ?? createMailSender(db, app.log, { url: config.mail.smtpUrl, from: config.mail.from }),
+    sessions: auth.userSessions,
+    blobs: createLocalBlobStore(join(config.dataDir, 'blobs')),
+    publicUrl: config.publicUrl,
+    setPasswordRateLimit: config.auth.loginRateLimitPerMinute,
+  });
+
   const context: AppContext = { db, config, events, customers, auth, jobs, database };
   await app.register(async (scope) => {
     systemRoutes(scope, { db, isShuttingDown: () => app.shuttingDown });
     authRoutes(scope, { auth, secureCookies: config.auth.secureCookies, loginRateLimit: config.auth.loginRateLimitPerMinute });
     customerRoutes(scope, { customers });
+    await userAdmin.register(scope);
     for (const module of domainModules) await module(scope, context);
   });
   await registerWebApp(app, config.webDist);

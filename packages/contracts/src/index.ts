@@ -13,5 +13,6 @@ export * from './role-schemas.ts';
 export * from './roles.ts';
 export * from './sites.ts';
 export * from './telemetry.ts';
+export * from './user-admin.ts';
 export * from './users.ts';
 export * from './video.ts';

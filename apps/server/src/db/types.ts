@@ -5,6 +5,7 @@ import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { SiteTables } from '../modules/sites/tables.ts';
 import type { TelemetryTables } from '../modules/telemetry/tables.ts';
+import type { UserAdminTables } from '../modules/users/tables.ts';
 import type { VideoTables } from '../modules/video/tables.ts';
 import type { JobTables } from '../platform/jobs/tables.ts';
 import type { FoundationTables } from './foundation-tables.ts';
@@ -23,4 +24,5 @@ export interface Database
     VideoTables,
     TelemetryTables,
     AlarmTables,
-    DownloadTables {}
+    DownloadTables,
+    UserAdminTables {}

@@ -39,6 +39,8 @@ const PERMISSIONS = {
     { codename: 'delete_ticket', name: 'Can delete ticket' },
     { codename: 'add_user', name: 'Can add user' },
     { codename: 'change_user', name: 'Can change user' },
+    { codename: 'view_user', name: 'Can view user' },
+    { codename: 'delete_user', name: 'Can delete user' },
   ],
 };
 

@@ -4,6 +4,7 @@ import { notificationsOf } from '../../src/modules/notifications/index.ts';
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
 import { pushOf } from '../../src/platform/push/index.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
+import { peopleObjectRoutes as people } from '../people-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
 import type { TestApp } from './harness.ts';
@@ -21,6 +22,8 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...telemetry,
   // helpdesk (issue 5)
   ...helpdesk,
+  // user administration (issue 15)
+  ...people,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

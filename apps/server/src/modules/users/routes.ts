@@ -10,9 +10,6 @@ import {
   userAssetQuerySchema,
   userAssetRemoveResultSchema,
   userAssetRemoveSchema,
-  userListQuerySchema,
-  userListSchema,
-  userSchema,
 } from '@sitewatch/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,13 +25,7 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
   const siteAdmins = roleGuard(...ROLES_SEEING_ALL_SITES);
   const groupAdmins = roleGuard('sysadmin', 'customeradmin');
 
-  r.get('/iotapp/users/', { schema: { tags, querystring: userListQuerySchema, response: { 200: userListSchema } } }, async (request) =>
-    users.list(requireAuth(request).tenantId, request.query),
-  );
-  r.get('/iotapp/users/:id/', { schema: { tags, params: idParamSchema, response: { 200: userSchema } } }, async (request) =>
-    users.detail(requireAuth(request).tenantId, request.params.id),
-  );
-
+  // The user list and one user's record are served by user administration (admin-routes.ts).
   // A user reads their own sites; administrators read and change anyone's.
   r.get(
     '/iotapp/user-assets/',

@@ -1,0 +1,45 @@
+import type { TestApp, TestClient } from './support/harness.ts';
+import type { ObjectFixture } from './support/object-routes.ts';
+
+/** Tenant-A objects of user administration for the route-walking test. */
+
+const admins = new WeakMap<TestApp, Promise<TestClient>>();
+const adminOf = (t: TestApp) => {
+  if (!admins.has(t)) admins.set(t, t.login('customeradmin'));
+  return admins.get(t) as Promise<TestClient>;
+};
+
+let sequence = 0;
+const userInput = () => {
+  const n = `${Date.now().toString(36)}${++sequence}`;
+  return {
+    username: `fixture${n}`,
+    email: `fixture${n}@demo.example.com`,
+    firstname: 'Fixture',
+    lastname: 'User',
+    mobile: null,
+    userRole: ['vendor'],
+    groupId: null,
+    assetIds: [],
+    notificationConfig: { popup: true },
+  };
+};
+
+const user: ObjectFixture = async (t) => {
+  const res = await (await adminOf(t)).post('/iotapp/users/', { ...userInput(), password: 'Blue-Harbour-71' });
+  return { params: { id: res.json().id }, payload: userInput() };
+};
+
+export const peopleObjectRoutes: Record<string, ObjectFixture> = {
+  'GET /iotapp/users/:id/details/': user,
+  'PUT /iotapp/users/:id/': user,
+  'DELETE /iotapp/users/:id/': user,
+  'PUT /iotapp/users/:id/active/': async (t) => ({ ...(await user(t)), payload: { isActive: false } }),
+  'POST /iotapp/users/:id/reset-password/': async (t) => ({ ...(await user(t)), payload: { password: 'Quiet-Meadow-93' } }),
+  'POST /iotapp/users/:id/set-password-email/': user,
+  'PUT /iotapp/users/:id/avatar/': async (t) => ({
+    ...(await user(t)),
+    payload: { image: `data:image/gif;base64,${Buffer.from('GIF89a').toString('base64')}` },
+  }),
+  'GET /iotapp/users/:id/avatar/': user,
+};
