@@ -136,3 +136,26 @@ export const grantableSchema = z.object({
   groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
 });
 export type Grantable = z.infer<typeof grantableSchema>;
+
+/** Readable names of the actions the activity log records; unknown ones are shown as recorded. */
+export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
+  'login.password': 'Signed in with password',
+  'login.otp': 'Signed in with OTP',
+  'login.totp': 'Signed in with authenticator code',
+  logout: 'Signed out',
+  'token.refresh': 'Session refreshed',
+  'session.revoke': 'Session ended',
+  'password.change': 'Changed password',
+  'password.set': 'Set password from e-mail link',
+  'totp.enable': 'Turned on two-factor sign-in',
+  'totp.disable': 'Turned off two-factor sign-in',
+  'user.create': 'Created a user',
+  'user.update': 'Updated a user',
+  'user.delete': 'Deleted a user',
+  'user.activate': 'Activated a user',
+  'user.deactivate': 'Deactivated a user',
+  'user.password-reset': "Reset a user's password",
+  'user.set-password-mail': 'Sent a set-password e-mail',
+  'user.avatar': 'Changed a picture',
+};
+export const ACTIVITY_OUTCOME_LABELS: Record<string, string> = { success: 'Success', failure: 'Failed', denied: 'Denied' };

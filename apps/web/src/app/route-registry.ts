@@ -11,6 +11,7 @@ import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
 import { telemetryRoutes } from '../features/telemetry/routes.ts';
 import { ticketRoutes } from '../features/tickets/routes.ts';
+import { usersRoutes } from '../features/users/routes.ts';
 import { videoRoutes } from '../features/video/routes.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -29,6 +30,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...ticketRoutes,
   ...telemetryRoutes,
   ...sitesRoutes,
+  ...usersRoutes,
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,

@@ -1,0 +1,51 @@
+import { expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+
+/** User administration in the browser: an admin creates a user, who then signs in with the password chosen. */
+
+test.describe.configure({ timeout: 120_000 });
+
+test('a customer admin creates a user who then signs in', async ({ page, signIn, browser }) => {
+  const stamp = Date.now().toString(36);
+  const username = `e2e-${stamp}`;
+  await signIn('customeradmin', { next: '/users' });
+  await page.getByTestId('add-user').click({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/user\/create$/);
+  await page.getByTestId('user-firstname').fill('Erin');
+  await page.getByTestId('user-lastname').fill(`Tester ${stamp}`);
+  await page.getByTestId('user-username').fill(username);
+  await page.getByTestId('user-email').fill(`${username}@demo.example.com`);
+  await page.getByTestId('user-mobile').fill('12345');
+  await page.getByRole('combobox', { name: 'Roles' }).click();
+  await page.getByRole('option', { name: 'Vendor' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Password' }).click();
+  await page.getByRole('option', { name: 'Set a password now' }).click();
+  await page.getByTestId('user-password').fill(PASSWORD);
+  await page.getByTestId('user-save').click();
+  // The mobile number is checked in the form before anything is sent.
+  await expect(page.getByText('Mobile number must be 10 digits')).toBeVisible();
+  await page.getByTestId('user-mobile').fill('');
+  await page.getByTestId('user-save').click();
+  await expect(page).toHaveURL(/\/user-details\/\d+$/);
+  await expect(page.getByText('User created successfully')).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Erin Tester ${stamp}` })).toBeVisible();
+  await expect(page.getByText('Vendor', { exact: true })).toBeVisible();
+
+  const context = await browser.newContext();
+  const newcomer = await context.newPage();
+  await signInThroughForm(newcomer, username);
+  await expect(newcomer).not.toHaveURL(/login/);
+  await newcomer.goto('/myprofile');
+  await expect(newcomer.getByTestId('profile-email')).toHaveValue(`${username}@demo.example.com`, { timeout: 30_000 });
+  await context.close();
+
+  // The new user's session shows on the details page once they signed in.
+  await page.reload();
+  await expect(page.getByText('Active sessions')).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Password', exact: true })).toBeVisible();
+});
+
+test('a user without the user permissions sees no user administration', async ({ page, signIn }) => {
+  await signIn('fieldexecutive', { next: '/users' });
+  await expect(page).toHaveURL(/access-denied/, { timeout: 30_000 });
+});
