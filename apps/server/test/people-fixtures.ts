@@ -30,6 +30,14 @@ const user: ObjectFixture = async (t) => {
   return { params: { id: res.json().id }, payload: userInput() };
 };
 
+const group: ObjectFixture = async (t) => {
+  const res = await (await adminOf(t)).post('/iotapp/permission-groups/', {
+    name: `Fixture group ${Date.now()}${++sequence}`,
+    codenames: [],
+  });
+  return { params: { id: res.json().id }, payload: { name: 'renamed by B', codenames: [] } };
+};
+
 export const peopleObjectRoutes: Record<string, ObjectFixture> = {
   'GET /iotapp/users/:id/details/': user,
   'PUT /iotapp/users/:id/': user,
@@ -42,4 +50,8 @@ export const peopleObjectRoutes: Record<string, ObjectFixture> = {
     payload: { image: `data:image/gif;base64,${Buffer.from('GIF89a').toString('base64')}` },
   }),
   'GET /iotapp/users/:id/avatar/': user,
+  'PUT /iotapp/permission-groups/:id/': group,
+  'DELETE /iotapp/permission-groups/:id/': group,
+  'GET /iotapp/permission-groups/:id/users/': group,
+  'POST /iotapp/permission-groups/:id/users/': async (t) => ({ ...(await group(t)), payload: { userIds: [1] } }),
 };

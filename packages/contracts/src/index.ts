@@ -9,6 +9,7 @@ export * from './events.ts';
 export * from './helpdesk.ts';
 export * from './messages.ts';
 export * from './notifications.ts';
+export * from './permissions.ts';
 export * from './role-schemas.ts';
 export * from './roles.ts';
 export * from './sites.ts';

@@ -41,6 +41,10 @@ const PERMISSIONS = {
     { codename: 'change_user', name: 'Can change user' },
     { codename: 'view_user', name: 'Can view user' },
     { codename: 'delete_user', name: 'Can delete user' },
+    { codename: 'view_group', name: 'Can view group' },
+    { codename: 'add_group', name: 'Can add group' },
+    { codename: 'change_group', name: 'Can change group' },
+    { codename: 'delete_group', name: 'Can delete group' },
   ],
 };
 

@@ -71,6 +71,7 @@ export const DEMO_MENU: MenuItem[] = [
     children: [
       { label: 'Users', value: '/users', icon: 'users' },
       { label: 'Assign Sites', value: '/assign-asset', icon: 'sites' },
+      { label: 'Permissions', value: '/permissions/', icon: 'admin', permission: 'view_group' },
       { label: 'SMS Outbox', value: '/app-admin', icon: 'outbox', roles: ['sysadmin'] },
     ],
   },

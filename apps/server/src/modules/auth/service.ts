@@ -513,6 +513,8 @@ export function createAuthService(deps: AuthDeps) {
       },
       /** Rights changed: the user's next request reads them afresh. */
       refresh: (userId: number) => forgetPrincipals({ userId }),
+      /** A group's rights changed: every next request reads rights afresh. */
+      refreshAll: () => principals.clear(),
     } satisfies UserSessionsPort,
 
     async outbox(tenant: Tenant) {
@@ -539,4 +541,5 @@ export interface UserSessionsPort {
   lastSignIns(tenantId: number, userIds: number[]): Promise<Map<number, Date>>;
   endAll(tenantId: number, userId: number): Promise<void>;
   refresh(userId: number): void;
+  refreshAll(): void;
 }

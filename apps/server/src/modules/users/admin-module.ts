@@ -6,6 +6,8 @@ import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { UserSessionsPort } from '../auth/service.ts';
 import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
+import { groupRoutes } from './groups-routes.ts';
+import { createGroupService } from './groups-service.ts';
 
 export interface UserAdminPorts {
   db: Db;
@@ -17,12 +19,14 @@ export interface UserAdminPorts {
   setPasswordRateLimit: number;
 }
 
-/** User administration: create, change, deactivate and remove users, passwords, avatars and the user list. */
+/** User administration: users (create, change, deactivate, remove, passwords, avatars), the user list and permission groups. */
 export function createUserAdminModule(ports: UserAdminPorts): DomainModule {
   const admin = createUserAdminService(ports);
+  const groups = createGroupService(ports);
   return {
     register(app: FastifyInstance) {
       userAdminRoutes(app, { admin, publicUrl: ports.publicUrl, setPasswordRateLimit: ports.setPasswordRateLimit });
+      groupRoutes(app, { groups });
     },
     ports: {},
   };
