@@ -1,4 +1,4 @@
-import { expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
 
 /** User administration in the browser: an admin creates a user, who then signs in with the password chosen. */
 
@@ -48,4 +48,50 @@ test('a customer admin creates a user who then signs in', async ({ page, signIn,
 test('a user without the user permissions sees no user administration', async ({ page, signIn }) => {
   await signIn('fieldexecutive', { next: '/users' });
   await expect(page).toHaveURL(/access-denied/, { timeout: 30_000 });
+});
+
+test("changing a group's permissions shows or hides a screen for its users", async ({ page, signIn, browser, baseURL }) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const stamp = Date.now().toString(36);
+  const groupName = `E2E readers ${stamp}`;
+  const group = await (await api.post('/iotapp/permission-groups/', { name: groupName, codenames: ['view_asset', 'view_ticket'] })).json();
+  const username = `reader-${stamp}`;
+  const created = await api.post('/iotapp/users/', {
+    username,
+    email: `${username}@demo.example.com`,
+    firstname: 'Rita',
+    lastname: `Reader ${stamp}`,
+    mobile: null,
+    userRole: ['customer'],
+    groupId: group.id,
+    assetIds: [],
+    notificationConfig: { popup: false },
+    password: PASSWORD,
+  });
+  expect(created.status()).toBe(201);
+  await api.dispose();
+
+  const context = await browser.newContext();
+  const reader = await context.newPage();
+  await signInThroughForm(reader, username);
+  await reader.goto('/users');
+  await expect(reader).toHaveURL(/access-denied/, { timeout: 30_000 });
+
+  await signIn('customeradmin', { next: '/permissions' });
+  await page.getByRole('button', { name: new RegExp(groupName) }).click({ timeout: 30_000 });
+  const editor = page.getByTestId('group-editor');
+  await editor.getByRole('checkbox', { name: /Can view user/ }).check();
+  await editor.getByTestId('save-group').click();
+  await expect(page.getByText('Permission for selected events are updated successfully!')).toBeVisible();
+
+  await reader.goto('/users');
+  await expect(reader.getByRole('heading', { name: 'Users' })).toBeVisible({ timeout: 30_000 });
+  await expect(reader.getByText(`Rita Reader ${stamp}`)).toBeVisible();
+
+  await editor.getByRole('checkbox', { name: /Can view user/ }).uncheck();
+  await editor.getByTestId('save-group').click();
+  await expect(page.getByText('Permission for selected events are updated successfully!').first()).toBeVisible();
+  await reader.goto('/users');
+  await expect(reader).toHaveURL(/access-denied/, { timeout: 30_000 });
+  await context.close();
 });

@@ -6,6 +6,7 @@ import { downloadRoutes } from '../features/downloads/routes.ts';
 import { errorRoutes } from '../features/errors/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { mapRoutes } from '../features/map/routes.ts';
+import { permissionRoutes } from '../features/permissions/routes.ts';
 import { profileRoutes } from '../features/profile/routes.ts';
 import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
@@ -31,6 +32,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...telemetryRoutes,
   ...sitesRoutes,
   ...usersRoutes,
+  ...permissionRoutes,
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,

@@ -5,6 +5,7 @@ import { type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from '
 import { useLocation, useMatches } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useCurrentCustomer, useCustomerSettings } from '../../features/customers/api.ts';
+import { useFreshRights } from '../../features/profile/api.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import type { RouteHandle } from '../route-types.ts';
 import { hasScreen } from '../screens.ts';
@@ -30,6 +31,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [mobileNavOpen, setMobileNavOpen] = useState(false);
   const settings = useCustomerSettings().data;
   useCurrentCustomer();
+  useFreshRights();
 
   const hideNavigation =
     isEmbedded() || isExtensionPath(location.pathname) || matches.some((m) => (m.handle as RouteHandle | undefined)?.hideNavigation);

@@ -43,6 +43,25 @@ export function useProfile() {
   });
 }
 
+/**
+ * Keeps the stored rights in step with the server: a group or role change by an admin shows (menu entries and
+ * screens appear or disappear) on the next page load or when the window regains focus.
+ */
+export function useFreshRights() {
+  const user = useUser();
+  useQuery({
+    queryKey: profileKeys.profile,
+    enabled: Boolean(user),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+    queryFn: async () => {
+      const profile = await http.get<User>('/api/auth/profile/', { toast: false });
+      setUser(profile);
+      return profile;
+    },
+  });
+}
+
 function useUserMutation<TArgs>(call: (args: TArgs) => Promise<User>) {
   const client = useQueryClient();
   return useMutation({
