@@ -147,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     blobs: createLocalBlobStore(join(config.dataDir, 'blobs')),
     publicUrl: config.publicUrl,
     setPasswordRateLimit: config.auth.loginRateLimitPerMinute,
+    allowedEmailDomains: async (tenantId) => (await customers.settings(tenantId)).registrationEmailDomains,
+    verifyCaptcha: (tenantId, captchaId, answer) => auth.verifyCaptcha(tenantId, captchaId, answer),
   });
 
   const context: AppContext = { db, config, events, customers, auth, jobs, database };

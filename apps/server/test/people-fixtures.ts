@@ -1,4 +1,4 @@
-import type { TestApp, TestClient } from './support/harness.ts';
+import { CAPTCHA, type TestApp, type TestClient } from './support/harness.ts';
 import type { ObjectFixture } from './support/object-routes.ts';
 
 /** Tenant-A objects of user administration for the route-walking test. */
@@ -38,6 +38,27 @@ const group: ObjectFixture = async (t) => {
   return { params: { id: res.json().id }, payload: { name: 'renamed by B', codenames: [] } };
 };
 
+/** A confirmed (pending) registration request of tenant A. */
+const registration: ObjectFixture = async (t) => {
+  const n = `${Date.now().toString(36)}${++sequence}`;
+  const anon = t.anonymous();
+  const email = `applicant${n}@demo.example.com`;
+  await anon.post('/iotapp/registration-requests/register/', {
+    username: `applicant${n}`,
+    email,
+    firstname: 'Applicant',
+    lastname: 'Fixture',
+    mobile: null,
+    password: 'Blue-Harbour-71',
+    captchaId: await anon.captcha(),
+    captcha: CAPTCHA,
+  });
+  const mail = await t.db.selectFrom('mail_outbox').select('body').where('to', '=', email).executeTakeFirstOrThrow();
+  await anon.post('/iotapp/registration-requests/confirm/', { token: /token=([\w-]+)/.exec(mail.body)?.[1] });
+  const row = await t.db.selectFrom('registration_requests').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  return { params: { id: row.id }, payload: { userRole: ['vendor'], reason: 'fixture' } };
+};
+
 export const peopleObjectRoutes: Record<string, ObjectFixture> = {
   'GET /iotapp/users/:id/details/': user,
   'PUT /iotapp/users/:id/': user,
@@ -53,5 +74,8 @@ export const peopleObjectRoutes: Record<string, ObjectFixture> = {
   'PUT /iotapp/permission-groups/:id/': group,
   'DELETE /iotapp/permission-groups/:id/': group,
   'GET /iotapp/permission-groups/:id/users/': group,
+  'GET /iotapp/registration-requests/:id/': registration,
+  'POST /iotapp/registration-requests/:id/approve/': async (t) => ({ ...(await registration(t)), payload: { userRole: ['vendor'] } }),
+  'POST /iotapp/registration-requests/:id/reject/': async (t) => ({ ...(await registration(t)), payload: { reason: 'fixture' } }),
   'POST /iotapp/permission-groups/:id/users/': async (t) => ({ ...(await group(t)), payload: { userIds: [1] } }),
 };

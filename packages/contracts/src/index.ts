@@ -10,6 +10,7 @@ export * from './helpdesk.ts';
 export * from './messages.ts';
 export * from './notifications.ts';
 export * from './permissions.ts';
+export * from './registration.ts';
 export * from './role-schemas.ts';
 export * from './roles.ts';
 export * from './sites.ts';

@@ -501,6 +501,13 @@ export function createAuthService(deps: AuthDeps) {
       });
     },
 
+    /** Spends a captcha of the login form for another public form (registration): 'ok', 'expired' or 'wrong'. */
+    async verifyCaptcha(tenantId: number, captchaId: string, answer: string): Promise<'ok' | 'expired' | 'wrong'> {
+      const stored = await repo.takeCaptcha(db, tenantId, captchaId);
+      if (!stored) return 'expired';
+      return safeEqual(stored.answer_hash, sha256(answer.toLowerCase())) ? 'ok' : 'wrong';
+    },
+
     /** The sessions port other modules use (user administration): a user's live sessions and sign-ins. */
     userSessions: {
       list: (tenantId: number, userId: number) => repo.listActiveSessions(db, tenantId, userId),

@@ -8,6 +8,8 @@ import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
 import { groupRoutes } from './groups-routes.ts';
 import { createGroupService } from './groups-service.ts';
+import { registrationRoutes } from './registration-routes.ts';
+import { createRegistrationService } from './registration-service.ts';
 
 export interface UserAdminPorts {
   db: Db;
@@ -17,16 +19,21 @@ export interface UserAdminPorts {
   blobs: BlobStore;
   publicUrl: string | undefined;
   setPasswordRateLimit: number;
+  /** The tenant's e-mail domain allow-list for registration (customer settings). */
+  allowedEmailDomains(tenantId: number): Promise<string[]>;
+  verifyCaptcha(tenantId: number, captchaId: string, answer: string): Promise<'ok' | 'expired' | 'wrong'>;
 }
 
 /** User administration: users (create, change, deactivate, remove, passwords, avatars), the user list and permission groups. */
 export function createUserAdminModule(ports: UserAdminPorts): DomainModule {
   const admin = createUserAdminService(ports);
   const groups = createGroupService(ports);
+  const registrations = createRegistrationService({ ...ports, admin, allowedDomains: ports.allowedEmailDomains });
   return {
     register(app: FastifyInstance) {
       userAdminRoutes(app, { admin, publicUrl: ports.publicUrl, setPasswordRateLimit: ports.setPasswordRateLimit });
       groupRoutes(app, { groups });
+      registrationRoutes(app, { registrations, publicUrl: ports.publicUrl, rateLimit: ports.setPasswordRateLimit });
     },
     ports: {},
   };

@@ -237,13 +237,29 @@ export function createUserAdminService(deps: UserAdminDeps) {
     },
 
     async create(request: FastifyRequest, auth: AuthContext, input: UserCreate, origin: string) {
+      const passwordHash = input.password ? await checkPassword(input.password, input.username) : `!unset:${randomToken(16)}`;
+      const id = await this.createWithHash(request, auth, input, passwordHash);
+      if (!input.password)
+        await sendSetPasswordMail(auth.tenantId, { id, email: input.email.toLowerCase(), firstname: input.firstname }, origin);
+      return current(auth, id);
+    },
+
+    /**
+     * Creates the user with a password hash already made (a set-password placeholder, or the one a registration
+     * request carries); `within` runs in the same transaction (the registration request is marked approved there).
+     */
+    async createWithHash(
+      request: FastifyRequest,
+      auth: AuthContext,
+      input: UserInput,
+      passwordHash: string,
+      within?: (trx: Db, userId: number) => Promise<void>,
+    ) {
       need(auth, USER_PERMISSIONS.add);
       await assertGrantable(auth, input);
-      const passwordHash = input.password ? await checkPassword(input.password, input.username) : `!unset:${randomToken(16)}`;
       const write = writeOf(input);
-      let id: number;
       try {
-        id = await db.transaction().execute(async (trx) => {
+        return await db.transaction().execute(async (trx) => {
           if (await repo.findClash(trx, auth.tenantId, write)) throw conflict(USER_ADMIN_MESSAGES.exists);
           const newId = await repo.insertUser(trx, auth.tenantId, { ...write, passwordHash });
           await repo.replaceAssets(trx, auth.tenantId, newId, input.assetIds, auth.userId);
@@ -257,15 +273,18 @@ export function createUserAdminService(deps: UserAdminDeps) {
               after: summaryOf({ ...write, roles: write.roles, group_ids: write.groupIds, is_active: true }),
             },
           });
+          await within?.(trx, newId);
           return newId;
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(USER_ADMIN_MESSAGES.exists);
         throw error;
       }
-      if (!input.password) await sendSetPasswordMail(auth.tenantId, { id, email: write.email, firstname: write.firstname }, origin);
-      return current(auth, id);
     },
+
+    /** Whether a user of the tenant already has this username, e-mail or mobile number. */
+    clashes: (tenantId: number, u: { username: string; email: string; mobile: string | null }) =>
+      repo.findClash(db, tenantId, u).then(Boolean),
 
     async update(request: FastifyRequest, auth: AuthContext, id: number, input: UserInput) {
       need(auth, USER_PERMISSIONS.change);

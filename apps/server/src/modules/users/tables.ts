@@ -22,7 +22,28 @@ export interface MailOutboxTable {
   created_at: Generated<Date>;
 }
 
+export interface RegistrationRequestsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  username: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  mobile: string | null;
+  password_hash: string;
+  status: Generated<'unconfirmed' | 'pending' | 'approved' | 'rejected'>;
+  confirm_token_hash: string;
+  confirm_expires_at: ColumnType<Date, Date | string, Date | string>;
+  confirmed_at: Stamp;
+  decided_by: number | null;
+  decided_at: Stamp;
+  reason: string | null;
+  user_id: number | null;
+  created_at: Generated<Date>;
+}
+
 export interface UserAdminTables {
+  registration_requests: RegistrationRequestsTable;
   password_tokens: PasswordTokensTable;
   mail_outbox: MailOutboxTable;
 }
