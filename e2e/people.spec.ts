@@ -1,4 +1,4 @@
-import { apiSession, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, CAPTCHA, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
 
 /** User administration in the browser: an admin creates a user, who then signs in with the password chosen. */
 
@@ -93,5 +93,46 @@ test("changing a group's permissions shows or hides a screen for its users", asy
   await expect(page.getByText('Permission for selected events are updated successfully!').first()).toBeVisible();
   await reader.goto('/users');
   await expect(reader).toHaveURL(/access-denied/, { timeout: 30_000 });
+  await context.close();
+});
+
+test('a newcomer registers, confirms the e-mail, is approved and signs in', async ({ page, signIn, browser, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const username = `joiner-${stamp}`;
+  const email = `${username}@demo.example.com`;
+  const context = await browser.newContext();
+  const newcomer = await context.newPage();
+  await newcomer.goto('/register');
+  await expect(newcomer.getByTestId('captcha-image')).toBeVisible({ timeout: 30_000 });
+  await newcomer.getByTestId('register-firstname').fill('Jo');
+  await newcomer.getByTestId('register-lastname').fill(`Joiner ${stamp}`);
+  await newcomer.getByTestId('register-username').fill(username);
+  await newcomer.getByTestId('register-email').fill(email);
+  await newcomer.getByTestId('register-password').fill(PASSWORD);
+  await newcomer.getByTestId('register-confirm').fill(PASSWORD);
+  await newcomer.getByTestId('register-captcha').fill(CAPTCHA);
+  await newcomer.getByTestId('register-submit').click();
+  await expect(newcomer).toHaveURL(/\/register\/request-done$/);
+
+  // The confirmation link is in the mail outbox (no SMTP server in tests).
+  const sysadmin = await apiSession(baseURL as string, 'sysadmin');
+  const outbox = await (await sysadmin.get('/iotapp/mail-outbox/')).json();
+  await sysadmin.dispose();
+  const mail = outbox.contents.find((m: { to: string }) => m.to === email);
+  const link = new URL(/https?:\/\/\S+/.exec(mail.body)?.[0] as string);
+  await newcomer.goto(`${link.pathname}${link.search}`);
+  await expect(newcomer.getByText('Your e-mail address is confirmed.')).toBeVisible({ timeout: 30_000 });
+
+  await signIn('customeradmin', { next: '/registration-requests' });
+  await page.getByRole('link', { name: `Jo Joiner ${stamp}` }).click({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Roles' }).click();
+  await page.getByRole('option', { name: 'Vendor' }).click();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('approve').click();
+  await expect(page).toHaveURL(/\/user-details\/\d+$/);
+  await expect(page.getByText('User created successfully')).toBeVisible();
+
+  await signInThroughForm(newcomer, username);
+  await expect(newcomer).not.toHaveURL(/login/);
   await context.close();
 });

@@ -254,3 +254,13 @@ describe('privilege rules', () => {
     }
   });
 });
+
+describe('the mail outbox', () => {
+  it('shows the latest e-mails to sysadmins only', async () => {
+    const sys = await t.login('sysadmin');
+    const res = await sys.get('/iotapp/mail-outbox/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().contents[0]).toHaveProperty('subject');
+    expect((await admin.get('/iotapp/mail-outbox/')).statusCode).toBe(403);
+  });
+});

@@ -159,3 +159,8 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   'user.avatar': 'Changed a picture',
 };
 export const ACTIVITY_OUTCOME_LABELS: Record<string, string> = { success: 'Success', failure: 'Failed', denied: 'Denied' };
+
+export const mailOutboxSchema = z.object({
+  contents: z.array(z.object({ id: z.number().int(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() })),
+  totalCount: z.number().int(),
+});

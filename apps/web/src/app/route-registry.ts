@@ -8,6 +8,7 @@ import { homeRoutes } from '../features/home/routes.ts';
 import { mapRoutes } from '../features/map/routes.ts';
 import { permissionRoutes } from '../features/permissions/routes.ts';
 import { profileRoutes } from '../features/profile/routes.ts';
+import { registrationRoutes } from '../features/registration/routes.ts';
 import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
 import { telemetryRoutes } from '../features/telemetry/routes.ts';
@@ -33,6 +34,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...sitesRoutes,
   ...usersRoutes,
   ...permissionRoutes,
+  ...registrationRoutes,
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,

@@ -233,3 +233,12 @@ export const recentActivity = (db: Db, tenantId: number, userId: number, limit: 
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+
+export const listMailOutbox = (db: Db, tenantId: number, limit: number) =>
+  db
+    .selectFrom('mail_outbox')
+    .select(['id', 'to', 'subject', 'body', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();

@@ -3,6 +3,7 @@ import {
   avatarUploadSchema,
   grantableSchema,
   idParamSchema,
+  mailOutboxSchema,
   messageSchema,
   passwordResetSchema,
   setPasswordSchema,
@@ -78,6 +79,9 @@ export function userAdminRoutes(
     const { data, type } = await admin.avatar(requireAuth(request), request.params.id);
     return reply.header('content-type', type).header('cache-control', 'private, max-age=86400').send(data);
   });
+  r.get('/iotapp/mail-outbox/', { schema: { tags, response: { 200: mailOutboxSchema } } }, async (request) =>
+    admin.mailOutbox(requireAuth(request)),
+  );
   r.post(
     '/iotapp/users/set-password/',
     {

@@ -392,6 +392,16 @@ export function createUserAdminService(deps: UserAdminDeps) {
       return { message: USER_ADMIN_MESSAGES.setPasswordSent };
     },
 
+    /** The latest e-mails of the tenant as the built-in sender kept them (sysadmins check deliveries). */
+    async mailOutbox(auth: AuthContext) {
+      if (!auth.roles.includes('sysadmin')) throw forbidden();
+      const rows = await repo.listMailOutbox(db, auth.tenantId, 50);
+      return {
+        contents: rows.map((r) => ({ id: r.id, to: r.to, subject: r.subject, body: r.body, createdAt: r.created_at.toISOString() })),
+        totalCount: rows.length,
+      };
+    },
+
     /** Public: a set-password link from an e-mail. */
     async setPasswordWithToken(request: FastifyRequest, tenantId: number, token: string, password: string) {
       const spent = await repo.spendPasswordToken(db, tenantId, sha256(token));

@@ -71,9 +71,14 @@ export function UsersListPage() {
         title="Users"
         actions={
           permissions.has(USER_PERMISSIONS.add) ? (
-            <Button variant="contained" component={Link} to="/user/create" data-testid="add-user">
-              Add user
-            </Button>
+            <>
+              <Button component={Link} to="/registration-requests">
+                Registration requests
+              </Button>
+              <Button variant="contained" component={Link} to="/user/create" data-testid="add-user">
+                Add user
+              </Button>
+            </>
           ) : null
         }
       />
