@@ -8,11 +8,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { createActivityLogModule } from './modules/activity-log/index.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { createCustomerService } from './modules/customers/service.ts';
 import { downloadsModule } from './modules/downloads/index.ts';
+import { exportsOf } from './modules/downloads/registry.ts';
 import { type HelpdeskPort, helpdeskModule } from './modules/helpdesk/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
@@ -151,12 +153,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     verifyCaptcha: (tenantId, captchaId, answer) => auth.verifyCaptcha(tenantId, captchaId, answer),
   });
 
+  const activityLog = createActivityLogModule({
+    db,
+    clock: systemClock,
+    jobs,
+    tenants: async () => {
+      const ids = await tenants.ids();
+      return Promise.all(ids.map(async (id) => ({ id, retentionDays: (await customers.settings(id)).activityLogRetentionDays })));
+    },
+  });
+
   const context: AppContext = { db, config, events, customers, auth, jobs, database };
+  exportsOf(context).registerSource(activityLog.ports.exportSource);
   await app.register(async (scope) => {
     systemRoutes(scope, { db, isShuttingDown: () => app.shuttingDown });
     authRoutes(scope, { auth, secureCookies: config.auth.secureCookies, loginRateLimit: config.auth.loginRateLimitPerMinute });
     customerRoutes(scope, { customers });
     await userAdmin.register(scope);
+    await activityLog.register(scope);
     for (const module of domainModules) await module(scope, context);
   });
   await registerWebApp(app, config.webDist);

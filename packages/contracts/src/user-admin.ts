@@ -164,3 +164,33 @@ export const mailOutboxSchema = z.object({
   contents: z.array(z.object({ id: z.number().int(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() })),
   totalCount: z.number().int(),
 });
+
+/** Filters of /user-activity-logs and of its CSV export. */
+export const activityLogQuerySchema = z.strictObject({
+  userId: z.coerce.number().int().positive().max(2147483647).optional(),
+  action: z.string().trim().min(1).max(80).optional(),
+  objectType: z.string().trim().min(1).max(40).optional(),
+  from: z.iso.datetime({ offset: true, message: 'Enter a valid date' }).optional(),
+  to: z.iso.datetime({ offset: true, message: 'Enter a valid date' }).optional(),
+  /** Keyset cursor of the next page, from the previous answer. */
+  cursor: z.string().max(80).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
+
+export const activityLogEntrySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  actorId: z.number().int().nullable(),
+  actorName: z.string().nullable(),
+  action: z.string(),
+  outcome: z.string(),
+  objectType: z.string().nullable(),
+  objectId: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;
+export const activityLogPageSchema = z.object({ contents: z.array(activityLogEntrySchema), nextCursor: z.string().nullable() });

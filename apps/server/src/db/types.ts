@@ -1,3 +1,4 @@
+import type { ActivityLogTables } from '../modules/activity-log/tables.ts';
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
@@ -25,4 +26,5 @@ export interface Database
     TelemetryTables,
     AlarmTables,
     DownloadTables,
-    UserAdminTables {}
+    UserAdminTables,
+    ActivityLogTables {}
