@@ -136,3 +136,21 @@ test('a newcomer registers, confirms the e-mail, is approved and signs in', asyn
   await expect(newcomer).not.toHaveURL(/login/);
   await context.close();
 });
+
+test('the activity log filters by action and exports through the downloads', async ({ page, signIn, baseURL }) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const stamp = Date.now().toString(36);
+  const res = await api.post('/iotapp/permission-groups/', { name: `Logged group ${stamp}`, codenames: ['view_asset'] });
+  expect(res.status()).toBe(201);
+  await api.dispose();
+
+  await signIn('customeradmin', { next: '/user-activity-logs' });
+  await expect(page.getByRole('heading', { name: 'User activity logs' })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Action' }).click();
+  await page.getByRole('option', { name: 'Created a group' }).click();
+  await expect(page.getByRole('cell', { name: 'Created a group' }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Signed in with password' })).toHaveCount(0);
+  await page.getByTestId('export-activity').click();
+  await page.goto('/downloads');
+  await expect(page.getByText('User activity log').first()).toBeVisible({ timeout: 30_000 });
+});

@@ -161,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const ids = await tenants.ids();
       return Promise.all(ids.map(async (id) => ({ id, retentionDays: (await customers.settings(id)).activityLogRetentionDays })));
     },
+    userNames: userAdmin.ports.userNames,
   });
 
   const context: AppContext = { db, config, events, customers, auth, jobs, database };

@@ -157,6 +157,14 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   'user.password-reset': "Reset a user's password",
   'user.set-password-mail': 'Sent a set-password e-mail',
   'user.avatar': 'Changed a picture',
+  'group.create': 'Created a group',
+  'group.update': 'Changed a group',
+  'group.delete': 'Deleted a group',
+  'group.assign': 'Assigned a group',
+  'registration.request': 'Asked for an account',
+  'registration.confirm': 'Confirmed a registration e-mail',
+  'registration.approve': 'Approved a registration',
+  'registration.reject': 'Rejected a registration',
 };
 export const ACTIVITY_OUTCOME_LABELS: Record<string, string> = { success: 'Success', failure: 'Failed', denied: 'Denied' };
 

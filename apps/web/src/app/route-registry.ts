@@ -1,3 +1,4 @@
+import { activityLogRoutes } from '../features/activity-log/routes.ts';
 import { adminRoutes } from '../features/admin/routes.ts';
 import { authRoutes } from '../features/auth/routes.ts';
 import { customerRoutes } from '../features/customers/routes.ts';
@@ -35,6 +36,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...usersRoutes,
   ...permissionRoutes,
   ...registrationRoutes,
+  ...activityLogRoutes,
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,

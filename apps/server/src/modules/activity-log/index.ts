@@ -23,6 +23,8 @@ export interface ActivityLogPorts {
   jobs: JobWorker;
   /** Each tenant with the retention of its activity log in days (customer settings). */
   tenants(): Promise<{ id: number; retentionDays: number }[]>;
+  /** Display names of the tenant's users by id (the users module). */
+  userNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
 }
 
 /** What other modules ask of the activity log: record an entry, in their own transaction when they pass one. */
@@ -46,11 +48,11 @@ function filterOf(q: Omit<ActivityLogQuery, 'cursor' | 'limit'>): repo.ActivityF
   return { userId: q.userId, action: q.action, objectType: q.objectType, from, to };
 }
 
-const toEntry = (r: repo.ActivityRow): ActivityLogEntry => ({
+const toEntry = (r: repo.ActivityRow, names: Map<number, string>): ActivityLogEntry => ({
   id: String(r.id),
   createdAt: r.created_at.toISOString(),
   actorId: r.actor_id,
-  actorName: r.actor_name,
+  actorName: (r.actor_id !== null ? names.get(r.actor_id) : undefined) ?? r.actor_name,
   action: r.action,
   outcome: r.outcome,
   objectType: r.object_type,
@@ -64,6 +66,8 @@ const toEntry = (r: repo.ActivityRow): ActivityLogEntry => ({
 /** /user-activity-logs: the append-only log of sign-ins and changes, its filters, CSV export, retention and upkeep. */
 export function createActivityLogModule(ports: ActivityLogPorts): DomainModule<ActivityPort> {
   const { db, clock, jobs } = ports;
+  const namesFor = (tenantId: number, rows: repo.ActivityRow[]) =>
+    ports.userNames(tenantId, [...new Set(rows.map((r) => r.actor_id).filter((id): id is number => id !== null))]);
   const mayRead = (auth: Pick<AuthContext, 'permissions'>) => auth.permissions.has(USER_PERMISSIONS.view);
 
   async function upkeep() {
@@ -100,9 +104,10 @@ export function createActivityLogModule(ports: ActivityLogPorts): DomainModule<A
     pageSize: 5000,
     async fetchPage(scope, params, cursor, limit) {
       const { rows, nextCursor } = await repo.page(db, scope.tenantId, filterOf(params), cursor ?? undefined, limit);
+      const names = await namesFor(scope.tenantId, rows);
       return {
         rows: rows.map((r) => {
-          const e = toEntry(r);
+          const e = toEntry(r, names);
           return { ...e, before: e.before ? JSON.stringify(e.before) : '', after: e.after ? JSON.stringify(e.after) : '' };
         }),
         nextCursor,
@@ -121,7 +126,8 @@ export function createActivityLogModule(ports: ActivityLogPorts): DomainModule<A
           if (!mayRead(auth)) throw forbidden();
           const { cursor, limit, ...filters } = request.query;
           const { rows, nextCursor } = await repo.page(db, auth.tenantId, filterOf(filters), cursor, limit);
-          return { contents: rows.map(toEntry), nextCursor };
+          const names = await namesFor(auth.tenantId, rows);
+          return { contents: rows.map((r) => toEntry(r, names)), nextCursor };
         },
       );
       jobs.register(UPKEEP_QUEUE, async () => {

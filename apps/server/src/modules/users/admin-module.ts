@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db.ts';
 import type { MailSender } from '../../platform/mail.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { UserSessionsPort } from '../auth/service.ts';
+import { namesOf } from './admin-repository.ts';
 import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
 import { groupRoutes } from './groups-routes.ts';
@@ -25,7 +26,13 @@ export interface UserAdminPorts {
 }
 
 /** User administration: users (create, change, deactivate, remove, passwords, avatars), the user list and permission groups. */
-export function createUserAdminModule(ports: UserAdminPorts): DomainModule {
+/** What other modules may ask of user administration. */
+export interface UserAdminPort {
+  /** Display names of the tenant's users by id. */
+  userNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+}
+
+export function createUserAdminModule(ports: UserAdminPorts): DomainModule<UserAdminPort> {
   const admin = createUserAdminService(ports);
   const groups = createGroupService(ports);
   const registrations = createRegistrationService({ ...ports, admin, allowedDomains: ports.allowedEmailDomains });
@@ -35,6 +42,6 @@ export function createUserAdminModule(ports: UserAdminPorts): DomainModule {
       groupRoutes(app, { groups });
       registrationRoutes(app, { registrations, publicUrl: ports.publicUrl, rateLimit: ports.setPasswordRateLimit });
     },
-    ports: {},
+    ports: { userNames: (tenantId, ids) => namesOf(ports.db, tenantId, ids) },
   };
 }

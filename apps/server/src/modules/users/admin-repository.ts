@@ -242,3 +242,15 @@ export const listMailOutbox = (db: Db, tenantId: number, limit: number) =>
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+
+/** Display names of users of the tenant (the activity log names who did what). */
+export const namesOf = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve(new Map<number, string>())
+    : db
+        .selectFrom('users')
+        .select(['id', 'firstname', 'lastname', 'username'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute()
+        .then((rows) => new Map(rows.map((r) => [r.id, `${r.firstname} ${r.lastname}`.trim() || r.username])));

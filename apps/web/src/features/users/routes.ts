@@ -4,7 +4,16 @@ import { i18n } from '../../lib/i18n/index.ts';
 i18n.addResourceBundle(
   'en',
   'translation',
-  { users: { list: 'Users', create: 'Add user', edit: 'Edit user', details: 'User details', setPassword: 'Set your password' } },
+  {
+    users: {
+      administration: 'Administration',
+      list: 'Users',
+      create: 'Add user',
+      edit: 'Edit user',
+      details: 'User details',
+      setPassword: 'Set your password',
+    },
+  },
   true,
   false,
 );
@@ -13,6 +22,12 @@ const crumb = (label: string, to: string) => ({ label, to });
 
 /** SPEC 2.2 user administration: /users, /user/{id} (and /user/create), /user-details/{id}; the set-password link. */
 export const usersRoutes: AppRoute[] = [
+  {
+    path: '/administration',
+    layout: 'main',
+    title: 'users.administration',
+    page: () => import('./AdministrationPage.tsx').then((m) => m.AdministrationPage),
+  },
   { path: '/users', layout: 'main', title: 'users.list', page: () => import('./UsersListPage.tsx').then((m) => m.UsersListPage) },
   {
     path: '/user/create',
