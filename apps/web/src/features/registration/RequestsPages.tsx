@@ -18,11 +18,12 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
-import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
+import { fullName, hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useGrantable } from '../users/api.ts';
 import { SiteMultiPicker, type SiteOption } from '../users/SiteMultiPicker.tsx';
 import { useApprove, useRegistration, useRegistrations, useReject } from './api.ts';
+import { PeopleSettingsPanel } from './PeopleSettingsPanel.tsx';
 
 const STATUS_LABELS: Record<RegistrationRequest['status'], string> = {
   unconfirmed: 'E-mail not confirmed',
@@ -34,7 +35,8 @@ const errorText = (error: unknown, fallback: string) => (isHttpError(error) && d
 
 /** The registration requests waiting for a customer admin, and those decided before. */
 export function RegistrationRequestsPage() {
-  const allowed = permissionsOf(useUser()).has(USER_PERMISSIONS.add);
+  const user = useUser();
+  const allowed = permissionsOf(user).has(USER_PERMISSIONS.add);
   const [status, setStatus] = useState<'pending' | 'approved' | 'rejected'>('pending');
   const [page, setPage] = useState(0);
   const list = useRegistrations(status, page + 1, allowed);
@@ -55,6 +57,7 @@ export function RegistrationRequestsPage() {
   return (
     <Box>
       <PageHeader title="Registration requests" />
+      {hasRole(user, 'customeradmin') ? <PeopleSettingsPanel /> : null}
       <TextField
         select
         size="small"
