@@ -48,7 +48,8 @@ try {
   const tenantA = await seedFoundation(db, DEMO_TENANTS[0] as (typeof DEMO_TENANTS)[0]);
   const tenantB = await seedFoundation(db, DEMO_TENANTS[1] as (typeof DEMO_TENANTS)[0]);
   const now = new Date();
-  for (let back = 0; back <= 13; back++) await activity.ensureMonth(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)));
+  for (let back = 0; back <= 13; back++)
+    await activity.ensureMonth(db, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)));
 
   const t0 = performance.now();
   const chunk = 500_000;
@@ -79,7 +80,9 @@ try {
     await activity.page(db, tenantA, { userId, action, from }, undefined, 50);
     if (i >= 20) times.push(performance.now() - s);
   }
-  console.log(`filtered page (user, action, 30 days): p95 ${p95(times).toFixed(1)} ms, median ${median(times).toFixed(1)} ms (goal <= 150 ms)`);
+  console.log(
+    `filtered page (user, action, 30 days): p95 ${p95(times).toFixed(1)} ms, median ${median(times).toFixed(1)} ms (goal <= 150 ms)`,
+  );
   const dated: number[] = [];
   for (let i = 0; i < 60; i++) {
     const s = performance.now();
