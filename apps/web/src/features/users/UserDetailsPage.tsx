@@ -15,6 +15,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { TICKET_STATUS_LABELS } from '@sitewatch/contracts/helpdesk-tickets';
 import { ROLE_LABELS } from '@sitewatch/contracts/roles';
 import {
   ACTIVITY_ACTION_LABELS,
@@ -34,7 +35,8 @@ import { formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
-import { useDeleteUser, useResetPassword, useSendSetPassword, useSetActive, useUserDetails } from './api.ts';
+import { viewPath } from '../tickets/model.ts';
+import { useAssignedTickets, useDeleteUser, useResetPassword, useSendSetPassword, useSetActive, useUserDetails } from './api.ts';
 
 const LOGIN_METHODS: Record<string, string> = { password: 'Password', otp: 'OTP', totp: 'Authenticator' };
 
@@ -60,6 +62,8 @@ export function UserDetailsPage() {
   const me = useUser();
   const allowed = permissionsOf(me).has(USER_PERMISSIONS.view);
   const details = useUserDetails(id, allowed && Number.isInteger(id));
+  const seesTickets = permissionsOf(me).has('view_ticket');
+  const tickets = useAssignedTickets(id, allowed && seesTickets && Number.isInteger(id));
   const setActive = useSetActive(id);
   const remove = useDeleteUser();
   const sendMail = useSendSetPassword(id);
@@ -225,6 +229,40 @@ export function UserDetailsPage() {
           </Table>
         )}
       </Section>
+      {seesTickets ? (
+        <Section title={`Tickets assigned${tickets.data ? ` (${tickets.data.totalCount})` : ''}`}>
+          {tickets.isError ? (
+            <Typography variant="body2" color="text.secondary">
+              Tickets could not be loaded.
+            </Typography>
+          ) : !tickets.data?.contents.length ? (
+            <Typography variant="body2" color="text.secondary">
+              {tickets.isLoading ? 'Loading…' : 'No tickets assigned.'}
+            </Typography>
+          ) : (
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Ticket</TableCell>
+                  <TableCell>Summary</TableCell>
+                  <TableCell>Status</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {tickets.data.contents.map((tk) => (
+                  <TableRow key={tk.id}>
+                    <TableCell>
+                      <Link to={viewPath(tk.type, tk.id)}>{tk.ticketId}</Link>
+                    </TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{tk.title}</TableCell>
+                    <TableCell>{TICKET_STATUS_LABELS[tk.status] ?? tk.status}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </Section>
+      ) : null}
       <Section title="Recent activity">
         {activity.length === 0 ? (
           <Typography variant="body2" color="text.secondary">

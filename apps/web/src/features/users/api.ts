@@ -1,3 +1,4 @@
+import type { TicketSummary } from '@sitewatch/contracts/helpdesk-tickets';
 import type { AdminUser, Grantable, UserCreate, UserDetails, UserInput } from '@sitewatch/contracts/user-admin';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, type RequestOptions } from '../../lib/http.ts';
@@ -75,3 +76,15 @@ export const useUploadAvatar = (id: number) =>
 
 export const setPasswordWithToken = (token: string, password: string) =>
   http.post<{ message: string }>('/iotapp/users/set-password/', { token, password }, { toast: false });
+
+/** The latest tickets assigned to the user that the caller may see (the helpdesk list, filtered by assignee). */
+export const useAssignedTickets = (userId: number, enabled: boolean) =>
+  useQuery({
+    queryKey: ['helpdesk', 'assigned-to', userId],
+    enabled,
+    queryFn: () =>
+      http.get<{ contents: TicketSummary[]; totalCount: number }>('/helpdesk/tickets/', {
+        query: { assignedTo: userId, limit: 10, orderBy: '-createdAt' },
+        toast: false,
+      }),
+  });
