@@ -63,6 +63,18 @@ describe('/iotapp/user-activity-logs/', () => {
     );
   });
 
+  it('records site assignments and device permission changes of groups', async () => {
+    const fe = (await admin.get('/iotapp/users/?role=fieldexecutive')).json().contents[0].id;
+    const site = await admin.post('/iotapp/assets/', { name: `Logged site ${Date.now()}`, address: ['India', 'Goa'], metadata: {} });
+    expect((await admin.post('/iotapp/user-assets/', { userId: fe, assetIds: [site.json().id] })).statusCode).toBe(200);
+    const assigned = (await entries('?action=user.sites-assign')).contents[0] as Entry;
+    expect(assigned).toMatchObject({ objectType: 'user', after: { assetIds: [site.json().id], assigned: 1 } });
+    const group = (await admin.get('/iotapp/groups/')).json().contents.find((g: { name: string }) => g.name === 'Viewers');
+    expect((await admin.put(`/iotapp/groups/${group.id}/device-permissions/`, { codenames: ['view_device'] })).statusCode).toBe(200);
+    const changed = (await entries('?action=group.update&objectType=group')).contents[0] as Entry;
+    expect(changed.after).toMatchObject({ codenames: expect.arrayContaining(['view_device']) });
+  });
+
   it('is append-only and partitioned by month', async () => {
     await expect(sql`update user_activity_logs set action = 'x'`.execute(t.db)).rejects.toThrow(/append-only/);
     const parts = await sql<{ n: number }>`

@@ -157,6 +157,8 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   'user.password-reset': "Reset a user's password",
   'user.set-password-mail': 'Sent a set-password e-mail',
   'user.avatar': 'Changed a picture',
+  'user.sites-assign': 'Assigned sites to a user',
+  'user.sites-remove': 'Removed sites from a user',
   'group.create': 'Created a group',
   'group.update': 'Changed a group',
   'group.delete': 'Deleted a group',

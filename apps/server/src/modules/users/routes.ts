@@ -41,19 +41,23 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
     { preHandler: siteAdmins, schema: { tags, body: userAssetAssignSchema, response: { 200: userAssetAssignResultSchema } } },
     async (request) => {
       const auth = requireAuth(request);
-      return users.assign(auth.tenantId, request.body, auth.userId);
+      return users.assign(request, auth.tenantId, request.body, auth.userId);
     },
   );
   r.post(
     '/iotapp/user-assets/remove/',
     { preHandler: siteAdmins, schema: { tags, body: userAssetRemoveSchema, response: { 200: userAssetRemoveResultSchema } } },
-    async (request) => users.unassign(requireAuth(request).tenantId, request.body),
+    async (request) => {
+      const auth = requireAuth(request);
+      return users.unassign(request, auth.tenantId, request.body, auth.userId);
+    },
   );
   r.delete(
     '/iotapp/user-assets/:id/',
     { preHandler: siteAdmins, schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await users.removeLink(requireAuth(request).tenantId, request.params.id);
+      const auth = requireAuth(request);
+      await users.removeLink(request, auth.tenantId, request.params.id, auth.userId);
       return reply.status(204).send(null);
     },
   );
@@ -68,6 +72,9 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
       preHandler: groupAdmins,
       schema: { tags, params: idParamSchema, body: devicePermissionUpdateSchema, response: { 200: groupPermissionsSchema } },
     },
-    async (request) => users.setDevicePermissions(requireAuth(request).tenantId, request.params.id, request.body.codenames),
+    async (request) => {
+      const auth = requireAuth(request);
+      return users.setDevicePermissions(request, auth.tenantId, auth.userId, request.params.id, request.body.codenames);
+    },
   );
 }
