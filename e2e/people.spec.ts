@@ -86,7 +86,7 @@ test("changing a group's permissions shows or hides a screen for its users", asy
 
   await reader.goto('/users');
   await expect(reader.getByRole('heading', { name: 'Users' })).toBeVisible({ timeout: 30_000 });
-  await expect(reader.getByText(`Rita Reader ${stamp}`)).toBeVisible();
+  await expect(reader.getByRole('link', { name: `Rita Reader ${stamp}` })).toBeVisible();
 
   await editor.getByRole('checkbox', { name: /Can view user/ }).uncheck();
   await editor.getByTestId('save-group').click();

@@ -11,13 +11,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ACTIVITY_ACTION_LABELS, ACTIVITY_OUTCOME_LABELS, type ActivityLogEntry, USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useStartExport } from '../downloads/api.ts';
+import { useDenied } from '../users/RightsGate.tsx';
 import { type ActivityFilters, useActivityLog } from './api.ts';
 
 const OBJECT_TYPES: Record<string, string> = { user: 'User', group: 'Group', registration: 'Registration request' };
@@ -52,7 +53,8 @@ export function ActivityLogPage() {
   };
   const log = useActivityLog(filters, allowed);
   const startExport = useStartExport();
-  if (!allowed) return <Navigate to="/access-denied" replace />;
+  const denied = useDenied(allowed);
+  if (denied) return denied;
   const rows = log.data?.pages.flatMap((p) => p.contents) ?? [];
 
   return (

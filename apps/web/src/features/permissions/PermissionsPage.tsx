@@ -15,7 +15,7 @@ import { GROUP_MESSAGES, GROUP_PERMISSIONS, groupInputSchema, type PermissionGro
 import { USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -25,6 +25,7 @@ import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import type { Page } from '../sites/api.ts';
 import { useDebounced } from '../sites/hooks.ts';
+import { useDenied } from '../users/RightsGate.tsx';
 import {
   type CatalogueEntry,
   type Member,
@@ -50,7 +51,8 @@ export function PermissionsPage() {
     if (selected === null && groups.data?.contents[0]) setSelected(groups.data.contents[0].id);
   }, [groups.data, selected]);
 
-  if (!mine.has(GROUP_PERMISSIONS.view)) return <Navigate to="/access-denied" replace />;
+  const denied = useDenied(mine.has(GROUP_PERMISSIONS.view));
+  if (denied) return denied;
   if (groups.isLoading || catalogue.isLoading) return <PageLoader />;
   if (groups.isError || catalogue.isError) return <ErrorState onRetry={() => Promise.all([groups.refetch(), catalogue.refetch()])} />;
   const list = groups.data?.contents ?? [];

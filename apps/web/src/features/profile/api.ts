@@ -1,5 +1,6 @@
 import type { User } from '@sitewatch/contracts/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { http } from '../../lib/http.ts';
 import { setUser, useUser } from '../../lib/session.ts';
 
@@ -55,12 +56,31 @@ export function useFreshRights() {
     staleTime: 0,
     refetchOnWindowFocus: true,
     queryFn: async () => {
-      const profile = await http.get<User>('/api/auth/profile/', { toast: false });
-      setUser(profile);
-      return profile;
+      try {
+        const profile = await http.get<User>('/api/auth/profile/', { toast: false });
+        setUser(profile);
+        return profile;
+      } finally {
+        markRightsChecked();
+      }
     },
   });
 }
+
+// Whether the rights were read from the server since the page loaded: until then a screen that the stored rights
+// would refuse waits instead of sending the user away.
+let rightsChecked = false;
+const rightsListeners = new Set<() => void>();
+function markRightsChecked() {
+  if (rightsChecked) return;
+  rightsChecked = true;
+  for (const listener of rightsListeners) listener();
+}
+const subscribeRights = (listener: () => void) => {
+  rightsListeners.add(listener);
+  return () => rightsListeners.delete(listener);
+};
+export const useRightsChecked = () => useSyncExternalStore(subscribeRights, () => rightsChecked);
 
 function useUserMutation<TArgs>(call: (args: TArgs) => Promise<User>) {
   const client = useQueryClient();

@@ -11,7 +11,7 @@ import { approveSchema, REGISTRATION_MESSAGES, type RegistrationRequest, rejectS
 import { ROLE_LABELS, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
 import { USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -21,6 +21,7 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useGrantable } from '../users/api.ts';
+import { useDenied } from '../users/RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from '../users/SiteMultiPicker.tsx';
 import { useApprove, useRegistration, useRegistrations, useReject } from './api.ts';
 import { PeopleSettingsPanel } from './PeopleSettingsPanel.tsx';
@@ -37,10 +38,11 @@ const errorText = (error: unknown, fallback: string) => (isHttpError(error) && d
 export function RegistrationRequestsPage() {
   const user = useUser();
   const allowed = permissionsOf(user).has(USER_PERMISSIONS.add);
+  const denied = useDenied(allowed);
   const [status, setStatus] = useState<'pending' | 'approved' | 'rejected'>('pending');
   const [page, setPage] = useState(0);
   const list = useRegistrations(status, page + 1, allowed);
-  if (!allowed) return <Navigate to="/access-denied" replace />;
+  if (denied) return denied;
   const columns: GridColDef<RegistrationRequest>[] = [
     {
       field: 'name',
@@ -103,6 +105,7 @@ export function RegistrationRequestsPage() {
 export function RegistrationRequestPage() {
   const id = Number(useParams().id);
   const allowed = permissionsOf(useUser()).has(USER_PERMISSIONS.add);
+  const denied = useDenied(allowed);
   const request = useRegistration(id, allowed && Number.isInteger(id));
   const grantable = useGrantable(allowed);
   const approve = useApprove(id);
@@ -115,7 +118,7 @@ export function RegistrationRequestPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
 
-  if (!allowed) return <Navigate to="/access-denied" replace />;
+  if (denied) return denied;
   if (request.isLoading) return <PageLoader />;
   if (!request.data) {
     return (

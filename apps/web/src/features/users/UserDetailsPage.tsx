@@ -26,7 +26,7 @@ import {
   USER_PERMISSIONS,
 } from '@sitewatch/contracts/user-admin';
 import { type ReactNode, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -37,6 +37,7 @@ import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { viewPath } from '../tickets/model.ts';
 import { useAssignedTickets, useDeleteUser, useResetPassword, useSendSetPassword, useSetActive, useUserDetails } from './api.ts';
+import { useDenied } from './RightsGate.tsx';
 
 const LOGIN_METHODS: Record<string, string> = { password: 'Password', otp: 'OTP', totp: 'Authenticator' };
 
@@ -71,7 +72,8 @@ export function UserDetailsPage() {
   const [confirm, setConfirm] = useState<'delete' | 'deactivate' | null>(null);
   const [resetOpen, setResetOpen] = useState(false);
 
-  if (!allowed) return <Navigate to="/access-denied" replace />;
+  const denied = useDenied(allowed);
+  if (denied) return denied;
   if (details.isLoading) return <PageLoader />;
   if (!details.data) {
     return (

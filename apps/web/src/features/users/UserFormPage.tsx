@@ -21,6 +21,7 @@ import { showToast } from '../../lib/toasts.ts';
 import type { Page } from '../sites/api.ts';
 import { AvatarUpload } from './AvatarUpload.tsx';
 import { useGrantable, useSaveUser, useUserDetails } from './api.ts';
+import { useDenied } from './RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from './SiteMultiPicker.tsx';
 
 interface FormState {
@@ -90,7 +91,8 @@ export function UserFormPage() {
     if (links.data) setForm((f) => ({ ...f, sites: links.data.contents.map((l) => ({ id: l.asset.id, name: l.asset.name })) }));
   }, [links.data]);
 
-  if (!allowed) return <Navigate to="/access-denied" replace />;
+  const denied = useDenied(allowed);
+  if (denied) return denied;
   if (id !== null && (details.isLoading || links.isLoading)) return <PageLoader />;
   if (id !== null && (details.isError || !details.data)) {
     return (

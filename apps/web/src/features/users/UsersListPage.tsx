@@ -8,7 +8,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { ROLE_LABELS, ROLES, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
 import { type AdminUser, USER_INACTIVITY_DAYS, USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -16,6 +16,7 @@ import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useAdminUsers } from './api.ts';
+import { useDenied } from './RightsGate.tsx';
 
 type Status = 'active' | 'deactivated' | 'all';
 const seesAll = (user: AdminUser) => user.userRole.some((r) => ROLES_SEEING_ALL_SITES.includes(r));
@@ -28,7 +29,8 @@ export function UsersListPage() {
   const [role, setRole] = useState<Role | ''>('');
   const [status, setStatus] = useState<Status>('active');
   const users = useAdminUsers({ ...list.query, role: role || undefined, status });
-  if (!permissions.has(USER_PERMISSIONS.view)) return <Navigate to="/access-denied" replace />;
+  const denied = useDenied(permissions.has(USER_PERMISSIONS.view));
+  if (denied) return denied;
 
   const columns: GridColDef<AdminUser>[] = [
     {
