@@ -19,8 +19,10 @@ import { useAdminUsers } from './api.ts';
 import { useDenied } from './RightsGate.tsx';
 
 type Status = 'active' | 'deactivated' | 'all';
-const seesAll = (user: AdminUser) => user.userRole.some((r) => ROLES_SEEING_ALL_SITES.includes(r));
+const seesAll = (user: AdminUser) => (user.userRole ?? []).some((r) => ROLES_SEEING_ALL_SITES.includes(r));
 
+// Rows are read defensively: when the user's rights were just taken away, the server answers names only until the
+// refreshed rights send the user to access denied.
 /** /users: the customer's users, their roles, groups and sites, with inactive users flagged. */
 export function UsersListPage() {
   const me = useUser();
@@ -41,7 +43,7 @@ export function UsersListPage() {
       renderCell: (p) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, height: '100%' }}>
           <Link to={`/user-details/${p.row.id}`}>{fullName(p.row)}</Link>
-          {p.row.isActive ? null : <Chip size="small" label="Deactivated" />}
+          {p.row.isActive === false ? <Chip size="small" label="Deactivated" /> : null}
           {p.row.isActive && p.row.inactive ? (
             <Chip size="small" color="warning" label="Inactive" title={`No sign-in for over ${USER_INACTIVITY_DAYS} days`} />
           ) : null}
@@ -55,15 +57,15 @@ export function UsersListPage() {
       headerName: 'Role',
       width: 160,
       sortable: false,
-      valueGetter: (_v, row) => row.userRole.map((r) => ROLE_LABELS[r] ?? r).join(', '),
+      valueGetter: (_v, row) => (row.userRole ?? []).map((r) => ROLE_LABELS[r] ?? r).join(', '),
     },
-    { field: 'group', headerName: 'Group', width: 140, sortable: false, valueGetter: (_v, row) => row.groups[0]?.name ?? '' },
+    { field: 'group', headerName: 'Group', width: 140, sortable: false, valueGetter: (_v, row) => row.groups?.[0]?.name ?? '' },
     {
       field: 'sites',
       headerName: 'Sites',
       width: 110,
       sortable: false,
-      valueGetter: (_v, row) => (seesAll(row) ? 'All' : String(row.assetIds.length)),
+      valueGetter: (_v, row) => (seesAll(row) ? 'All' : String(row.assetIds?.length ?? 0)),
     },
   ];
 
