@@ -2,7 +2,7 @@ import './login.css';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PlainNotFound } from '../../app/RouteErrorBoundary.tsx';
 import { setLoginRole } from '../../lib/storage.ts';
 import { type CustomerLogo, fetchCustomerLogo } from '../customers/requests.ts';
@@ -101,6 +101,9 @@ function LoginScreen({ role }: { role: string }) {
           </>
         )}
         <p className="login__note">{t('login.cookieNote')}</p>
+        <p className="login__note">
+          <Link to="/register">Request an account</Link>
+        </p>
       </div>
     </main>
   );
