@@ -50,14 +50,26 @@ export async function listUserNames(
   return { rows, total: total.n };
 }
 
-export const assetIdsOf = (db: Db, tenantId: number, userId: number) =>
-  db
+/** Users' rows by id, in one query. */
+export const findAdminUsers = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('users as u').select(adminUserColumns).where('u.tenant_id', '=', tenantId).where('u.id', 'in', ids).execute();
+
+/** The site ids each of the users looks after, in one query. */
+export async function assetIdsOf(db: Db, tenantId: number, userIds: number[]) {
+  const byUser = new Map<number, number[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const rows = await db
     .selectFrom('user_assets')
-    .select('asset_id')
+    .select(['user_id', 'asset_id'])
     .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .execute()
-    .then((rows) => rows.map((r) => r.asset_id));
+    .where('user_id', 'in', userIds)
+    .orderBy('asset_id')
+    .execute();
+  for (const r of rows) byUser.get(r.user_id)?.push(r.asset_id);
+  return byUser;
+}
 
 /** Active users of the tenant holding any of the roles (for the last-administrator rule). */
 export const countActiveWithRoles = (db: Db, tenantId: number, roles: readonly string[]) =>

@@ -51,10 +51,10 @@ export function createUserAdminService(deps: UserAdminDeps) {
     const [groups, signIns, assets] = await Promise.all([
       repo.groupsById(db, tenantId, [...new Set(rows.flatMap((r) => r.group_ids))]),
       sessions.lastSignIns(tenantId, ids),
-      Promise.all(rows.map((r) => repo.assetIdsOf(db, tenantId, r.id))),
+      repo.assetIdsOf(db, tenantId, ids),
     ]);
     const threshold = clock.now().getTime() - USER_INACTIVITY_DAYS * DAY_MS;
-    return rows.map((row, i) => {
+    return rows.map((row) => {
       const last = signIns.get(row.id) ?? null;
       return {
         id: row.id,
@@ -75,7 +75,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
         createdAt: row.created_at.toISOString(),
         lastLoginAt: last?.toISOString() ?? null,
         inactive: (last ?? row.created_at).getTime() < threshold,
-        assetIds: assets[i] ?? [],
+        assetIds: assets.get(row.id) ?? [],
       };
     });
   }
@@ -175,12 +175,15 @@ export function createUserAdminService(deps: UserAdminDeps) {
         return { contents: rows, totalCount: total };
       }
       const { rows, total } = await usersRepo.listUsers(db, auth.tenantId, q);
-      const full = await Promise.all(rows.map((r) => repo.findAdminUser(db, auth.tenantId, r.id)));
+      const full = await repo.findAdminUsers(
+        db,
+        auth.tenantId,
+        rows.map((r) => r.id),
+      );
+      // In the listing's order.
+      const ordered = rows.map((r) => full.find((f) => f.id === r.id)).filter((r) => r !== undefined);
       return {
-        contents: await toAdminUsers(
-          auth.tenantId,
-          full.filter((r) => r !== undefined),
-        ),
+        contents: await toAdminUsers(auth.tenantId, ordered),
         totalCount: total,
       };
     },
