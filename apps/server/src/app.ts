@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { createActivityLogModule } from './modules/activity-log/index.ts';
 import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
@@ -19,6 +20,7 @@ import { createSitesModule, type SiteDirectory, type SitesPort } from './modules
 import { createSystemModule } from './modules/system/index.ts';
 import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
 import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
+import { createUserAdminModule } from './modules/users/admin-module.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { createVideoModule, type VideoPort } from './modules/video/index.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
@@ -30,6 +32,7 @@ import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus, type EventBus } from './platform/events.ts';
 import { createJobWorker } from './platform/jobs/worker.ts';
+import { createMailSender, type MailSender } from './platform/mail.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
@@ -48,6 +51,7 @@ export interface AppDeps {
   clock?: Clock;
   /** Wraps a port before the modules get it (tests observe or stand in for the site directory or the ticket port). */
   decorate?: { directory?(real: SiteDirectory): SiteDirectory; tickets?(real: SystemTickets): SystemTickets };
+  mail?: MailSender;
 }
 
 /** What main, tests and benchmarks may drive of a built app: the ports the modules offer. */
@@ -214,6 +218,28 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     exports,
     log,
   });
+  const userAdmin = createUserAdminModule({
+    db,
+    clock,
+    mail: deps.mail ?? createMailSender(db, app.log, { url: config.mail.smtpUrl, from: config.mail.from }),
+    sessions: auth.ports.auth.userSessions,
+    blobs: createLocalBlobStore(join(dataDir, 'blobs')),
+    publicUrl: config.publicUrl,
+    setPasswordRateLimit: config.auth.loginRateLimitPerMinute,
+    allowedEmailDomains: async (tenantId) => (await settings(tenantId)).registrationEmailDomains,
+    verifyCaptcha: (tenantId, captchaId, answer) => auth.ports.auth.verifyCaptcha(tenantId, captchaId, answer),
+  });
+  const activityLog = createActivityLogModule({
+    db,
+    clock,
+    jobs,
+    tenants: async () => {
+      const ids = await tenants.ids();
+      return Promise.all(ids.map(async (id) => ({ id, retentionDays: (await settings(id)).activityLogRetentionDays })));
+    },
+    userNames: userAdmin.ports.userNames,
+  });
+  exports.registerSource(activityLog.ports.exportSource);
   const modules: DomainModule<object>[] = [
     system,
     auth,
@@ -228,6 +254,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     video,
     helpdesk,
     forms,
+    userAdmin,
+    activityLog,
     downloads,
   ];
 

@@ -53,6 +53,9 @@ const envSchema = z.object({
   DEMO_SIMULATOR: bool.default(true),
   SIMULATOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   ROLE: z.enum(['all', 'api', 'worker', 'recorder', 'ingest']).default('all'),
+  /** E-mails go through this SMTP server when set (smtp:// or smtps:// URL); otherwise only to the log and outbox. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Sitewatch <no-reply@sitewatch.local>'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -114,5 +117,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     simulator: { enabled: e.DEMO_SIMULATOR, intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS },
     role: e.ROLE,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
   };
 }

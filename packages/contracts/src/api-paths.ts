@@ -1420,6 +1420,10 @@ export interface paths {
                                 sellerLogo?: string;
                                 /** @default [] */
                                 menu: components["schemas"]["MenuItem"][];
+                                /** @default [] */
+                                registrationEmailDomains: string[];
+                                /** @default 365 */
+                                activityLogRetentionDays: number;
                                 /**
                                  * @default [
                                  *       {
@@ -1549,6 +1553,8 @@ export interface paths {
                         mapTileUrl?: string;
                         sellerLogo?: string;
                         menu?: components["schemas"]["MenuItemInput"][];
+                        registrationEmailDomains?: string[];
+                        activityLogRetentionDays?: number;
                         treeNavigation?: {
                             /** @enum {string} */
                             nodeType: "asset" | "device";
@@ -1677,6 +1683,10 @@ export interface paths {
                                 sellerLogo?: string;
                                 /** @default [] */
                                 menu: components["schemas"]["MenuItem"][];
+                                /** @default [] */
+                                registrationEmailDomains: string[];
+                                /** @default 365 */
+                                activityLogRetentionDays: number;
                                 /**
                                  * @default [
                                  *       {
@@ -2810,138 +2820,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/users/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    ids?: string | string[];
-                    page?: number;
-                    limit?: number;
-                    searchText?: string;
-                    role?: "sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer";
-                    orderBy?: "firstname" | "lastname" | "username" | "email" | "createdAt" | "id" | "-firstname" | "-lastname" | "-username" | "-email" | "-createdAt" | "-id";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            contents: {
-                                id: number;
-                                username: string;
-                                email: string;
-                                firstname: string;
-                                lastname: string;
-                                mobile: string | null;
-                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
-                                groups: {
-                                    id: number;
-                                    name: string;
-                                    permissions: {
-                                        codename: string;
-                                        name: string;
-                                    }[];
-                                }[];
-                                profile: {
-                                    avatar?: string | null;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                                notificationConfig: {
-                                    popup: boolean;
-                                };
-                                mfaEnabled: boolean;
-                            }[];
-                            totalCount: number;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/iotapp/users/{id}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            username: string;
-                            email: string;
-                            firstname: string;
-                            lastname: string;
-                            mobile: string | null;
-                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
-                            groups: {
-                                id: number;
-                                name: string;
-                                permissions: {
-                                    codename: string;
-                                    name: string;
-                                }[];
-                            }[];
-                            profile: {
-                                avatar?: string | null;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            notificationConfig: {
-                                popup: boolean;
-                            };
-                            mfaEnabled: boolean;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13727,6 +13605,1461 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    ids?: string | string[];
+                    page?: number;
+                    limit?: number;
+                    searchText?: string;
+                    role?: "sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer";
+                    orderBy?: "firstname" | "lastname" | "username" | "email" | "createdAt" | "id" | "-firstname" | "-lastname" | "-username" | "-email" | "-createdAt" | "-id";
+                    status?: "active" | "deactivated" | "all";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: ({
+                                id: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string | null;
+                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                                groups: {
+                                    id: number;
+                                    name: string;
+                                    permissions: {
+                                        codename: string;
+                                        name: string;
+                                    }[];
+                                }[];
+                                profile: {
+                                    avatar?: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                notificationConfig: {
+                                    popup: boolean;
+                                };
+                                mfaEnabled: boolean;
+                                isActive: boolean;
+                                createdAt: string;
+                                lastLoginAt: string | null;
+                                inactive: boolean;
+                                assetIds: number[];
+                            } | {
+                                id: number;
+                                username: string;
+                                firstname: string;
+                                lastname: string;
+                            })[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: email */
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        /** @default null */
+                        mobile?: string | null;
+                        userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                        /** @default null */
+                        groupId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                        /**
+                         * @default {
+                         *       "popup": true
+                         *     }
+                         */
+                        notificationConfig?: {
+                            popup: boolean;
+                        };
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/grantable/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            roles: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: email */
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        /** @default null */
+                        mobile?: string | null;
+                        userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                        /** @default null */
+                        groupId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                        /**
+                         * @default {
+                         *       "popup": true
+                         *     }
+                         */
+                        notificationConfig?: {
+                            popup: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string | null;
+                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                                groups: {
+                                    id: number;
+                                    name: string;
+                                    permissions: {
+                                        codename: string;
+                                        name: string;
+                                    }[];
+                                }[];
+                                profile: {
+                                    avatar?: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                notificationConfig: {
+                                    popup: boolean;
+                                };
+                                mfaEnabled: boolean;
+                                isActive: boolean;
+                                createdAt: string;
+                                lastLoginAt: string | null;
+                                inactive: boolean;
+                                assetIds: number[];
+                            };
+                            sessions: {
+                                id: string;
+                                createdAt: string;
+                                lastSeenAt: string;
+                                ip: string | null;
+                                userAgent: string | null;
+                                loginMethod: string;
+                            }[];
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            siteCount: number;
+                            activity: {
+                                id: number;
+                                action: string;
+                                outcome: string;
+                                ip: string | null;
+                                createdAt: string;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/active/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        isActive: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/reset-password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/set-password-email/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/{id}/avatar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        image: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/mail-outbox/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                to: string;
+                                subject: string;
+                                body: string;
+                                createdAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/set-password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/permissions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                codename: string;
+                                name: string;
+                                area: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/permission-groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                userCount: number;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                                can: {
+                                    change: boolean;
+                                    delete: boolean;
+                                };
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            userCount: number;
+                            permissions: {
+                                codename: string;
+                                name: string;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/permission-groups/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            userCount: number;
+                            permissions: {
+                                codename: string;
+                                name: string;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/permission-groups/{id}/users/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                username: string;
+                                firstname: string;
+                                lastname: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userIds: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assigned: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/register/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: email */
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        /** @default null */
+                        mobile?: string | null;
+                        password: string;
+                        /** Format: uuid */
+                        captchaId: string;
+                        captcha: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    status?: "unconfirmed" | "pending" | "approved" | "rejected";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string | null;
+                                /** @enum {string} */
+                                status: "unconfirmed" | "pending" | "approved" | "rejected";
+                                createdAt: string;
+                                confirmedAt: string | null;
+                                decidedAt: string | null;
+                                reason: string | null;
+                                userId: number | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            /** @enum {string} */
+                            status: "unconfirmed" | "pending" | "approved" | "rejected";
+                            createdAt: string;
+                            confirmedAt: string | null;
+                            decidedAt: string | null;
+                            reason: string | null;
+                            userId: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/{id}/approve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                        /** @default null */
+                        groupId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            /** @enum {string} */
+                            status: "unconfirmed" | "pending" | "approved" | "rejected";
+                            createdAt: string;
+                            confirmedAt: string | null;
+                            decidedAt: string | null;
+                            reason: string | null;
+                            userId: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/registration-requests/{id}/reject/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            /** @enum {string} */
+                            status: "unconfirmed" | "pending" | "approved" | "rejected";
+                            createdAt: string;
+                            confirmedAt: string | null;
+                            decidedAt: string | null;
+                            reason: string | null;
+                            userId: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/user-activity-logs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    userId?: number;
+                    action?: string;
+                    objectType?: string;
+                    from?: string;
+                    to?: string;
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: string;
+                                createdAt: string;
+                                actorId: number | null;
+                                actorName: string | null;
+                                action: string;
+                                outcome: string;
+                                objectType: string | null;
+                                objectId: string | null;
+                                ip: string | null;
+                                userAgent: string | null;
+                                before: {
+                                    [key: string]: unknown;
+                                } | null;
+                                after: {
+                                    [key: string]: unknown;
+                                } | null;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

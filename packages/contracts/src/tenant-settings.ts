@@ -71,6 +71,19 @@ export const customerSettingsSchema = z.object({
   mapTileUrl: z.string().max(500).optional(),
   sellerLogo: z.string().max(200_000).optional(),
   menu: z.array(menuItemSchema).default([]),
+  /** E-mail domains allowed to register at /register; empty lets any domain ask (an admin still approves). */
+  registrationEmailDomains: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'Enter a domain such as example.com'),
+    )
+    .max(100)
+    .default([]),
+  /** How long the user activity log is kept, in days. */
+  activityLogRetentionDays: z.number().int().min(30).max(3650).default(365),
   /** SPEC 2.13: the asset tree's right-click navigation entries. */
   treeNavigation: treeNavigationSchema.default(() => DEFAULT_TREE_NAVIGATION.map((e) => ({ ...e }))),
 });

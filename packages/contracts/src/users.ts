@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { userSchema } from './auth.ts';
 import { INT4_MAX, idSchema } from './common.ts';
 import { idList, limitParam, orderBy, pageParam, searchText } from './query.ts';
 import { roleSchema } from './role-schemas.ts';
+import { adminUserSchema, userNameSchema } from './user-admin.ts';
 
 /** Users as other screens see them, the sites assigned to each user, and group permissions (SPEC 3, 6, 7). */
 
@@ -13,8 +13,14 @@ export const userListQuerySchema = z.strictObject({
   searchText: searchText.optional(),
   role: roleSchema.optional(),
   orderBy: orderBy(['firstname', 'lastname', 'username', 'email', 'createdAt', 'id'] as const).default('firstname'),
+  /** Administrators may also list deactivated users. */
+  status: z.enum(['active', 'deactivated', 'all']).default('active'),
 });
-export const userListSchema = z.object({ contents: z.array(userSchema), totalCount: z.number().int() });
+/** Holders of view_user get users in full; everyone else gets names only, for pickers (never contact details or rights). */
+export const userListSchema = z.object({
+  contents: z.array(z.union([adminUserSchema, userNameSchema])),
+  totalCount: z.number().int(),
+});
 
 export const userAssetSchema = z.object({
   id: z.number().int(),

@@ -1,3 +1,4 @@
+import type { ActivityLogTables } from '../modules/activity-log/tables.ts';
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
@@ -6,6 +7,7 @@ import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { SiteTables } from '../modules/sites/tables.ts';
 import type { TelemetryTables } from '../modules/telemetry/tables.ts';
+import type { UserAdminTables } from '../modules/users/tables.ts';
 import type { VideoTables } from '../modules/video/tables.ts';
 import type { JobTables } from '../platform/jobs/tables.ts';
 import type { FoundationTables } from './foundation-tables.ts';
@@ -25,4 +27,6 @@ export interface Database
     TelemetryTables,
     AlarmTables,
     DownloadTables,
-    FormTables {}
+    FormTables,
+    UserAdminTables,
+    ActivityLogTables {}

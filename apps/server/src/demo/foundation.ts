@@ -42,6 +42,12 @@ const PERMISSIONS = {
     { codename: 'change_form_template', name: 'Can build forms' },
     { codename: 'view_form_response', name: 'Can view form responses' },
     MANAGE_ALARM_RULES,
+    { codename: 'view_user', name: 'Can view user' },
+    { codename: 'delete_user', name: 'Can delete user' },
+    { codename: 'view_group', name: 'Can view group' },
+    { codename: 'add_group', name: 'Can add group' },
+    { codename: 'change_group', name: 'Can change group' },
+    { codename: 'delete_group', name: 'Can delete group' },
   ],
 };
 

@@ -80,6 +80,10 @@ export const DEMO_MENU: MenuItem[] = [
     children: [
       { label: 'Users', value: '/users', icon: 'users' },
       { label: 'Assign Sites', value: '/assign-asset', icon: 'sites' },
+      { label: 'Overview', value: '/administration', icon: 'admin' },
+      { label: 'Permissions', value: '/permissions/', icon: 'admin', permission: 'view_group' },
+      { label: 'Registration Requests', value: '/registration-requests', icon: 'users', permission: 'add_user' },
+      { label: 'User Activity Logs', value: '/user-activity-logs', icon: 'users', permission: 'view_user' },
       { label: 'SMS Outbox', value: '/app-admin', icon: 'outbox', roles: ['sysadmin'] },
     ],
   },

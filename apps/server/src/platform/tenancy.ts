@@ -39,6 +39,13 @@ export function createTenantResolver(db: Db, options: TenancyOptions) {
   }
 
   return {
+    /** Every tenant's id (background upkeep that runs per tenant). */
+    ids: () =>
+      db
+        .selectFrom('tenants')
+        .select('id')
+        .execute()
+        .then((rows) => rows.map((r) => r.id)),
     async resolve(host: string): Promise<Tenant> {
       const hit = cache.get(host);
       let tenant: Tenant | null;

@@ -3,6 +3,7 @@ import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixture
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
 import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
+import { peopleObjectRoutes as people } from '../people-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
 import type { TestApp } from './harness.ts';
@@ -22,6 +23,8 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...helpdesk,
   // dynamic forms (issue 13)
   ...forms,
+  // user administration (issue 15)
+  ...people,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

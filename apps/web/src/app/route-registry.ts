@@ -1,3 +1,4 @@
+import { activityLogRoutes } from '../features/activity-log/routes.ts';
 import { adminRoutes } from '../features/admin/routes.ts';
 import { authRoutes } from '../features/auth/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
@@ -7,11 +8,14 @@ import { formsRoutes } from '../features/forms/routes.ts';
 import { helpdeskRoutes } from '../features/helpdesk/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
 import { mapRoutes } from '../features/map/routes.ts';
+import { permissionRoutes } from '../features/permissions/routes.ts';
 import { profileRoutes } from '../features/profile/routes.ts';
+import { registrationRoutes } from '../features/registration/routes.ts';
 import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
 import { telemetryRoutes } from '../features/telemetry/routes.ts';
 import { tenantSettingsRoutes } from '../features/tenant-settings/routes.ts';
+import { usersRoutes } from '../features/users/routes.ts';
 import { videoRoutes } from '../features/video/routes.ts';
 import type { AppRoute } from './route-types.ts';
 
@@ -30,6 +34,10 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...helpdeskRoutes,
   ...telemetryRoutes,
   ...sitesRoutes,
+  ...usersRoutes,
+  ...permissionRoutes,
+  ...registrationRoutes,
+  ...activityLogRoutes,
   ...devicesRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,

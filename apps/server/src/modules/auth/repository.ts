@@ -166,6 +166,27 @@ export const listActiveSessions = (db: Db, tenantId: number, userId: number) =>
     .limit(100)
     .execute();
 
+export const revokeUserSessions = (db: Db, tenantId: number, userId: number) =>
+  db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+
+/** The latest sign-in of each of the users. */
+export const lastSignIns = (db: Db, tenantId: number, userIds: number[]) =>
+  userIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('sessions')
+        .select(['user_id', sql<Date>`max(created_at)`.as('at')])
+        .where('tenant_id', '=', tenantId)
+        .where('user_id', 'in', userIds)
+        .groupBy('user_id')
+        .execute();
+
 /**
  * Moves the session to the next refresh generation if the presented one is current. Returns the new generation,
  * 'reused' when an older generation was presented (the caller ends the session), or null when there is no such

@@ -516,6 +516,29 @@ export function createAuthService(deps: AuthDeps) {
       return { ended };
     },
 
+    /** Spends a captcha of the login form for another public form (registration): 'ok', 'expired' or 'wrong'. */
+    async verifyCaptcha(tenantId: number, captchaId: string, answer: string): Promise<'ok' | 'expired' | 'wrong'> {
+      const stored = await repo.takeCaptcha(db, tenantId, captchaId);
+      if (!stored) return 'expired';
+      return safeEqual(stored.answer_hash, sha256(answer.toLowerCase())) ? 'ok' : 'wrong';
+    },
+
+    /** The sessions port other modules use (user administration): a user's live sessions and sign-ins. */
+    userSessions: {
+      list: (tenantId: number, userId: number) => repo.listActiveSessions(db, tenantId, userId),
+      lastSignIns: async (tenantId: number, userIds: number[]) =>
+        new Map((await repo.lastSignIns(db, tenantId, userIds)).map((r) => [r.user_id, new Date(r.at)])),
+      /** Ends every session of the user at once, the 2 s principal cache included. */
+      endAll: async (tenantId: number, userId: number) => {
+        await repo.revokeUserSessions(db, tenantId, userId);
+        forgetPrincipals({ userId });
+      },
+      /** Rights changed: the user's next request reads them afresh. */
+      refresh: (userId: number) => forgetPrincipals({ userId }),
+      /** A group's rights changed: every next request reads rights afresh. */
+      refreshAll: () => principals.clear(),
+    } satisfies UserSessionsPort,
+
     async outbox(tenant: Tenant) {
       const rows = await repo.listOutbox(db, tenant.id, 50);
       return {
@@ -531,3 +554,14 @@ export function createAuthService(deps: AuthDeps) {
   }
 }
 export type AuthService = ReturnType<typeof createAuthService>;
+
+export interface UserSessionsPort {
+  list(
+    tenantId: number,
+    userId: number,
+  ): Promise<{ id: string; created_at: Date; last_seen_at: Date; user_agent: string | null; ip: string | null; login_method: string }[]>;
+  lastSignIns(tenantId: number, userIds: number[]): Promise<Map<number, Date>>;
+  endAll(tenantId: number, userId: number): Promise<void>;
+  refresh(userId: number): void;
+  refreshAll(): void;
+}

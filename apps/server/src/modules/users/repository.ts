@@ -30,9 +30,10 @@ const userColumns = [
 export async function listUsers(
   db: Db,
   tenantId: number,
-  q: { ids?: number[]; searchText?: string; role?: string; orderBy: string; page: number; limit: number },
+  q: { ids?: number[]; searchText?: string; role?: string; orderBy: string; page: number; limit: number; status?: string },
 ) {
-  const where = [sql`u.tenant_id = ${tenantId}`, sql`u.is_active`];
+  const where = [sql`u.tenant_id = ${tenantId}`];
+  if (q.status !== 'all') where.push(q.status === 'deactivated' ? sql`not u.is_active` : sql`u.is_active`);
   if (q.ids?.length) where.push(sql`u.id = any(${q.ids}::int[])`);
   if (q.role) where.push(sql`${q.role} = any(u.roles)`);
   if (q.searchText) {

@@ -10,9 +10,6 @@ import {
   userAssetQuerySchema,
   userAssetRemoveResultSchema,
   userAssetRemoveSchema,
-  userListQuerySchema,
-  userListSchema,
-  userSchema,
 } from '@sitewatch/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,13 +25,7 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
   const siteAdmins = roleGuard(...ROLES_SEEING_ALL_SITES);
   const groupAdmins = roleGuard('sysadmin', 'customeradmin');
 
-  r.get('/iotapp/users/', { schema: { tags, querystring: userListQuerySchema, response: { 200: userListSchema } } }, async (request) =>
-    users.list(requireAuth(request).tenantId, request.query),
-  );
-  r.get('/iotapp/users/:id/', { schema: { tags, params: idParamSchema, response: { 200: userSchema } } }, async (request) =>
-    users.detail(requireAuth(request).tenantId, request.params.id),
-  );
-
+  // The user list and one user's record are served by user administration (admin-routes.ts).
   // A user reads their own sites; administrators read and change anyone's.
   r.get(
     '/iotapp/user-assets/',
@@ -50,19 +41,23 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
     { preHandler: siteAdmins, schema: { tags, body: userAssetAssignSchema, response: { 200: userAssetAssignResultSchema } } },
     async (request) => {
       const auth = requireAuth(request);
-      return users.assign(auth.tenantId, request.body, auth.userId);
+      return users.assign(request, auth.tenantId, request.body, auth.userId);
     },
   );
   r.post(
     '/iotapp/user-assets/remove/',
     { preHandler: siteAdmins, schema: { tags, body: userAssetRemoveSchema, response: { 200: userAssetRemoveResultSchema } } },
-    async (request) => users.unassign(requireAuth(request).tenantId, request.body),
+    async (request) => {
+      const auth = requireAuth(request);
+      return users.unassign(request, auth.tenantId, request.body, auth.userId);
+    },
   );
   r.delete(
     '/iotapp/user-assets/:id/',
     { preHandler: siteAdmins, schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await users.removeLink(requireAuth(request).tenantId, request.params.id);
+      const auth = requireAuth(request);
+      await users.removeLink(request, auth.tenantId, request.params.id, auth.userId);
       return reply.status(204).send(null);
     },
   );
@@ -77,6 +72,9 @@ export function userRoutes(app: FastifyInstance, opts: { users: UserService }) {
       preHandler: groupAdmins,
       schema: { tags, params: idParamSchema, body: devicePermissionUpdateSchema, response: { 200: groupPermissionsSchema } },
     },
-    async (request) => users.setDevicePermissions(requireAuth(request).tenantId, request.params.id, request.body.codenames),
+    async (request) => {
+      const auth = requireAuth(request);
+      return users.setDevicePermissions(request, auth.tenantId, auth.userId, request.params.id, request.body.codenames);
+    },
   );
 }

@@ -1,4 +1,6 @@
 import { DEVICE_PERMISSION_CODENAMES, DEVICE_PERMISSIONS, roleSchema, type User } from '@sitewatch/contracts';
+import type { FastifyRequest } from 'fastify';
+import { writeAudit } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { isoOf } from '../sites/scope.ts';
@@ -55,18 +57,57 @@ export function createUserService(db: Db) {
         totalCount: total,
       };
     },
-    async assign(tenantId: number, input: { userId: number; assetIds: number[]; address?: string[] }, actorId: number) {
+    async assign(
+      request: FastifyRequest,
+      tenantId: number,
+      input: { userId: number; assetIds: number[]; address?: string[] },
+      actorId: number,
+    ) {
       await userOrThrow(tenantId, input.userId);
-      const assigned = await repo.assignAssets(db, tenantId, input.userId, { ids: input.assetIds, address: input.address }, actorId);
+      const assigned = await db.transaction().execute(async (trx) => {
+        const n = await repo.assignAssets(trx, tenantId, input.userId, { ids: input.assetIds, address: input.address }, actorId);
+        await writeAudit(trx, request, {
+          tenantId,
+          userId: actorId,
+          action: 'user.sites-assign',
+          outcome: 'success',
+          detail: {
+            object: { type: 'user', id: input.userId },
+            after: { assetIds: input.assetIds, address: input.address ?? [], assigned: n },
+          },
+        });
+        return n;
+      });
       return { assigned };
     },
-    async unassign(tenantId: number, input: { userId: number; assetIds: number[] }) {
+    async unassign(request: FastifyRequest, tenantId: number, input: { userId: number; assetIds: number[] }, actorId: number) {
       await userOrThrow(tenantId, input.userId);
-      return { removed: await repo.removeAssets(db, tenantId, input.userId, input.assetIds) };
+      const removed = await db.transaction().execute(async (trx) => {
+        const n = await repo.removeAssets(trx, tenantId, input.userId, input.assetIds);
+        await writeAudit(trx, request, {
+          tenantId,
+          userId: actorId,
+          action: 'user.sites-remove',
+          outcome: 'success',
+          detail: { object: { type: 'user', id: input.userId }, before: { assetIds: input.assetIds }, after: { removed: n } },
+        });
+        return n;
+      });
+      return { removed };
     },
-    async removeLink(tenantId: number, id: number) {
-      if (!(await repo.findUserAsset(db, tenantId, id))) throw notFound();
-      await repo.deleteUserAsset(db, tenantId, id);
+    async removeLink(request: FastifyRequest, tenantId: number, id: number, actorId: number) {
+      const link = await repo.findUserAsset(db, tenantId, id);
+      if (!link) throw notFound();
+      await db.transaction().execute(async (trx) => {
+        await repo.deleteUserAsset(trx, tenantId, id);
+        await writeAudit(trx, request, {
+          tenantId,
+          userId: actorId,
+          action: 'user.sites-remove',
+          outcome: 'success',
+          detail: { object: { type: 'user', id: link.user_id }, before: { assetIds: [link.asset_id] } },
+        });
+      });
     },
     async groups(tenantId: number) {
       const rows = await repo.listGroups(db, tenantId);
@@ -76,14 +117,27 @@ export function createUserService(db: Db) {
       };
     },
     /** Replaces the device and site codenames of a group; its other permissions stay as they are. */
-    async setDevicePermissions(tenantId: number, id: number, codenames: string[]) {
+    async setDevicePermissions(request: FastifyRequest, tenantId: number, actorId: number, id: number, codenames: string[]) {
       const group = await repo.findGroup(db, tenantId, id);
       if (!group) throw notFound();
       const unknown = codenames.filter((c) => !DEVICE_PERMISSION_CODENAMES.includes(c as never));
       if (unknown.length) throw badRequest(`codenames: Unknown permission ${unknown.join(', ')}`);
       const kept = group.permissions.filter((p) => !DEVICE_PERMISSION_CODENAMES.includes(p.codename as never));
       const added = DEVICE_PERMISSIONS.filter((p) => codenames.includes(p.codename)).map((p) => ({ codename: p.codename, name: p.name }));
-      await repo.saveGroupPermissions(db, tenantId, id, [...kept, ...added]);
+      await db.transaction().execute(async (trx) => {
+        await repo.saveGroupPermissions(trx, tenantId, id, [...kept, ...added]);
+        await writeAudit(trx, request, {
+          tenantId,
+          userId: actorId,
+          action: 'group.update',
+          outcome: 'success',
+          detail: {
+            object: { type: 'group', id },
+            before: { codenames: group.permissions.map((p) => p.codename) },
+            after: { codenames: [...kept, ...added].map((p) => p.codename) },
+          },
+        });
+      });
       const rows = await repo.listGroups(db, tenantId);
       const saved = rows.find((g) => g.id === id) as (typeof rows)[number];
       return { id: saved.id, name: saved.name, userCount: saved.user_count, permissions: saved.permissions };

@@ -4,6 +4,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useMatches } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { useFreshRights } from '../../features/profile/api.ts';
 import { useCurrentCustomer, useCustomerSettings } from '../../features/tenant-settings/api.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import type { RouteHandle } from '../route-types.ts';
@@ -33,6 +34,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [mobileNavOpen, setMobileNavOpen] = useState(false);
   const settings = useCustomerSettings().data;
   useCurrentCustomer();
+  useFreshRights();
 
   const hideNavigation =
     isEmbedded() || isExtensionPath(location.pathname) || matches.some((m) => (m.handle as RouteHandle | undefined)?.hideNavigation);

@@ -3,7 +3,7 @@ import './login.css';
 import { DEFAULT_LOGIN_ROLE } from '@sitewatch/contracts/constants';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PlainNotFound } from '../../app/RouteErrorBoundary.tsx';
 import { setLoginRole } from '../../lib/storage.ts';
 import { type CustomerLogo, fetchCustomerLogo } from '../tenant-settings/requests.ts';
@@ -102,6 +102,9 @@ function LoginScreen({ role }: { role: LoginRole }) {
           </>
         )}
         <p className="login__note">{t('login.cookieNote')}</p>
+        <p className="login__note">
+          <Link to="/register">Request an account</Link>
+        </p>
       </div>
     </main>
   );

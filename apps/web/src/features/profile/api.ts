@@ -1,6 +1,8 @@
 import type { User } from '@sitewatch/contracts/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { api } from '../../lib/api.ts';
+import { http } from '../../lib/http.ts';
 import { setUser, useUser } from '../../lib/session.ts';
 import { profileKeys } from './keys.ts';
 
@@ -38,6 +40,44 @@ export function useProfile() {
     },
   });
 }
+
+/**
+ * Keeps the stored rights in step with the server: a group or role change by an admin shows (menu entries and
+ * screens appear or disappear) on the next page load or when the window regains focus.
+ */
+export function useFreshRights() {
+  const user = useUser();
+  useQuery({
+    queryKey: profileKeys.profile,
+    enabled: Boolean(user),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+    queryFn: async () => {
+      try {
+        const profile = await http.get<User>('/api/auth/profile/', { toast: false });
+        setUser(profile);
+        return profile;
+      } finally {
+        markRightsChecked();
+      }
+    },
+  });
+}
+
+// Whether the rights were read from the server since the page loaded: until then a screen that the stored rights
+// would refuse waits instead of sending the user away.
+let rightsChecked = false;
+const rightsListeners = new Set<() => void>();
+function markRightsChecked() {
+  if (rightsChecked) return;
+  rightsChecked = true;
+  for (const listener of rightsListeners) listener();
+}
+const subscribeRights = (listener: () => void) => {
+  rightsListeners.add(listener);
+  return () => rightsListeners.delete(listener);
+};
+export const useRightsChecked = () => useSyncExternalStore(subscribeRights, () => rightsChecked);
 
 function useUserMutation<TArgs>(call: (args: TArgs) => Promise<User>) {
   const client = useQueryClient();

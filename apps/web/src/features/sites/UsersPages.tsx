@@ -14,7 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import type { User } from '@sitewatch/contracts/auth';
-import { ROLE_LABELS, ROLES, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
+import { ROLE_LABELS, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
 import { DEVICE_PERMISSIONS, PERMISSION_MESSAGES, USER_ASSET_MESSAGES, type UserAsset } from '@sitewatch/contracts/users';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -31,95 +31,9 @@ import { siteKeys } from './keys.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 import { type Option, SitePicker } from './Pickers.tsx';
 
+/** Administrators list users with their roles; a names-only row (what other users get) cannot be assigned sites. */
+const isFullUser = (u: { id: number } & Partial<Pick<User, 'userRole'>>): u is User => Array.isArray(u.userRole);
 const seesAll = (user: Pick<User, 'userRole'>) => user.userRole.some((r) => (ROLES_SEEING_ALL_SITES as readonly string[]).includes(r));
-
-/** /users: the tenant's users, with where each one's sites are assigned. */
-export function UsersPage() {
-  const alias = useAssetAlias();
-  const list = useListState({ orderBy: 'firstname' });
-  const [role, setRole] = useState<Role | ''>('');
-  const users = useUsers({ ...list.query, role: role || undefined });
-  const columns: GridColDef<User>[] = [
-    { field: 'firstname', headerName: 'Name', flex: 1, minWidth: 180, valueGetter: (_v, row) => fullName(row) },
-    { field: 'username', headerName: 'Username', width: 160 },
-    { field: 'email', headerName: 'E-mail', flex: 1, minWidth: 200 },
-    {
-      field: 'roles',
-      headerName: 'Role',
-      width: 160,
-      sortable: false,
-      valueGetter: (_v, row) => row.userRole.map((r) => ROLE_LABELS[r] ?? r).join(', '),
-    },
-    { field: 'group', headerName: 'Group', width: 140, sortable: false, valueGetter: (_v, row) => row.groups[0]?.name ?? '' },
-    {
-      field: 'sites',
-      headerName: `${alias}s`,
-      width: 180,
-      sortable: false,
-      renderCell: (p) =>
-        seesAll(p.row) ? (
-          <Typography variant="body2">All {alias.toLowerCase()}s</Typography>
-        ) : (
-          <Link to={`/assign-asset?userId=${p.row.id}`}>Assign {alias.toLowerCase()}s</Link>
-        ),
-    },
-  ];
-  return (
-    <Box>
-      <PageHeader
-        title="Users"
-        actions={
-          <>
-            <Button component={Link} to="/assign-asset">
-              Assign {alias.toLowerCase()}s
-            </Button>
-            <Button component={Link} to="/device-permission">
-              Device permissions
-            </Button>
-          </>
-        }
-      />
-      <ListToolbar
-        search={list.search}
-        onSearch={list.setSearch}
-        placeholder="Search name, username or e-mail"
-        filters={
-          <TextField
-            select
-            size="small"
-            label="Role"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role | '')}
-            sx={{ minWidth: 170 }}
-          >
-            <MenuItem value="">All roles</MenuItem>
-            {ROLES.map((r) => (
-              <MenuItem key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </MenuItem>
-            ))}
-          </TextField>
-        }
-      />
-      <DataGrid
-        autoHeight
-        rows={users.data?.contents ?? []}
-        columns={columns}
-        loading={users.isFetching}
-        rowCount={users.data?.totalCount ?? 0}
-        paginationMode="server"
-        sortingMode="server"
-        paginationModel={list.pagination}
-        onPaginationModelChange={list.setPagination}
-        sortModel={list.sort}
-        onSortModelChange={list.setSort}
-        pageSizeOptions={[20, 50, 100]}
-        disableColumnMenu
-        disableRowSelectionOnClick
-      />
-    </Box>
-  );
-}
 
 function UserPicker({ value, onChange }: { value: User | null; onChange(user: User | null): void }) {
   const [input, setInput] = useState('');
@@ -131,7 +45,7 @@ function UserPicker({ value, onChange }: { value: User | null; onChange(user: Us
       onChange={(_e, v) => onChange(v)}
       inputValue={input}
       onInputChange={(_e, v) => setInput(v)}
-      options={users.data?.contents ?? []}
+      options={(users.data?.contents ?? []).filter(isFullUser)}
       filterOptions={(x) => x}
       getOptionLabel={(u) => `${fullName(u)} (${u.username})`}
       isOptionEqualToValue={(a, b) => a.id === b.id}
@@ -178,7 +92,8 @@ export function AssignAssetPage() {
   const preset = useUsers({ ids: userId ?? undefined, limit: 1 });
   const [user, setUser] = useState<User | null>(null);
   useEffect(() => {
-    if (userId && preset.data?.contents[0]) setUser(preset.data.contents[0]);
+    const first = preset.data?.contents[0];
+    if (userId && first && isFullUser(first)) setUser(first);
   }, [userId, preset.data]);
   const list = useListState({ pageSize: 20 });
   const links = useUserAssets({

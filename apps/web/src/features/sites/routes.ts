@@ -60,7 +60,6 @@ export const sitesRoutes: AppRoute[] = [
     crumbs: ({ t }) => [crumb(t('sites.assets'), '/assets'), { label: t('sites.assetView') }],
     page: page(() => import('./AssetViewPage.tsx'), 'AssetViewPage'),
   },
-  { path: '/users', layout: 'main', title: 'sites.users', roles: admins, page: page(() => import('./UsersPages.tsx'), 'UsersPage') },
   {
     path: '/assign-asset',
     layout: 'main',

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../platform/blobs.ts';
+import type { Db } from '../../platform/db.ts';
+import type { MailSender } from '../../platform/mail.ts';
+import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { UserSessionsPort } from '../auth/service.ts';
+import { namesOf } from './admin-repository.ts';
+import { userAdminRoutes } from './admin-routes.ts';
+import { createUserAdminService } from './admin-service.ts';
+import { groupRoutes } from './groups-routes.ts';
+import { createGroupService } from './groups-service.ts';
+import { registrationRoutes } from './registration-routes.ts';
+import { createRegistrationService } from './registration-service.ts';
+
+export interface UserAdminPorts {
+  db: Db;
+  clock: Clock;
+  mail: MailSender;
+  sessions: UserSessionsPort;
+  blobs: BlobStore;
+  publicUrl: string | undefined;
+  setPasswordRateLimit: number;
+  /** The tenant's e-mail domain allow-list for registration (customer settings). */
+  allowedEmailDomains(tenantId: number): Promise<string[]>;
+  verifyCaptcha(tenantId: number, captchaId: string, answer: string): Promise<'ok' | 'expired' | 'wrong'>;
+}
+
+/** User administration: users (create, change, deactivate, remove, passwords, avatars), the user list and permission groups. */
+/** What other modules may ask of user administration. */
+export interface UserAdminPort {
+  /** Display names of the tenant's users by id. */
+  userNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+}
+
+export function createUserAdminModule(ports: UserAdminPorts): DomainModule<UserAdminPort> {
+  const admin = createUserAdminService(ports);
+  const groups = createGroupService(ports);
+  const registrations = createRegistrationService({ ...ports, admin, allowedDomains: ports.allowedEmailDomains });
+  return {
+    register(app: FastifyInstance) {
+      userAdminRoutes(app, { admin, publicUrl: ports.publicUrl, setPasswordRateLimit: ports.setPasswordRateLimit });
+      groupRoutes(app, { groups });
+      registrationRoutes(app, { registrations, publicUrl: ports.publicUrl, rateLimit: ports.setPasswordRateLimit });
+    },
+    ports: { userNames: (tenantId, ids) => namesOf(ports.db, tenantId, ids) },
+  };
+}

@@ -1,0 +1,161 @@
+import {
+  GROUP_MESSAGES,
+  GROUP_PERMISSIONS,
+  type GroupInput,
+  PERMISSION_CATALOGUE,
+  type PermissionGroup,
+  USER_PERMISSIONS,
+} from '@sitewatch/contracts';
+import type { FastifyRequest } from 'fastify';
+import { writeAudit } from '../../platform/audit.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import type { Db } from '../../platform/db.ts';
+import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { UserSessionsPort } from '../auth/service.ts';
+import * as repo from './groups-repository.ts';
+import { holdsAll, mayManage } from './privileges.ts';
+
+/** Permission groups of /permissions/: a group's permissions by codename, and which users it is the first group of. */
+export function createGroupService(deps: { db: Db; sessions: UserSessionsPort }) {
+  const { db, sessions } = deps;
+  const need = (auth: AuthContext, codename: string) => {
+    if (!auth.permissions.has(codename)) throw forbidden();
+  };
+  const permissionsOf = (codenames: readonly string[]) =>
+    PERMISSION_CATALOGUE.filter((p) => codenames.includes(p.codename)).map((p) => ({ codename: p.codename, name: p.name }));
+
+  const toGroup = (auth: AuthContext, row: repo.GroupRow): PermissionGroup => {
+    const within = holdsAll(auth.permissions, row.permissions);
+    return {
+      id: row.id,
+      name: row.name,
+      userCount: row.user_count,
+      permissions: row.permissions,
+      can: {
+        change: within && auth.permissions.has(GROUP_PERMISSIONS.change),
+        delete: within && auth.permissions.has(GROUP_PERMISSIONS.delete),
+      },
+    };
+  };
+
+  async function groupOf(auth: AuthContext, id: number) {
+    const row = await repo.findGroup(db, auth.tenantId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** The actor grants only what they hold, and changes only groups whose rights they hold. */
+  const assertWithin = (auth: AuthContext, permissions: readonly { codename: string }[]) => {
+    if (!holdsAll(auth.permissions, permissions)) throw forbidden(GROUP_MESSAGES.aboveOwnRights);
+  };
+
+  return {
+    catalogue: () => ({ contents: PERMISSION_CATALOGUE.map((p) => ({ ...p })) }),
+
+    async list(auth: AuthContext) {
+      need(auth, GROUP_PERMISSIONS.view);
+      const rows = await repo.listGroups(db, auth.tenantId);
+      return { contents: rows.map((r) => toGroup(auth, r)), totalCount: rows.length };
+    },
+
+    async create(request: FastifyRequest, auth: AuthContext, input: GroupInput) {
+      need(auth, GROUP_PERMISSIONS.add);
+      const permissions = permissionsOf(input.codenames);
+      assertWithin(auth, permissions);
+      const id = await db.transaction().execute(async (trx) => {
+        if (await repo.nameTaken(trx, auth.tenantId, input.name)) throw conflict(GROUP_MESSAGES.exists);
+        const newId = await repo.insertGroup(trx, auth.tenantId, input.name, permissions);
+        await writeAudit(trx, request, {
+          tenantId: auth.tenantId,
+          userId: auth.userId,
+          action: 'group.create',
+          outcome: 'success',
+          detail: { object: { type: 'group', id: newId }, after: { name: input.name, codenames: input.codenames } },
+        });
+        return newId;
+      });
+      return toGroup(auth, await groupOf(auth, id));
+    },
+
+    async update(request: FastifyRequest, auth: AuthContext, id: number, input: GroupInput) {
+      need(auth, GROUP_PERMISSIONS.change);
+      const row = await groupOf(auth, id);
+      assertWithin(auth, row.permissions);
+      const permissions = permissionsOf(input.codenames);
+      assertWithin(auth, permissions);
+      // Codenames outside the catalogue (kept by older screens) stay as they are.
+      const kept = row.permissions.filter((p) => !PERMISSION_CATALOGUE.some((c) => c.codename === p.codename));
+      await db.transaction().execute(async (trx) => {
+        if (await repo.nameTaken(trx, auth.tenantId, input.name, id)) throw conflict(GROUP_MESSAGES.exists);
+        await repo.updateGroup(trx, auth.tenantId, id, input.name, [...kept, ...permissions]);
+        await writeAudit(trx, request, {
+          tenantId: auth.tenantId,
+          userId: auth.userId,
+          action: 'group.update',
+          outcome: 'success',
+          detail: {
+            object: { type: 'group', id },
+            before: { name: row.name, codenames: row.permissions.map((p) => p.codename) },
+            after: { name: input.name, codenames: input.codenames },
+          },
+        });
+      });
+      // Members see the change on their next request.
+      sessions.refreshAll();
+      return toGroup(auth, await groupOf(auth, id));
+    },
+
+    async remove(request: FastifyRequest, auth: AuthContext, id: number) {
+      need(auth, GROUP_PERMISSIONS.delete);
+      const row = await groupOf(auth, id);
+      assertWithin(auth, row.permissions);
+      if (row.user_count > 0) throw conflict(GROUP_MESSAGES.inUse);
+      await db.transaction().execute(async (trx) => {
+        await repo.deleteGroup(trx, auth.tenantId, id);
+        await writeAudit(trx, request, {
+          tenantId: auth.tenantId,
+          userId: auth.userId,
+          action: 'group.delete',
+          outcome: 'success',
+          detail: { object: { type: 'group', id }, before: { name: row.name, codenames: row.permissions.map((p) => p.codename) } },
+        });
+      });
+    },
+
+    async members(auth: AuthContext, id: number) {
+      need(auth, GROUP_PERMISSIONS.view);
+      await groupOf(auth, id);
+      const rows = await repo.members(db, auth.tenantId, id);
+      return { contents: rows, totalCount: rows.length };
+    },
+
+    /** Makes the group the first group of each user; every user must be within the actor's rights. */
+    async assign(request: FastifyRequest, auth: AuthContext, id: number, userIds: number[]) {
+      need(auth, GROUP_PERMISSIONS.change);
+      need(auth, USER_PERMISSIONS.change);
+      const group = await groupOf(auth, id);
+      assertWithin(auth, group.permissions);
+      const ids = [...new Set(userIds)];
+      const users = await repo.usersWithRights(db, auth.tenantId, ids);
+      if (users.length !== ids.length) throw notFound();
+      for (const u of users) {
+        if (!mayManage(auth, { roles: u.roles, permissions: u.permissions ?? [] })) throw forbidden(GROUP_MESSAGES.aboveOwnRights);
+      }
+      await db.transaction().execute(async (trx) => {
+        for (const u of users) {
+          await repo.setFirstGroup(trx, auth.tenantId, u.id, id);
+          await writeAudit(trx, request, {
+            tenantId: auth.tenantId,
+            userId: auth.userId,
+            action: 'group.assign',
+            outcome: 'success',
+            detail: { object: { type: 'user', id: u.id }, before: { groupIds: u.group_ids }, after: { firstGroup: id } },
+          });
+        }
+      });
+      for (const u of users) sessions.refresh(u.id);
+      return { assigned: users.length };
+    },
+  };
+}
+export type GroupService = ReturnType<typeof createGroupService>;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * Every permission the product checks, by codename (SPEC 6: a user's permissions come from their first group).
+ * The /permissions/ screen offers exactly these; a group holds a subset.
+ */
+export const PERMISSION_CATALOGUE = [
+  { codename: 'view_asset', name: 'Can view asset', area: 'Sites' },
+  { codename: 'add_asset', name: 'Can add asset', area: 'Sites' },
+  { codename: 'change_asset', name: 'Can change asset', area: 'Sites' },
+  { codename: 'delete_asset', name: 'Can delete asset', area: 'Sites' },
+  { codename: 'view_device', name: 'Can view device', area: 'Devices' },
+  { codename: 'add_device', name: 'Can add device', area: 'Devices' },
+  { codename: 'change_device', name: 'Can change device', area: 'Devices' },
+  { codename: 'delete_device', name: 'Can delete device', area: 'Devices' },
+  { codename: 'edit_alarm_config', name: 'Can edit alarm config', area: 'Devices' },
+  { codename: 'view_ticket', name: 'Can view ticket', area: 'Tickets' },
+  { codename: 'add_ticket', name: 'Can add ticket', area: 'Tickets' },
+  { codename: 'change_ticket', name: 'Can change ticket', area: 'Tickets' },
+  { codename: 'delete_ticket', name: 'Can delete ticket', area: 'Tickets' },
+  { codename: 'view_camera', name: 'Can view camera', area: 'Video' },
+  { codename: 'view_user', name: 'Can view user', area: 'Users' },
+  { codename: 'add_user', name: 'Can add user', area: 'Users' },
+  { codename: 'change_user', name: 'Can change user', area: 'Users' },
+  { codename: 'delete_user', name: 'Can delete user', area: 'Users' },
+  { codename: 'view_group', name: 'Can view group', area: 'Groups' },
+  { codename: 'add_group', name: 'Can add group', area: 'Groups' },
+  { codename: 'change_group', name: 'Can change group', area: 'Groups' },
+  { codename: 'delete_group', name: 'Can delete group', area: 'Groups' },
+] as const;
+export type PermissionCodename = (typeof PERMISSION_CATALOGUE)[number]['codename'];
+export const PERMISSION_CODENAMES = PERMISSION_CATALOGUE.map((p) => p.codename) as [PermissionCodename, ...PermissionCodename[]];
+
+export const GROUP_PERMISSIONS = {
+  view: 'view_group',
+  add: 'add_group',
+  change: 'change_group',
+  delete: 'delete_group',
+} as const;
+
+export const GROUP_MESSAGES = {
+  created: 'Successfully Created',
+  updated: 'Permission for selected events are updated successfully!',
+  deleted: 'Successfully Deleted',
+  exists: 'A group with this name already exists',
+  inUse: 'Move the users of this group to another group first',
+  aboveOwnRights: 'You cannot grant rights above your own',
+  assigned: 'Successfully Updated',
+} as const;
+
+export const catalogueEntrySchema = z.object({ codename: z.string(), name: z.string(), area: z.string() });
+export const permissionCatalogueSchema = z.object({ contents: z.array(catalogueEntrySchema) });
+
+export const groupInputSchema = z.object({
+  name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(150, 'Please use maximum 150 characters'),
+  codenames: z.array(z.enum(PERMISSION_CODENAMES, { message: 'Unknown permission' })).max(PERMISSION_CATALOGUE.length),
+});
+export type GroupInput = z.infer<typeof groupInputSchema>;
+
+export const permissionGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  userCount: z.number().int(),
+  permissions: z.array(z.object({ codename: z.string(), name: z.string() })),
+  /** What the caller may do with this group. */
+  can: z.object({ change: z.boolean(), delete: z.boolean() }),
+});
+export type PermissionGroup = z.infer<typeof permissionGroupSchema>;
+export const permissionGroupListSchema = z.object({ contents: z.array(permissionGroupSchema), totalCount: z.number().int() });
+
+export const groupMembersSchema = z.object({
+  contents: z.array(z.object({ id: z.number().int(), username: z.string(), firstname: z.string(), lastname: z.string() })),
+  totalCount: z.number().int(),
+});
+export const groupAssignSchema = z.object({
+  userIds: z.array(z.number().int().positive().max(2147483647)).min(1, 'Choose at least one user').max(500),
+});
+export const groupAssignResultSchema = z.object({ assigned: z.number().int() });

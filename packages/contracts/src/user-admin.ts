@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { userSchema } from './auth.ts';
+import { MOBILE_NUMBER_LENGTH, USER_INACTIVITY_THRESHOLD } from './constants.ts';
+import { roleSchema } from './role-schemas.ts';
+
+/** Administration of a tenant's users by its admins (SPEC 2.2 /users, /user/{id}, /user-details/{id}; 3; 6; 8.3). */
+
+/** Users who have not signed in for longer than this many days are flagged inactive (SPEC 9). */
+export const USER_INACTIVITY_DAYS = USER_INACTIVITY_THRESHOLD;
+
+/** Permissions that guard user administration (held by the first group, SPEC 6). */
+export const USER_PERMISSIONS = {
+  view: 'view_user',
+  add: 'add_user',
+  change: 'change_user',
+  delete: 'delete_user',
+} as const;
+
+export const USER_ADMIN_MESSAGES = {
+  created: 'User created successfully',
+  updated: 'User updated successfully',
+  deleted: 'User deleted successfully',
+  exists: 'User already exists',
+  createFailed: 'Error Occurred while Creating User',
+  imageFailed: 'Failed to update Image',
+  lastAdmin: 'The last administrator of this customer cannot be removed',
+  self: 'You cannot deactivate or delete your own account',
+  aboveOwnRights: 'You cannot grant rights above your own',
+  passwordReset: 'Password updated successfully',
+  setPasswordSent: 'A set-password e-mail has been sent',
+  activated: 'User activated successfully',
+  deactivated: 'User deactivated successfully',
+} as const;
+
+const name = (label: string) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(150, 'Please use maximum 150 characters');
+
+export const userMobileSchema = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^\\d{${MOBILE_NUMBER_LENGTH}}$`), `Mobile number must be ${MOBILE_NUMBER_LENGTH} digits`);
+
+export const newPasswordSchema = z
+  .string({ message: 'Password is required' })
+  .min(8, 'Password must be at least 8 characters')
+  .max(128, 'Please use maximum 128 characters');
+
+export const userInputSchema = z.object({
+  username: z
+    .string({ message: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(150, 'Please use maximum 150 characters')
+    .regex(/^[\w.@+-]+$/, 'Username may contain letters, digits and @ . + - _ only'),
+  email: z.email({ message: 'Enter a valid e-mail address' }).max(254),
+  firstname: name('First name'),
+  lastname: name('Last name'),
+  mobile: userMobileSchema.nullable().default(null),
+  userRole: z.array(roleSchema).min(1, 'Choose at least one role').max(4),
+  groupId: z.number().int().positive().max(2147483647).nullable().default(null),
+  /** Sites the user looks after (ignored for roles that see every site). */
+  assetIds: z.array(z.number().int().positive().max(2147483647)).max(500).default([]),
+  notificationConfig: z.object({ popup: z.boolean() }).default({ popup: true }),
+});
+export type UserInput = z.infer<typeof userInputSchema>;
+
+export const userCreateSchema = userInputSchema.extend({
+  /** Set a password now, or leave it out and send a set-password e-mail. */
+  password: newPasswordSchema.optional(),
+});
+export type UserCreate = z.infer<typeof userCreateSchema>;
+
+export const userActiveSchema = z.object({ isActive: z.boolean() });
+export const passwordResetSchema = z.object({ password: newPasswordSchema });
+export const setPasswordSchema = z.object({ token: z.string().min(20).max(200), password: newPasswordSchema });
+export const avatarUploadSchema = z.object({
+  /** A data URL of a PNG, JPEG, GIF or WebP image of at most 1 MB. */
+  image: z.string().max(1_500_000, 'Please Select Attatchment Size less Than 1 MB'),
+});
+
+/** A user as an administrator sees them. */
+export const adminUserSchema = userSchema.extend({
+  isActive: z.boolean(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+  /** True when the user has not signed in for longer than the inactivity threshold. */
+  inactive: z.boolean(),
+  assetIds: z.array(z.number().int()),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** A user as a picker sees them: names only (never e-mail, mobile, roles or permissions). */
+export const userNameSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+});
+export type UserName = z.infer<typeof userNameSchema>;
+
+export const userDetailsSchema = z.object({
+  user: adminUserSchema,
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.string(),
+      lastSeenAt: z.string(),
+      ip: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      loginMethod: z.string(),
+    }),
+  ),
+  sites: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  siteCount: z.number().int(),
+  activity: z.array(
+    z.object({
+      id: z.number().int(),
+      action: z.string(),
+      outcome: z.string(),
+      ip: z.string().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+  /** What the caller may do with this user. */
+  can: z.object({ change: z.boolean(), delete: z.boolean() }),
+});
+export type UserDetails = z.infer<typeof userDetailsSchema>;
+
+/** Roles and groups the caller may grant (the form offers only these). */
+export const grantableSchema = z.object({
+  roles: z.array(roleSchema),
+  groups: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type Grantable = z.infer<typeof grantableSchema>;
+
+/** Readable names of the actions the activity log records; unknown ones are shown as recorded. */
+export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
+  'login.password': 'Signed in with password',
+  'login.otp': 'Signed in with OTP',
+  'login.totp': 'Signed in with authenticator code',
+  logout: 'Signed out',
+  'token.refresh': 'Session refreshed',
+  'session.revoke': 'Session ended',
+  'password.change': 'Changed password',
+  'password.set': 'Set password from e-mail link',
+  'totp.enable': 'Turned on two-factor sign-in',
+  'totp.disable': 'Turned off two-factor sign-in',
+  'user.create': 'Created a user',
+  'user.update': 'Updated a user',
+  'user.delete': 'Deleted a user',
+  'user.activate': 'Activated a user',
+  'user.deactivate': 'Deactivated a user',
+  'user.password-reset': "Reset a user's password",
+  'user.set-password-mail': 'Sent a set-password e-mail',
+  'user.avatar': 'Changed a picture',
+  'user.sites-assign': 'Assigned sites to a user',
+  'user.sites-remove': 'Removed sites from a user',
+  'group.create': 'Created a group',
+  'group.update': 'Changed a group',
+  'group.delete': 'Deleted a group',
+  'group.assign': 'Assigned a group',
+  'registration.request': 'Asked for an account',
+  'registration.confirm': 'Confirmed a registration e-mail',
+  'registration.approve': 'Approved a registration',
+  'registration.reject': 'Rejected a registration',
+};
+export const ACTIVITY_OUTCOME_LABELS: Record<string, string> = { success: 'Success', failure: 'Failed', denied: 'Denied' };
+
+export const mailOutboxSchema = z.object({
+  contents: z.array(z.object({ id: z.number().int(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() })),
+  totalCount: z.number().int(),
+});
+
+/** Filters of /user-activity-logs and of its CSV export. */
+export const activityLogQuerySchema = z.strictObject({
+  userId: z.coerce.number().int().positive().max(2147483647).optional(),
+  action: z.string().trim().min(1).max(80).optional(),
+  objectType: z.string().trim().min(1).max(40).optional(),
+  from: z.iso.datetime({ offset: true, message: 'Enter a valid date' }).optional(),
+  to: z.iso.datetime({ offset: true, message: 'Enter a valid date' }).optional(),
+  /** Keyset cursor of the next page, from the previous answer. */
+  cursor: z.string().max(80).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
+
+export const activityLogEntrySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  actorId: z.number().int().nullable(),
+  actorName: z.string().nullable(),
+  action: z.string(),
+  outcome: z.string(),
+  objectType: z.string().nullable(),
+  objectId: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;
+export const activityLogPageSchema = z.object({ contents: z.array(activityLogEntrySchema), nextCursor: z.string().nullable() });
