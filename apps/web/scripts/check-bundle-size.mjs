@@ -43,7 +43,9 @@ try {
   rows.sort((a, b) => b[0] - a[0]);
   for (const [size, file] of rows) console.log(`${(size / 1024).toFixed(2).padStart(8)} KB  ${file}`);
   const verdict = total <= BUDGET_BYTES ? 'within' : 'OVER';
-  console.log(`/auth/login loads ${(total / 1024).toFixed(2)} KB of brotli-compressed JavaScript (${verdict} the ${BUDGET_BYTES / 1024} KB budget)`);
+  console.log(
+    `/auth/login loads ${(total / 1024).toFixed(2)} KB of brotli-compressed JavaScript (${verdict} the ${BUDGET_BYTES / 1024} KB budget)`,
+  );
   if (total > BUDGET_BYTES) process.exitCode = 1;
 } finally {
   await rm(outDir, { recursive: true, force: true });
