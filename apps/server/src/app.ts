@@ -1,6 +1,5 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -18,6 +17,7 @@ import { sitesModule } from './modules/sites/index.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { telemetryModule } from './modules/telemetry/index.ts';
 import { videoModule } from './modules/video/index.ts';
+import { registerAccessLog } from './platform/access-log.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
@@ -28,6 +28,7 @@ import { createEventBus } from './platform/events.ts';
 import { createJobWorker, type JobWorker } from './platform/jobs/worker.ts';
 import { pushModule } from './platform/push/index.ts';
 import { installSecret } from './platform/secrets.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
 import { registerWebApp } from './platform/web.ts';
@@ -61,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: true,
+    // platform/access-log.ts logs requests at debug level and sums them up once a minute.
+    disableRequestLogging: true,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -77,10 +80,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerErrorHandler(app);
+  registerAccessLog(app);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
