@@ -42,6 +42,9 @@ class PGlitePool {
   constructor(private readonly pglite: PGlite) {}
 
   async connect() {
+    // PGlite runs each statement synchronously on this thread and answers through microtasks, so a chain of
+    // statements (demo seeding, an ingest flush) would never let timers and sockets run: give them a turn first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     let release!: () => void;
     const acquired = this.#tail;
     this.#tail = new Promise<void>((resolve) => {
