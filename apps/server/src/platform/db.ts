@@ -17,6 +17,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+const EMBEDDED_SHARED_BUFFERS = '32MB';
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -73,6 +74,9 @@ export async function openPglite(dataDir: string | null): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir ? join(dataDir, 'db') : undefined, {
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    // The embedded database's buffer pool lives in this process's memory: 32 MB (PostgreSQL's default is 128 MB)
+    // keeps the idle server small while the demo's working set still fits.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
   // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as any }) });
