@@ -44,6 +44,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       MQTT_PORT: String(PORT + 1000),
+      // Tests expect the whole demo estate from the first request on.
+      DEMO_SEEDING: 'before-listen',
     },
   },
 });

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 const API_TARGET = process.env.SITEWATCH_API ?? 'http://localhost:8080';
 /** Paths the dev server hands to the API server; everything else is the web app. */
@@ -7,7 +8,16 @@ const API_PATHS = ['/api', '/iotapp', '/helpdesk', '/notification', '/ifmapp', '
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The server sends these precompressed siblings (brotli first, then gzip) instead of compressing per request.
+    compression({
+      include: /\.(js|css|html|svg|json|webmanifest|txt|map)$/,
+      threshold: 512,
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      deleteOriginalAssets: false,
+    }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

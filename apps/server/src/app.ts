@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
@@ -23,6 +22,7 @@ import { createTenantSettingsModule, type TenantSettingsPort } from './modules/t
 import { createUserAdminModule } from './modules/users/admin-module.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { createVideoModule, type VideoPort } from './modules/video/index.ts';
+import { registerAccessLog } from './platform/access-log.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
@@ -37,6 +37,7 @@ import { type Clock, type DomainModule, systemClock } from './platform/module.ts
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
+import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
 import { safeValidatorCompiler } from './platform/validation.ts';
@@ -80,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
     trustProxy: true,
+    // platform/access-log.ts logs requests at debug level and sums them up once a minute.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -96,10 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }
   });
   registerErrorHandler(app);
+  registerAccessLog(app);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -16,6 +16,8 @@ const envSchema = z.object({
   DEFAULT_TENANT: z.string().default('demo'),
   DEMO: bool.default(true),
   DEMO_SEED: z.coerce.number().int().default(42),
+  /** `background` (default): serve once the demo tenants and accounts exist and seed the rest meanwhile. */
+  DEMO_SEEDING: z.enum(['background', 'before-listen']).default('background'),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
   ACCESS_TOKEN_MINUTES: z.coerce.number().int().min(1).max(60).default(15),
@@ -83,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       defaultTenant: e.DEFAULT_TENANT,
       defaultHosts: ['localhost', '127.0.0.1', '::1', ...e.DEFAULT_HOSTS.split(',').map((h) => h.trim().toLowerCase())].filter(Boolean),
     },
-    demo: { enabled: e.DEMO, seed: e.DEMO_SEED },
+    demo: { enabled: e.DEMO, seed: e.DEMO_SEED, seeding: e.DEMO_SEEDING },
     auth: {
       sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
       sessionMaxHours: e.SESSION_MAX_HOURS,

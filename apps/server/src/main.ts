@@ -3,7 +3,7 @@ import { ROLES } from '@sitewatch/contracts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
-import { seedDemo } from './demo/index.ts';
+import { seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
 import { openDatabase } from './platform/db.ts';
 import { migrateToLatest } from './platform/migrate.ts';
@@ -13,11 +13,32 @@ const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrateToLatest(database.db);
 const { app, handles } = await buildApp({ config, database });
-if (config.demo.enabled) await seedDemo(database.db, config.demo.seed, app.log);
+let closing = false;
+
+/** Seeds what is missing of the demo estate, logging each part; a failure is logged, never fatal. */
+async function seedDemoInBackground() {
+  const started = performance.now();
+  try {
+    await seedDemo(database.db, config.demo.seed, app.log);
+    app.log.info(`demo data ready (${Math.round(performance.now() - started)} ms)`);
+  } catch (error) {
+    app.log.error({ err: error }, 'demo data could not be seeded');
+  }
+}
+
+// The demo tenants and their accounts exist before the first request; the rest of the demo estate is seeded while
+// the server already answers (DEMO_SEEDING=before-listen waits for all of it).
+if (config.demo.enabled) await seedDemoTenants(database.db, app.log);
+const seeding = config.demo.enabled ? seedDemoInBackground() : Promise.resolve();
+if (config.demo.seeding === 'before-listen') await seeding;
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
 if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
 if (config.role === 'all' || config.role === 'worker') app.jobs.start();
-if (config.role === 'all' || config.role === 'recorder') await handles.video.recorder.start(); // stopped by app.close()
+// The recorder and the simulator start once the demo cameras and devices exist; both are stopped by app.close().
+const recorderStarted =
+  config.role === 'all' || config.role === 'recorder'
+    ? seeding.then(() => (closing ? undefined : handles.video.recorder.start()))
+    : Promise.resolve();
 // Device ingest: the embedded MQTT broker (or the consumer of MQTT_URL) and the status/alarm timers; stopped by app.close().
 const telemetry = handles.telemetry;
 let simulator: Awaited<ReturnType<typeof startSimulator>> | null = null;
@@ -31,15 +52,21 @@ if (config.role === 'all' || config.role === 'ingest') {
     process.exit(1);
   }
   await telemetry.runtime.startBackground();
-  if (config.demo.enabled && config.simulator.enabled && telemetry.runtime.mqttPort !== null) {
-    simulator = await startSimulator({
-      db: database.db,
-      tenantSlug: config.tenancy.defaultTenant,
-      mqttUrl: `mqtt://127.0.0.1:${telemetry.runtime.mqttPort}`,
-      intervalSeconds: config.simulator.intervalSeconds,
-      seed: config.demo.seed,
-      log: app.log,
+  const mqttPort = telemetry.runtime.mqttPort;
+  if (config.demo.enabled && config.simulator.enabled && mqttPort !== null) {
+    const starting = seeding.then(async () => {
+      if (closing) return;
+      simulator = await startSimulator({
+        db: database.db,
+        tenantSlug: config.tenancy.defaultTenant,
+        mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+        intervalSeconds: config.simulator.intervalSeconds,
+        seed: config.demo.seed,
+        log: app.log,
+      });
+      app.log.info(`demo simulator driving ${simulator.devices} devices`);
     });
+    if (config.demo.seeding === 'before-listen') await starting;
   }
 }
 
@@ -52,7 +79,7 @@ const lines = [
   `  API docs: ${url}/api/docs`,
   ...(telemetry.runtime.mqttPort !== null
     ? [
-        `  MQTT (embedded broker): mqtt://localhost:${telemetry.runtime.mqttPort}  (device token as username, topic v1/devices/me/telemetry)${simulator ? `; demo simulator driving ${simulator.devices} devices` : ''}`,
+        `  MQTT (embedded broker): mqtt://localhost:${telemetry.runtime.mqttPort}  (device token as username, topic v1/devices/me/telemetry)`,
       ]
     : config.mqtt.url
       ? [`  MQTT: consuming from ${config.mqtt.url} (shared subscription $share/${config.mqtt.shareGroup}/v1/devices/+/telemetry)`]
@@ -63,11 +90,13 @@ if (config.demo.enabled) {
     `  Demo tenants: ${DEMO_TENANTS.map((t) => `${t.slug === config.tenancy.defaultTenant ? url : url.replace('//localhost', `//${t.slug}.localhost`)} (${t.name})`).join(', ')}`,
     `  Demo accounts (password ${DEMO_PASSWORD}): ${ROLES.join(', ')}`,
     `  Sign in at ${url}/auth/login/ or ${url}/{role}/login/`,
+    ...(config.demo.seeding === 'background'
+      ? ['  Demo sites, devices, cameras and tickets fill in over the next seconds (see the log).']
+      : []),
   );
 }
 console.log(`${lines.join('\n')}\n`);
 
-let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
@@ -76,6 +105,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
+    await recorderStarted.catch(() => undefined);
     await simulator?.stop();
     await app.jobs.stop();
     await app.close();

@@ -22,14 +22,25 @@ export const seeders: Seeder[] = [
   formsSeeder,
 ];
 
-/** Creates the demo tenants once and runs every seeder not yet applied to them. */
-export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
-  for (const [index, spec] of DEMO_TENANTS.entries()) {
+/** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */
+export async function seedDemoTenants(db: Db, log: SeedContext['log']): Promise<number[]> {
+  const ids: number[] = [];
+  for (const spec of DEMO_TENANTS) {
     let tenantId = (await db.selectFrom('tenants').select('id').where('slug', '=', spec.slug).executeTakeFirst())?.id;
     if (tenantId === undefined) {
       tenantId = await seedFoundation(db, spec);
       log.info(`demo tenant "${spec.slug}" created`);
     }
+    ids.push(tenantId);
+  }
+  return ids;
+}
+
+/** Creates the demo tenants once and runs every seeder not yet applied to them. */
+export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
+  const tenantIds = await seedDemoTenants(db, log);
+  for (const [index, spec] of DEMO_TENANTS.entries()) {
+    const tenantId = tenantIds[index] as number;
     const applied = new Set(
       (await db.selectFrom('demo_seeders').select('name').where('tenant_id', '=', tenantId).execute()).map((r) => r.name),
     );

@@ -17,6 +17,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+const EMBEDDED_SHARED_BUFFERS = '32MB';
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -42,6 +43,9 @@ class PGlitePool {
   constructor(private readonly pglite: PGlite) {}
 
   async connect() {
+    // PGlite runs each statement synchronously on this thread and answers through microtasks, so a chain of
+    // statements (demo seeding, an ingest flush) would never let timers and sockets run: give them a turn first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     let release!: () => void;
     const acquired = this.#tail;
     this.#tail = new Promise<void>((resolve) => {
@@ -70,6 +74,9 @@ export async function openPglite(dataDir: string | null): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir ? join(dataDir, 'db') : undefined, {
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    // The embedded database's buffer pool lives in this process's memory: 32 MB (PostgreSQL's default is 128 MB)
+    // keeps the idle server small while the demo's working set still fits.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
   // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as any }) });

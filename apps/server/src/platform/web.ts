@@ -18,12 +18,17 @@ const API_PREFIXES = [
   '/app-version',
 ];
 
-/** Serves the built web app: hashed assets for a year, index.html for every other page route. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app: hashed assets for a year, index.html for every other page route. The build writes
+ * brotli and gzip siblings of every text file, which are sent as they are when the browser accepts them.
+ */
 export async function registerWebApp(app: FastifyInstance, webDist: string) {
   // The build may appear or be replaced while the server runs (npm run build beside npm start).
   const hasBuild = () => existsSync(join(webDist, 'index.html'));
   const servable = existsSync(webDist);
-  if (servable) await app.register(fastifyStatic, { root: webDist, serve: false });
+  if (servable) await app.register(fastifyStatic, { root: webDist, serve: false, preCompressed: true, cacheControl: false });
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIXES.some((p) => path.startsWith(p));
@@ -31,7 +36,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string) {
       return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });
     }
     if (path.startsWith('/assets/') && existsSync(join(webDist, path))) {
-      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(path.slice(1));
+      return reply.header('cache-control', IMMUTABLE).sendFile(path.slice(1));
     }
     const file = path.slice(1);
     if (file && !file.includes('..') && /^[\w./-]+\.\w+$/.test(file) && existsSync(join(webDist, file))) {

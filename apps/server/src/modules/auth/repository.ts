@@ -26,6 +26,24 @@ const userColumns = [
 export const findUserById = (db: Db, tenantId: number, userId: number) =>
   db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst();
 
+export type GroupRow = { id: number; name: string; permissions: { codename: string; name: string }[] };
+
+/** A user with their groups, in one statement (the hot path of /current-login/). */
+export const findUserWithGroups = (db: Db, tenantId: number, userId: number) =>
+  db
+    .selectFrom('users as u')
+    .select(userColumns.map((c) => `u.${c}` as const))
+    .select(
+      sql<
+        GroupRow[]
+      >`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'permissions', g.permissions)) from groups g where g.tenant_id = u.tenant_id and g.id = any(u.group_ids)), '[]'::json)`.as(
+        'groups',
+      ),
+    )
+    .where('u.tenant_id', '=', tenantId)
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+
 export const findUserByUsername = (db: Db, tenantId: number, username: string) =>
   db
     .selectFrom('users')

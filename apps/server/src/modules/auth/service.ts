@@ -13,7 +13,7 @@ import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../
 import type { SmsSender } from '../../platform/sms.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
-import { toUserView } from './user-view.ts';
+import { toUserView, userViewOf } from './user-view.ts';
 
 export interface AuthSettings {
   sessionIdleMinutes: number;
@@ -57,6 +57,8 @@ type Principal = NonNullable<Awaited<ReturnType<typeof repo.findPrincipal>>>;
 export function createAuthService(deps: AuthDeps) {
   const { db, signer, settings } = deps;
   const principals = new Map<string, { principal: Principal; at: number }>();
+  /** Token pairs handed out by /current-login/, per session (see currentTokens). */
+  const minted = new Map<string, { gen: number; access: string; refresh: string; until: number }>();
 
   async function lookupPrincipal(tenantId: number, by: { sessionId: string } | { cookieHash: string }) {
     const key = 'sessionId' in by ? `${tenantId}:s:${by.sessionId}` : `${tenantId}:c:${by.cookieHash}`;
@@ -71,8 +73,12 @@ export function createAuthService(deps: AuthDeps) {
   /** Drops cached sessions of a session id or of a whole user after a revocation. */
   function forgetPrincipals(match: { sessionId?: string; userId?: number }) {
     for (const [key, { principal }] of principals) {
-      if (principal.sessionId === match.sessionId || principal.userId === match.userId) principals.delete(key);
+      if (principal.sessionId === match.sessionId || principal.userId === match.userId) {
+        principals.delete(key);
+        minted.delete(principal.sessionId);
+      }
     }
+    if (match.sessionId) minted.delete(match.sessionId);
   }
 
   async function issueTokens(tenantId: number, userId: number, sessionId: string, gen: number) {
@@ -81,6 +87,19 @@ export function createAuthService(deps: AuthDeps) {
       signer.signRefresh({ userId, tenantId, sessionId, gen }),
     ]);
     return { access, refresh };
+  }
+
+  /**
+   * The token pair /current-login/ answers with: the pair minted for the session's current refresh generation is
+   * handed out again until half of the access token's life is gone, so polling tabs cost no signing.
+   */
+  async function currentTokens(tenantId: number, userId: number, sessionId: string, gen: number) {
+    const hit = minted.get(sessionId);
+    if (hit && hit.gen === gen && hit.until > Date.now()) return { access: hit.access, refresh: hit.refresh };
+    const tokens = await issueTokens(tenantId, userId, sessionId, gen);
+    if (minted.size >= PRINCIPAL_CACHE_MAX) minted.clear();
+    minted.set(sessionId, { gen, ...tokens, until: Date.now() + signer.accessTtlSeconds * 500 });
+    return tokens;
   }
 
   async function startSession(
@@ -359,10 +378,11 @@ export function createAuthService(deps: AuthDeps) {
 
     /** The signed-in user with a fresh token pair. */
     async currentLogin(tenant: Tenant, auth: AuthContext): Promise<CurrentLogin> {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
-      if (!user) throw unauthorized();
-      const tokens = await issueTokens(tenant.id, user.id, auth.sessionId, auth.refreshGen);
-      return { user: await toUserView(db, user), ...tokens };
+      const row = await repo.findUserWithGroups(db, tenant.id, auth.userId);
+      if (!row) throw unauthorized();
+      const { groups, ...user } = row;
+      const tokens = await currentTokens(tenant.id, user.id, auth.sessionId, auth.refreshGen);
+      return { user: userViewOf(user, groups), ...tokens };
     },
 
     async refresh(request: FastifyRequest, tenant: Tenant, token: string) {

@@ -7,7 +7,11 @@ type Row = NonNullable<repo.UserRow>;
 
 /** The API shape of a user: groups in the user's own order, the first one granting permissions. */
 export async function toUserView(db: Db, row: Row): Promise<User> {
-  const groups = await repo.findGroups(db, row.tenant_id, row.group_ids);
+  return userViewOf(row, await repo.findGroups(db, row.tenant_id, row.group_ids));
+}
+
+/** The API shape from a user row and the rows of their groups (any order). */
+export function userViewOf(row: Row, groups: repo.GroupRow[]): User {
   const ordered = row.group_ids.map((id) => groups.find((g) => g.id === id)).filter((g) => g !== undefined);
   return {
     id: row.id,

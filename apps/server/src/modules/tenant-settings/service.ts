@@ -3,27 +3,32 @@ import type { Db } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import * as repo from './repository.ts';
 
-const SETTINGS_CACHE_MS = 5_000;
+/**
+ * Tenant rows (name, logo, version, settings) are read on almost every request and change rarely: they are kept
+ * for this long. A change made through this process is seen at once; one made by another process within this time.
+ */
+const TENANT_CACHE_MS = 5_000;
+
+type TenantRow = NonNullable<Awaited<ReturnType<typeof repo.findTenant>>>;
 
 export function createCustomerService(db: Db) {
-  const cache = new Map<number, { settings: CustomerSettings; at: number }>();
+  const cache = new Map<number, { tenant: TenantRow; settings: CustomerSettings; at: number }>();
 
-  async function tenantOrThrow(tenantId: number) {
+  async function cached(tenantId: number) {
+    const hit = cache.get(tenantId);
+    if (hit && Date.now() - hit.at < TENANT_CACHE_MS) return hit;
     const tenant = await repo.findTenant(db, tenantId);
     if (!tenant) throw notFound();
-    return tenant;
+    // Stored settings over the defaults of the specification; unknown or invalid stored keys fall back.
+    const parsed = customerSettingsSchema.safeParse(tenant.settings);
+    const entry = { tenant, settings: parsed.success ? parsed.data : customerSettingsSchema.parse({}), at: Date.now() };
+    if (cache.size > 10_000) cache.clear();
+    cache.set(tenantId, entry);
+    return entry;
   }
 
-  /** Stored settings over the defaults of the specification; unknown or invalid stored keys fall back. */
-  async function settings(tenantId: number): Promise<CustomerSettings> {
-    const hit = cache.get(tenantId);
-    if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.settings;
-    const tenant = await tenantOrThrow(tenantId);
-    const parsed = customerSettingsSchema.safeParse(tenant.settings);
-    const value = parsed.success ? parsed.data : customerSettingsSchema.parse({});
-    cache.set(tenantId, { settings: value, at: Date.now() });
-    return value;
-  }
+  const tenantOrThrow = async (tenantId: number) => (await cached(tenantId)).tenant;
+  const settings = async (tenantId: number): Promise<CustomerSettings> => (await cached(tenantId)).settings;
 
   return {
     settings,

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export interface AccessClaims {
@@ -24,7 +25,9 @@ export interface MfaClaims {
 const ISSUER = 'sitewatch';
 
 /** Signs and checks the short-lived JWTs: the access token and the second-factor challenge. */
-export function createTokenSigner(secret: Uint8Array, accessMinutes: number, refreshHours = 12) {
+export function createTokenSigner(secretBytes: Uint8Array, accessMinutes: number, refreshHours = 12) {
+  // One key object for the life of the process: handing jose raw bytes would import the HMAC key on every call.
+  const secret = createSecretKey(secretBytes);
   const sign = (claims: Record<string, unknown>, subject: string, ttlSeconds: number) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+
+const SUMMARY_EVERY_MS = 60_000;
+
+/**
+ * Request logging that costs little at high rates: every request at debug level, failures (5xx) at error level,
+ * and once a minute an info line that sums up the traffic (count per status class and the slowest request).
+ */
+export function registerAccessLog(app: FastifyInstance) {
+  let counts: Record<string, number> = {};
+  let slowest = { ms: 0, route: '' };
+  app.addHook('onResponse', (request, reply, done) => {
+    const ms = reply.elapsedTime;
+    const status = reply.statusCode;
+    const route = request.routeOptions.url ?? 'static';
+    const klass = `${Math.floor(status / 100)}xx`;
+    counts[klass] = (counts[klass] ?? 0) + 1;
+    if (ms > slowest.ms) slowest = { ms: Math.round(ms), route: `${request.method} ${route}` };
+    if (status >= 500) request.log.error({ method: request.method, route, status, ms: Math.round(ms) }, 'request failed');
+    else request.log.debug({ method: request.method, url: request.url, status, ms: Math.round(ms) }, 'request');
+    done();
+  });
+  const timer = setInterval(() => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (total > 0) app.log.info({ requests: total, ...counts, slowest }, 'requests in the last minute');
+    counts = {};
+    slowest = { ms: 0, route: '' };
+  }, SUMMARY_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(timer);
+    done();
+  });
+}

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from './support/harness.ts';
+
+describe('the /current-login/ hot path', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('costs one database statement once the session is cached, and hands out the same tokens', async () => {
+    const client = await t.login('customeradmin');
+    const warm = await client.get('/current-login/', { bearer: false } as never);
+    expect(warm.statusCode).toBe(200);
+
+    const executor = t.db.getExecutor();
+    const spy = vi.spyOn(executor, 'executeQuery');
+    const hot = await client.get('/current-login/', { bearer: false } as never);
+    const statements = spy.mock.calls.length;
+    spy.mockRestore();
+
+    expect(hot.statusCode).toBe(200);
+    expect(statements).toBe(1);
+    expect(hot.json().access).toBe(warm.json().access);
+    expect(hot.json().refresh).toBe(warm.json().refresh);
+    expect(hot.json().user.groups[0].permissions.length).toBeGreaterThan(0);
+  });
+
+  it('mints a new pair after a refresh moved the session to the next generation', async () => {
+    const client = await t.login('customeradmin');
+    const before = (await client.get('/current-login/')).json();
+    const refreshed = await client.post('/api/token/refresh/', { refresh: before.refresh });
+    expect(refreshed.statusCode).toBe(200);
+    const after = (await client.get('/current-login/', { bearer: false } as never)).json();
+    expect(after.refresh).not.toBe(before.refresh);
+  });
+});
