@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -15,8 +16,9 @@ import { downloadsModule } from './modules/downloads/index.ts';
 import { type HelpdeskPort, helpdeskModule } from './modules/helpdesk/index.ts';
 import { notificationsModule } from './modules/notifications/index.ts';
 import { sitesModule } from './modules/sites/index.ts';
+import { blobStoreCheck, brokerCheck, databaseCheck } from './modules/system/readiness.ts';
 import { systemRoutes } from './modules/system/routes.ts';
-import { telemetryModule } from './modules/telemetry/index.ts';
+import { telemetryModule, telemetryOf } from './modules/telemetry/index.ts';
 import { videoModule } from './modules/video/index.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
@@ -26,6 +28,7 @@ import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus } from './platform/events.ts';
 import { createJobWorker, type JobWorker } from './platform/jobs/worker.ts';
+import { connectMetricSources, createMetrics, installHttpMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { pushModule } from './platform/push/index.ts';
 import { installSecret } from './platform/secrets.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
@@ -43,6 +46,8 @@ export interface AppDeps {
   database: DbHandle;
   logger?: FastifyServerOptions['logger'];
   sms?: SmsSender;
+  /** The process's metrics registry (a fresh one when not given). */
+  metrics?: Metrics;
 }
 
 declare module 'fastify' {
@@ -77,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerErrorHandler(app);
+  const metrics = deps.metrics ?? createMetrics();
+  installHttpMetrics(app, metrics);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
@@ -135,11 +142,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const context: AppContext = { db, config, events, customers, auth, jobs, database };
   await app.register(async (scope) => {
-    systemRoutes(scope, { db, isShuttingDown: () => app.shuttingDown });
+    systemRoutes(scope, {
+      isShuttingDown: () => app.shuttingDown,
+      dependencies: {
+        database: databaseCheck(db),
+        broker: brokerCheck(() => telemetryOf(app.server).runtime),
+        blobs: blobStoreCheck(join(config.dataDir, 'blobs')),
+      },
+    });
+    metricsRoute(scope, metrics, config.metricsToken);
     authRoutes(scope, { auth, secureCookies: config.auth.secureCookies, loginRateLimit: config.auth.loginRateLimitPerMinute });
     customerRoutes(scope, { customers });
     for (const module of domainModules) await module(scope, context);
   });
+  connectMetricSources(app, metrics, { database, jobs });
   await registerWebApp(app, config.webDist);
   return app;
 }

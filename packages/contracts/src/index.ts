@@ -12,6 +12,7 @@ export * from './notifications.ts';
 export * from './role-schemas.ts';
 export * from './roles.ts';
 export * from './sites.ts';
+export * from './system.ts';
 export * from './telemetry.ts';
 export * from './users.ts';
 export * from './video.ts';

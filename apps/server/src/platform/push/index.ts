@@ -45,7 +45,13 @@ function sameOrigin(request: FastifyRequest): boolean {
 export async function pushModule(app: FastifyInstance, context: AppContext) {
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const hub = createPushHub();
-  const database: DbHandle = context.database ?? { db: context.db, kind: 'pglite', close: async () => undefined };
+  const database: DbHandle = context.database ?? {
+    db: context.db,
+    kind: 'pglite',
+    close: async () => undefined,
+    onQuery: () => () => undefined,
+    poolStats: () => ({ total: 0, idle: 0, waiting: 0 }),
+  };
   const fanout = createFanout({
     db: context.db,
     transport: transportFor(database, app.log),
