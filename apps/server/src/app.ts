@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
   const metrics = deps.metrics ?? createMetrics();
-  installHttpMetrics(app, metrics);
+  if (config.metrics.enabled) installHttpMetrics(app, metrics);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
@@ -150,12 +150,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         blobs: blobStoreCheck(join(config.dataDir, 'blobs')),
       },
     });
-    metricsRoute(scope, metrics, config.metricsToken);
+    if (config.metrics.enabled) metricsRoute(scope, metrics, config.metrics.token);
     authRoutes(scope, { auth, secureCookies: config.auth.secureCookies, loginRateLimit: config.auth.loginRateLimitPerMinute });
     customerRoutes(scope, { customers });
     for (const module of domainModules) await module(scope, context);
   });
-  connectMetricSources(app, metrics, { database, jobs });
+  if (config.metrics.enabled) connectMetricSources(app, metrics, { database, jobs });
   await registerWebApp(app, config.webDist);
   return app;
 }

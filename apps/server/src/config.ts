@@ -53,6 +53,8 @@ const envSchema = z.object({
   DEMO_SIMULATOR: bool.default(true),
   SIMULATOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   ROLE: z.enum(['all', 'api', 'worker', 'recorder', 'ingest']).default('all'),
+  /** false: no /metrics and no measuring (the benchmark compares both). */
+  METRICS: bool.default(true),
   /** Bearer token for GET /metrics; without it only callers on this machine may scrape. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 });
@@ -116,6 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     simulator: { enabled: e.DEMO_SIMULATOR, intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS },
     role: e.ROLE,
-    metricsToken: e.METRICS_TOKEN,
+    metrics: { enabled: e.METRICS, token: e.METRICS_TOKEN },
   };
 }
