@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const API_TARGET = process.env.SITEWATCH_API ?? 'http://localhost:8080';
 /** Paths the dev server hands to the API server; everything else is the web app. */
@@ -10,6 +11,21 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
+    // The service worker (src/sw.ts, Workbox): precaches the shell and hashed assets; registered by
+    // app/offline/service-worker.ts, which shows the "new version available" notice.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'prompt',
+      manifest: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
+        // The map's world atlas and other large, rarely used files are fetched when needed, not on install.
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+    }),
     // The server sends these precompressed siblings (brotli first, then gzip) instead of compressing per request.
     compression({
       include: /\.(js|css|html|svg|json|webmanifest|txt|map)$/,

@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { connectMetricSources } from './metric-sources.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
 import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
@@ -16,7 +17,7 @@ import { createFormsModule, type FormsPort } from './modules/forms/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
 import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
 import { createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
-import { createSystemModule } from './modules/system/index.ts';
+import { blobStoreCheck, brokerCheck, createSystemModule, databaseCheck } from './modules/system/index.ts';
 import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
 import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
 import { createUserAdminModule } from './modules/users/admin-module.ts';
@@ -33,6 +34,7 @@ import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus, type EventBus } from './platform/events.ts';
 import { createJobWorker } from './platform/jobs/worker.ts';
 import { createMailSender, type MailSender } from './platform/mail.ts';
+import { createMetrics, installHttpMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
@@ -53,6 +55,8 @@ export interface AppDeps {
   /** Wraps a port before the modules get it (tests observe or stand in for the site directory or the ticket port). */
   decorate?: { directory?(real: SiteDirectory): SiteDirectory; tickets?(real: SystemTickets): SystemTickets };
   mail?: MailSender;
+  /** The process's metrics registry (a fresh one when not given). */
+  metrics?: Metrics;
 }
 
 /** What main, tests and benchmarks may drive of a built app: the ports the modules offer. */
@@ -100,6 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   registerErrorHandler(app);
   registerAccessLog(app);
+  const metrics = deps.metrics ?? createMetrics();
+  if (config.metrics.enabled) installHttpMetrics(app, metrics);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
@@ -152,7 +158,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const dataDir = config.dataDir;
 
   // The modules, in dependency order: each gets the ports it needs, as built by the ones before it.
-  const system = createSystemModule({ db, isShuttingDown: () => app.shuttingDown });
   const tenantSettings = createTenantSettingsModule({ db });
   const settings = (tenantId: number) => tenantSettings.ports.tenantSettings.settings(tenantId);
   const auth = createAuthModule({
@@ -244,6 +249,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     userNames: userAdmin.ports.userNames,
   });
   exports.registerSource(activityLog.ports.exportSource);
+  const system = createSystemModule({
+    isShuttingDown: () => app.shuttingDown,
+    dependencies: {
+      database: databaseCheck(db),
+      broker: brokerCheck(() => telemetry.ports.runtime),
+      blobs: blobStoreCheck(join(dataDir, 'blobs')),
+    },
+  });
   const modules: DomainModule<object>[] = [
     system,
     auth,
@@ -266,7 +279,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.ports.auth.authenticate, csrf });
   await app.register(async (scope) => {
     for (const module of modules) await module.register(scope);
+    if (config.metrics.enabled) metricsRoute(scope, metrics, config.metrics.token);
   });
+  if (config.metrics.enabled)
+    connectMetricSources(metrics, { database, jobs, push: push.ports, telemetry: telemetry.ports, recorder: video.ports.recorder });
   await registerWebApp(app, config.webDist);
   return {
     app,

@@ -58,6 +58,10 @@ const envSchema = z.object({
   /** E-mails go through this SMTP server when set (smtp:// or smtps:// URL); otherwise only to the log and outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sitewatch <no-reply@sitewatch.local>'),
+  /** false: no /metrics and no measuring (the benchmark compares both). */
+  METRICS: bool.default(true),
+  /** Bearer token for GET /metrics; without it only callers on this machine may scrape. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -120,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     simulator: { enabled: e.DEMO_SIMULATOR, intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS },
     role: e.ROLE,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    metrics: { enabled: e.METRICS, token: e.METRICS_TOKEN },
   };
 }

@@ -65,6 +65,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             status: string;
+                            checks: {
+                                [key: string]: string;
+                            };
                         };
                     };
                 };
@@ -76,6 +79,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             status: string;
+                            checks: {
+                                [key: string]: string;
+                            };
                         };
                     };
                 };
@@ -15308,6 +15314,40 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (bearer METRICS_TOKEN, or loopback when none is set) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

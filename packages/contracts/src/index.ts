@@ -16,6 +16,7 @@ export * from './registration.ts';
 export * from './role-schemas.ts';
 export * from './roles.ts';
 export * from './sites.ts';
+export * from './system.ts';
 export * from './telemetry.ts';
 export * from './tenant-settings.ts';
 export * from './user-admin.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/types.ts';
 
@@ -15,6 +15,29 @@ export interface DbHandle {
   /** Connection string in PostgreSQL mode. */
   url?: string;
   close(): Promise<void>;
+  /** Calls `listener` after every query with its duration (metrics); returns the function that stops it. */
+  onQuery(listener: QueryListener): () => void;
+  /** Connections of the pool: open, idle, and callers waiting for one (PGlite: one session). */
+  poolStats(): { total: number; idle: number; waiting: number };
+}
+
+export type QueryListener = (seconds: number, ok: boolean) => void;
+
+/** Kysely's log hook feeding the query listeners; costs one array check per query while nobody listens. */
+function queryLog() {
+  const listeners: QueryListener[] = [];
+  return {
+    log: (event: LogEvent) => {
+      for (const fn of listeners) fn(event.queryDurationMillis / 1000, event.level === 'query');
+    },
+    onQuery(listener: QueryListener) {
+      listeners.push(listener);
+      return () => {
+        const i = listeners.indexOf(listener);
+        if (i >= 0) listeners.splice(i, 1);
+      };
+    },
+  };
 }
 
 const EMBEDDED_SHARED_BUFFERS = '32MB';
@@ -30,8 +53,16 @@ export function openPostgres(url: string, max = 10): DbHandle {
   pool.on('error', () => {
     /* an idle client lost its connection; the pool replaces it */
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'pg', url, close: () => db.destroy() };
+  const queries = queryLog();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queries.log });
+  return {
+    db,
+    kind: 'pg',
+    url,
+    close: () => db.destroy(),
+    onQuery: queries.onQuery,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /**
@@ -40,17 +71,24 @@ export function openPostgres(url: string, max = 10): DbHandle {
  */
 class PGlitePool {
   #tail: Promise<void> = Promise.resolve();
+  /** Callers holding or waiting for the session. */
+  holders = 0;
   constructor(private readonly pglite: PGlite) {}
 
   async connect() {
     // PGlite runs each statement synchronously on this thread and answers through microtasks, so a chain of
     // statements (demo seeding, an ingest flush) would never let timers and sockets run: give them a turn first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    let release!: () => void;
+    let unlock!: () => void;
     const acquired = this.#tail;
     this.#tail = new Promise<void>((resolve) => {
-      release = resolve;
+      unlock = resolve;
     });
+    this.holders++;
+    const release = () => {
+      this.holders--;
+      unlock();
+    };
     await acquired;
     const pglite = this.pglite;
     return {
@@ -78,12 +116,16 @@ export async function openPglite(dataDir: string | null): Promise<DbHandle> {
     // keeps the idle server small while the demo's working set still fits.
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
+  const pool = new PGlitePool(pglite);
+  const queries = queryLog();
   // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as any }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as any }), log: queries.log });
   return {
     db,
     kind: 'pglite',
     pglite,
+    onQuery: queries.onQuery,
+    poolStats: () => ({ total: 1, idle: pool.holders === 0 ? 1 : 0, waiting: Math.max(0, pool.holders - 1) }),
     close: async () => {
       await db.destroy();
       await pglite.close();

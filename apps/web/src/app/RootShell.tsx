@@ -1,8 +1,11 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useMatches, useNavigation } from 'react-router';
 import type { RouteHandle } from './route-types.ts';
 import { CookieConsentBanner } from './shell/CookieConsentBanner.tsx';
+
+/** Network banner and new-version notice (with the service worker's registration), kept out of the login bundle. */
+const ConnectivityNotices = lazy(() => import('./offline/ConnectivityNotices.tsx'));
 
 /** Around every page: the document title, a progress line while the next page loads, the cookie banner. */
 export function RootShell() {
@@ -22,6 +25,9 @@ export function RootShell() {
       {navigation.state === 'loading' ? <div className="sw-progress" role="progressbar" aria-label={t('app.loading')} /> : null}
       <Outlet />
       <CookieConsentBanner />
+      <Suspense fallback={null}>
+        <ConnectivityNotices />
+      </Suspense>
       <ScrollRestoration />
     </>
   );

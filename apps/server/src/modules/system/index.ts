@@ -1,9 +1,11 @@
-import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
+import type { DependencyCheck } from './readiness.ts';
 import { systemRoutes } from './routes.ts';
 
-/** Health and readiness. */
-export function createSystemModule(ports: { db: Db; isShuttingDown: () => boolean }): DomainModule {
+export { blobStoreCheck, brokerCheck, type DependencyCheck, databaseCheck } from './readiness.ts';
+
+/** Health and readiness: /ready names each dependency (database, broker, blob store) that is not ready. */
+export function createSystemModule(ports: { isShuttingDown: () => boolean; dependencies: Record<string, DependencyCheck> }): DomainModule {
   return {
     ports: {},
     register(app) {

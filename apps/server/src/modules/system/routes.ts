@@ -1,22 +1,23 @@
+import { healthResponseSchema, readyResponseSchema } from '@sitewatch/contracts/system';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
-import { z } from 'zod';
-import type { Db } from '../../platform/db.ts';
+import { type DependencyCheck, readiness } from './readiness.ts';
 
-/** Liveness and readiness for load balancers and orchestrators; no tenant, no session. */
-export function systemRoutes(app: FastifyInstance, opts: { db: Db; isShuttingDown: () => boolean }) {
+/**
+ * Liveness and readiness for load balancers and orchestrators; no tenant, no session. /health only says the
+ * process answers (cheap, no I/O); /ready checks each dependency and names the one that is not ready.
+ */
+export function systemRoutes(app: FastifyInstance, opts: { isShuttingDown: () => boolean; dependencies: Record<string, DependencyCheck> }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: { tenantless: true } };
-  const status = z.object({ status: z.string() });
+  const status = healthResponseSchema;
+  const ready = readyResponseSchema;
   r.get('/health', { config, schema: { tags: ['system'], response: { 200: status } } }, async () => ({ status: 'ok' }));
-  r.get('/ready', { config, schema: { tags: ['system'], response: { 200: status, 503: status } } }, async (_request, reply) => {
-    if (opts.isShuttingDown()) return reply.status(503).send({ status: 'shutting down' });
-    try {
-      await sql`select 1`.execute(opts.db);
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'database unavailable' });
-    }
+  r.get('/ready', { config, schema: { tags: ['system'], response: { 200: ready, 503: ready } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (opts.isShuttingDown()) return reply.status(503).send({ status: 'shutting down', checks: {} });
+    const result = await readiness(opts.dependencies);
+    if (result.ready) return { status: 'ready', checks: result.checks };
+    return reply.status(503).send({ status: `not ready: ${result.failing.join(', ')}`, checks: result.checks });
   });
 }

@@ -121,6 +121,10 @@ export function createTelemetryRuntime(deps: {
     get mqttPort(): number | null {
       return broker?.port ?? null;
     },
+    /** Whether the consumer of MQTT_URL is connected (null: no external broker in use). */
+    get externalConnected(): boolean | null {
+      return external ? external.client.connected : null;
+    },
     /** Starts the embedded broker, or the consumer of MQTT_URL. */
     async startMqtt(overrides: { port?: number; url?: string } = {}) {
       const url = overrides.url ?? settings.mqttUrl;

@@ -28,6 +28,8 @@ interface Worker {
   runDir: string | null;
   /** Highest segment number of the current run already indexed. */
   indexed: number;
+  /** End time (ms) of the newest indexed segment: how far the index lags behind live (metrics). */
+  lastSegmentEnd: number | null;
   startedAt: number;
   failures: number;
   retry: NodeJS.Timeout | null;
@@ -226,22 +228,30 @@ export function createRecorder(deps: {
     if (fresh.length === 0) return;
     await repo.insertSegments(db, fresh);
     worker.indexed = Math.max(worker.indexed, ...fresh.map((s) => Number(/\d+/.exec(s.file)?.[0] ?? -1)));
+    worker.lastSegmentEnd = Math.max(worker.lastSegmentEnd ?? 0, ...fresh.map((s) => s.end_at.getTime()));
   }
 
   /** One pass over every camera: new segments go to the database in one multi-row insert. */
   async function scan() {
     const batch: repo.NewSegment[] = [];
-    const seen: Array<[Worker, number]> = [];
+    const seen: Array<[Worker, number, number]> = [];
     for (const worker of workers.values()) {
       const fresh = await readNew(worker);
       if (fresh.length) {
         batch.push(...fresh);
-        seen.push([worker, Math.max(...fresh.map((s) => Number(/\d+/.exec(s.file)?.[0] ?? -1)))]);
+        seen.push([
+          worker,
+          Math.max(...fresh.map((s) => Number(/\d+/.exec(s.file)?.[0] ?? -1))),
+          Math.max(...fresh.map((s) => s.end_at.getTime())),
+        ]);
       }
     }
     if (batch.length === 0) return;
     await repo.insertSegments(db, batch);
-    for (const [worker, seq] of seen) worker.indexed = Math.max(worker.indexed, seq);
+    for (const [worker, seq, end] of seen) {
+      worker.indexed = Math.max(worker.indexed, seq);
+      worker.lastSegmentEnd = Math.max(worker.lastSegmentEnd ?? 0, end);
+    }
   }
 
   async function stopWorker(worker: Worker) {
@@ -284,6 +294,7 @@ export function createRecorder(deps: {
         run: null,
         runDir: null,
         indexed: -1,
+        lastSegmentEnd: null,
         startedAt: Date.now(),
         failures: 0,
         retry: null,
@@ -353,6 +364,15 @@ export function createRecorder(deps: {
         )
         .catch(() => undefined);
     },
+    /** Each supervised camera: whether its ffmpeg runs and the end time of its newest indexed segment (metrics). */
+    cameras: () =>
+      [...workers.values()].map((w) => ({
+        tenantId: w.tenantId,
+        deviceId: w.deviceId,
+        running: w.child !== null && w.child.exitCode === null && w.child.signalCode === null,
+        startedAt: w.startedAt,
+        lastSegmentEnd: w.lastSegmentEnd,
+      })),
     /** The ffmpeg process ids (the benchmark measures their CPU). */
     pids: () => [...workers.values()].map((w) => w.child?.pid).filter((p): p is number => typeof p === 'number'),
     isRunning: (tenantId: number, deviceId: number) => workers.has(`${tenantId}:${deviceId}`),

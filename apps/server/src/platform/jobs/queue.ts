@@ -51,3 +51,14 @@ export async function cancelJob(db: Db, tenantId: number | null, jobId: number):
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Jobs waiting and running per queue, for every tenant (metrics). */
+export async function queueDepths(db: Db): Promise<Array<{ queue: string; status: 'queued' | 'running'; count: number }>> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['queue', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('status', 'in', ['queued', 'running'])
+    .groupBy(['queue', 'status'])
+    .execute();
+  return rows.map((r) => ({ queue: r.queue, status: r.status as 'queued' | 'running', count: Number(r.count) }));
+}

@@ -28,6 +28,9 @@ export interface WorkerOptions {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
+export type JobOutcome = 'completed' | 'retry' | 'failed' | 'cancelled';
+export type JobObserver = (queue: string, outcome: JobOutcome, seconds: number, result?: Record<string, unknown>) => void;
+
 const backoffSeconds = (attempt: number) => Math.min(300, 2 ** attempt);
 
 /**
@@ -47,6 +50,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
   const schedules: NodeJS.Timeout[] = [];
   /** Enqueues the current slot of each periodic queue: also run on start, so that startup work happens at once. */
   const slotEnqueuers: Array<() => void> = [];
+  let observer: JobObserver | null = null;
 
   async function claim(limit: number) {
     const queues = [...handlers.keys()];
@@ -109,6 +113,9 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
         .execute();
     };
     const heartbeat = setInterval(() => void renew().catch(() => undefined), (registered.leaseSeconds * 1000) / 3);
+    const started = performance.now();
+    const settled = (outcome: JobOutcome, result?: Record<string, unknown>) =>
+      observer?.(job.queue, outcome, (performance.now() - started) / 1000, result);
     try {
       await renew();
       const result = await registered.handler({
@@ -134,9 +141,11 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
         .where('status', '=', 'running')
         .where('locked_by', '=', workerId)
         .execute();
+      settled('completed', result);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (controller.signal.aborted && !stopping) {
+        settled('cancelled');
         options.log.info({ job: job.id, queue: job.queue }, 'job cancelled');
       } else if (stopping) {
         // Shutting down: hand the job back so the next worker resumes it.
@@ -149,6 +158,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
           .execute();
       } else {
         const final = job.attempts >= job.max_attempts;
+        settled(final ? 'failed' : 'retry');
         options.log.warn({ job: job.id, queue: job.queue, attempt: job.attempts, err: message }, final ? 'job failed' : 'job will retry');
         await db
           .updateTable('jobs')
@@ -209,6 +219,10 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
       schedules.push(setInterval(enqueueSlot, intervalMs));
       slotEnqueuers.push(enqueueSlot);
       if (!stopped) void enqueueSlot();
+    },
+    /** Reports every settled attempt (metrics). */
+    observe(fn: JobObserver) {
+      observer = fn;
     },
     /** Checks for work now (after an enqueue) instead of waiting for the next poll. */
     poke: () => void tick(),

@@ -113,6 +113,7 @@ export function createFanout(opts: { db: Db; transport: PushTransport; deliver(e
   const { db, transport, deliver, log } = opts;
   let pending: string[] = [];
   let flushing: Promise<void> | null = null;
+  let observer: ((seconds: number) => void) | null = null;
 
   function encode(event: WireEvent, at: string): string {
     const text = JSON.stringify({ o: origin, at, e: event } satisfies Wire);
@@ -172,6 +173,7 @@ export function createFanout(opts: { db: Db; transport: PushTransport; deliver(e
     },
     /** Delivers locally now and queues the event for the other processes; resolves once it was sent to them. */
     publish(event: WireEvent): Promise<void> {
+      const started = observer ? performance.now() : 0;
       const at = new Date().toISOString();
       deliver(event, at);
       pending.push(encode(event, at));
@@ -180,7 +182,15 @@ export function createFanout(opts: { db: Db; transport: PushTransport; deliver(e
           flushing = null;
         });
       }
+      if (observer) {
+        const seen = observer;
+        void flushing.then(() => seen((performance.now() - started) / 1000));
+      }
       return flushing;
+    },
+    /** Reports each event's fan-out time: local delivery until it was sent to the other processes (metrics). */
+    observe(fn: (seconds: number) => void) {
+      observer = fn;
     },
   };
 }

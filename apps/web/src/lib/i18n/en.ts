@@ -127,6 +127,13 @@ export const en = {
     cookiePolicy: 'Cookie policy',
     cookieAccept: 'Accept',
   },
+  connectivity: {
+    offline: 'You are offline. Changes and live updates resume when the connection returns.',
+    backOnline: 'Back online',
+    newVersion: 'A new version of Sitewatch is available.',
+    reload: 'Reload',
+    later: 'Later',
+  },
   home: {
     greetingMorning: 'Good morning, {{name}}',
     greetingAfternoon: 'Good afternoon, {{name}}',

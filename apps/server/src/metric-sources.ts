@@ -1,0 +1,107 @@
+import { INGEST_REJECT_REASONS } from '@sitewatch/contracts';
+import { EXPORT_QUEUE } from './modules/downloads/runner.ts';
+import type { TelemetryPort } from './modules/telemetry/index.ts';
+import type { VideoPort } from './modules/video/index.ts';
+import type { DbHandle } from './platform/db.ts';
+import { queueDepths } from './platform/jobs/queue.ts';
+import type { JobWorker } from './platform/jobs/worker.ts';
+import type { Metrics } from './platform/metrics/index.ts';
+import { mirrorCounter } from './platform/metrics/registry.ts';
+import type { PushPort } from './platform/push/index.ts';
+
+/**
+ * Connects the registry to what the server already runs: per-event hooks where a duration must be observed
+ * (queries, jobs, push fan-out), and samplers that read counts and state at scrape time (ingest, MQTT, sockets,
+ * recorder, pool). Called once, after the domain modules registered.
+ */
+export function connectMetricSources(
+  metrics: Metrics,
+  deps: { database: DbHandle; jobs: JobWorker; push: PushPort; telemetry: TelemetryPort; recorder: VideoPort['recorder'] },
+) {
+  const { database, jobs } = deps;
+
+  // Database: query latency (main pool) and pool use.
+  database.onQuery((seconds, ok) => metrics.query(seconds, ok));
+  const pool = metrics.gaugeSet('db_pool_connections', 'Connections of the main database pool by state (total, idle, waiting callers)', [
+    'state',
+  ]);
+  metrics.sample(() => {
+    const stats = database.poolStats();
+    pool.set({ state: 'total' }, stats.total);
+    pool.set({ state: 'idle' }, stats.idle);
+    pool.set({ state: 'waiting' }, stats.waiting);
+  });
+
+  // Jobs: attempts by outcome come from the worker; depth per queue is read from the jobs table.
+  jobs.observe((queue, outcome, seconds, result) => {
+    metrics.job(queue, outcome, seconds);
+    if (queue === EXPORT_QUEUE && outcome === 'completed' && typeof result?.size === 'number') metrics.exported(result.size);
+  });
+  const depth = metrics.gaugeSet('job_queue_depth', 'Background jobs per queue that wait (queued) or run (running), all processes', [
+    'queue',
+    'state',
+  ]);
+  metrics.sample(async () => {
+    const rows = await queueDepths(database.db);
+    depth.reset();
+    for (const row of rows) depth.set({ queue: row.queue, state: row.status }, row.count);
+  });
+
+  // Push: sockets held by this process and fan-out latency.
+  const push = deps.push;
+  push.fanout.observe((seconds) => metrics.fannedOut(seconds));
+  const sockets = metrics.gauge('push_sockets', 'Open push WebSockets in this process');
+  metrics.sample(() => sockets.set(push.hub.size));
+
+  // Ingest and MQTT (the pipeline keeps running totals; these mirror them).
+  const accepted = mirrorCounter(metrics, 'ingest_accepted_total', 'Device messages accepted into the ingest buffer');
+  const stored = mirrorCounter(metrics, 'ingest_stored_total', 'Device messages written to the database');
+  const refused = mirrorCounter(metrics, 'ingest_refused_total', 'Device messages refused, by reason', ['reason']);
+  const flushes = mirrorCounter(metrics, 'ingest_flushes_total', 'Ingest batches written');
+  const flushSeconds = mirrorCounter(
+    metrics,
+    'ingest_flush_seconds_total',
+    'Time spent writing ingest batches (divide by flushes for the mean)',
+  );
+  const bufferDepth = metrics.gauge('ingest_buffer_depth', 'Device messages held in the ingest buffer');
+  const bufferCapacity = metrics.gauge('ingest_buffer_capacity', 'Capacity of the ingest buffer');
+  const lastFlush = metrics.gauge('ingest_last_flush_seconds', 'Duration of the latest ingest batch write');
+  const mqttConnections = metrics.gauge('mqtt_connections', 'Devices connected to the embedded MQTT broker');
+  const mqttExternal = metrics.gauge(
+    'mqtt_external_connected',
+    'Connected to the external broker of MQTT_URL (1), not connected (0), not used (-1)',
+  );
+  metrics.sample(() => {
+    const telemetry = deps.telemetry;
+    const stats = telemetry.ingest.stats();
+    const buffer = telemetry.ingest.buffer.stats();
+    accepted({}, stats.accepted);
+    stored({}, stats.stored);
+    for (const reason of INGEST_REJECT_REASONS) refused({ reason }, stats.rejected[reason] ?? 0);
+    flushes({}, buffer.flushes);
+    flushSeconds({}, buffer.flushMsTotal / 1000);
+    bufferDepth.set(buffer.buffered);
+    bufferCapacity.set(buffer.capacity);
+    lastFlush.set((buffer.lastFlushMs ?? 0) / 1000);
+    mqttConnections.set(telemetry.runtime.broker?.clients().length ?? 0);
+    const external = telemetry.runtime.externalConnected;
+    mqttExternal.set(external === null ? -1 : external ? 1 : 0);
+  });
+
+  // Recorder: ffmpeg processes of this process and, per camera, how far the segment index is behind now.
+  const processes = metrics.gauge('recorder_processes', 'Camera recorder (ffmpeg) processes running');
+  const cameras = metrics.gauge('recorder_cameras', 'Cameras the recorder supervises (running or restarting)');
+  const lag = metrics.gaugeSet('recorder_segment_lag_seconds', 'Seconds since the end of the newest indexed segment, per camera', [
+    'tenant',
+    'camera',
+  ]);
+  metrics.sample(() => {
+    const list = deps.recorder.cameras();
+    const now = Date.now();
+    processes.set(list.filter((c) => c.running).length);
+    cameras.set(list.length);
+    lag.reset();
+    for (const c of list)
+      lag.set({ tenant: String(c.tenantId), camera: String(c.deviceId) }, (now - (c.lastSegmentEnd ?? c.startedAt)) / 1000);
+  });
+}

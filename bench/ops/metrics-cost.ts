@@ -1,0 +1,127 @@
+/**
+ * What metrics cost in request throughput: the same server started with METRICS=false and with metrics on
+ * (default), in alternating rounds within one run, GET /app-version/ and a signed-in GET /current-login/ at 100
+ * connections for 10 s each. Prints req/s per round and the median difference. Goal: under 2 %.
+ * Run: node --import tsx bench/ops/metrics-cost.ts   (ROUNDS=2 by default; embedded PGlite)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import autocannon from 'autocannon';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8198);
+const BASE = `http://localhost:${PORT}`;
+const DATA_DIR = '/tmp/sitewatch-bench-metrics';
+const CAPTCHA = 'BENCH';
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+
+async function start(metrics: boolean): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'apps/server/src/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      MQTT_PORT: String(PORT + 1000),
+      DATA_DIR,
+      CAPTCHA_FIXED_ANSWER: CAPTCHA,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      DEMO_CAMERAS: 'false',
+      DEMO_SIMULATOR: 'false',
+      METRICS: String(metrics),
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  for (;;) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) return child;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((r) => child.once('exit', r));
+  if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+async function signIn() {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [k, v] = ((c.split(';')[0] as string) ?? '').split('=');
+      jar.set(k as string, v as string);
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const captcha = await fetch(`${BASE}/api/auth/captcha/`);
+  keep(captcha);
+  const { captchaId } = (await captcha.json()) as { captchaId: string };
+  const res = await fetch(`${BASE}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: cookie(), 'x-csrftoken': jar.get('csrftoken') as string },
+    body: JSON.stringify({ username: 'customeradmin', password: 'Demo@2026!', captchaId, captcha: CAPTCHA }),
+  });
+  keep(res);
+  const body = (await res.json()) as { access: string };
+  return { cookie: cookie(), authorization: `Bearer ${body.access}` };
+}
+
+async function load(path: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url: `${BASE}${path}`, connections: 100, duration: 10, headers });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+rmSync(DATA_DIR, { recursive: true, force: true });
+const figures: Record<string, { off: number[]; on: number[] }> = {
+  '/app-version/': { off: [], on: [] },
+  '/current-login/': { off: [], on: [] },
+};
+console.log(
+  `load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+for (let round = 1; round <= ROUNDS; round++) {
+  // alternate which goes first, so that a drift of the machine's load does not favour one side
+  const order = round % 2 ? [false, true] : [true, false];
+  for (const metrics of order) {
+    const child = await start(metrics);
+    try {
+      const session = await signIn();
+      for (const [path, headers] of [
+        ['/app-version/', {}],
+        ['/current-login/', session],
+      ] as const) {
+        const r = await load(path, headers);
+        (figures[path] as { off: number[]; on: number[] })[metrics ? 'on' : 'off'].push(r.rps);
+        console.log(
+          `round ${round} metrics ${metrics ? 'on ' : 'off'} ${path.padEnd(16)} ${Math.round(r.rps)} req/s  p99 ${r.p99} ms  errors ${r.errors}`,
+        );
+      }
+    } finally {
+      await stop(child);
+    }
+  }
+}
+for (const [path, { off, on }] of Object.entries(figures)) {
+  const cost = ((median(off) - median(on)) / median(off)) * 100;
+  console.log(
+    `${path.padEnd(16)} median off ${Math.round(median(off))} req/s, on ${Math.round(median(on))} req/s: cost ${cost.toFixed(1)} %`,
+  );
+}
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+rmSync(DATA_DIR, { recursive: true, force: true });

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+
+test.describe('network banner', () => {
+  test('says "You are offline" when the network is cut and "Back online" when it returns; the push socket reconnects', async ({
+    page,
+    context,
+    signIn,
+  }) => {
+    // requests the open page makes while cut off fail in the console: that is the point of the test
+    test
+      .info()
+      .annotations.push({ type: 'allow-console-errors', description: 'ERR_INTERNET_DISCONNECTED|Failed to load resource|WebSocket' });
+    // push sockets of the page that are open now (Chromium may or may not drop them while offline)
+    let sockets = 0;
+    page.on('websocket', (ws) => {
+      if (!ws.url().endsWith('/ws')) return;
+      sockets++;
+      ws.on('close', () => sockets--);
+    });
+    await signIn('customeradmin');
+    await expect(page.getByTestId('network-offline')).toHaveCount(0);
+    await expect.poll(() => sockets).toBe(1);
+
+    await context.setOffline(true);
+    await expect(page.getByTestId('network-offline')).toHaveText(/You are offline/);
+
+    await context.setOffline(false);
+    await expect(page.getByTestId('network-offline')).toHaveCount(0);
+    await expect(page.getByTestId('network-back')).toHaveText('Back online');
+    await expect(page.getByTestId('network-back')).toHaveCount(0, { timeout: 10_000 });
+    // live again: one open socket, reopened at once on the browser's online event if it was dropped
+    await expect.poll(() => sockets, { timeout: 20_000 }).toBe(1);
+  });
+});
+
+/**
+ * A server of its own on a copy of the built web app, so that the test can stop it (dead backend) and change the
+ * service worker (a new version deployed).
+ */
+test.describe('service worker', () => {
+  test.describe.configure({ mode: 'serial' });
+  const port = PORT + 3;
+  const base = `http://localhost:${port}`;
+  let dist: string;
+  let dataDir: string;
+  let server: ChildProcess | null = null;
+
+  async function startServer() {
+    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MQTT_PORT: String(port + 1000),
+        DATA_DIR: dataDir,
+        WEB_DIST: dist,
+        DEMO: 'true',
+        DEMO_CAMERAS: 'false',
+        DEMO_SIMULATOR: 'false',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    for (let i = 0; i < 600; i++) {
+      try {
+        if ((await fetch(`${base}/health`)).ok) return;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error('the test server did not start');
+  }
+  async function stopServer() {
+    const child = server;
+    server = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  test.beforeAll(async () => {
+    // a fresh embedded database migrates first: slow on a loaded machine
+    test.setTimeout(180_000);
+    dist = mkdtempSync(join(tmpdir(), 'sw-e2e-dist-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'sw-e2e-data-'));
+    cpSync('apps/web/dist', dist, { recursive: true });
+    await startServer();
+  });
+  test.afterAll(async () => {
+    await stopServer();
+    rmSync(dist, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const controlled = (page: import('@playwright/test').Page) =>
+    page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+
+  test('a new version is announced and taken on "Reload"', async ({ page }) => {
+    await page.goto(`${base}/auth/login/`);
+    await controlled(page);
+    await expect(page.getByTestId('new-version')).toHaveCount(0);
+
+    // deploy a new version: the worker script changes (a new build changes its precache list the same way)
+    appendFileSync(join(dist, 'sw.js'), "\nself.addEventListener('message',(e)=>{if(e.data==='version')e.ports[0].postMessage('v2')});\n");
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    await expect(page.getByTestId('new-version')).toContainText('A new version of Sitewatch is available.');
+
+    const reloaded = page.waitForEvent('load');
+    await page.getByTestId('new-version-reload').click();
+    await reloaded;
+    await controlled(page);
+    const version = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (e) => resolve(String(e.data));
+          navigator.serviceWorker.controller?.postMessage('version', [channel.port2]);
+          setTimeout(() => resolve('old version still in control'), 3000);
+        }),
+    );
+    expect(version).toBe('v2');
+    await expect(page.getByTestId('new-version')).toHaveCount(0);
+  });
+
+  test('a page opened while the server is down gets the offline page, which returns once it is back', async ({ page }) => {
+    test
+      .info()
+      .annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|ERR_CONNECTION_REFUSED|Failed to fetch' });
+    await page.goto(`${base}/auth/login/`);
+    await controlled(page);
+
+    await stopServer();
+    await page.goto(`${base}/tickets?status=OPEN`);
+    await expect(page).toHaveURL(`${base}/offline.html?returnUrl=${encodeURIComponent('/tickets?status=OPEN')}`);
+    await expect(page.getByRole('heading', { name: "We can't reach the server right now" })).toBeVisible();
+
+    await startServer();
+    await page.getByTestId('offline-retry').click();
+    await expect(page).toHaveURL(/\/(tickets|auth\/login)/);
+  });
+});
