@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idCoerced, idSchema } from '../common.ts';
 import { formTemplateSchema } from './template.ts';
 
 export const FORM_PERMISSIONS = {
@@ -24,7 +25,7 @@ export const formVersionSchema = z.object({
   fieldCount: z.number().int(),
 });
 export const formVersionListSchema = z.object({ contents: z.array(formVersionSchema) });
-export const formVersionParamSchema = z.object({ id: z.coerce.number().int().positive(), version: z.coerce.number().int().positive() });
+export const formVersionParamSchema = z.object({ id: idCoerced, version: idCoerced });
 
 export const formAttachmentSchema = z.object({ uid: z.uuid(), name: z.string(), size: z.number().int(), type: z.string() });
 export type FormAttachment = z.infer<typeof formAttachmentSchema>;
@@ -33,13 +34,13 @@ export const attachmentUidParamSchema = z.object({ uid: z.uuid() });
 
 /** Where the form was opened from: pre-fills the asset and device selects (beyond SPEC). */
 export const formContextSchema = z.strictObject({
-  assetId: z.number().int().positive().optional(),
-  deviceId: z.number().int().positive().optional(),
-  ticketId: z.number().int().positive().optional(),
+  assetId: idSchema.optional(),
+  deviceId: idSchema.optional(),
+  ticketId: idSchema.optional(),
 });
 
 export const formResponseCreateSchema = z.strictObject({
-  formTemplate: z.number().int().positive(),
+  formTemplate: idSchema,
   data: z.record(z.string(), z.unknown()),
   attachments: z
     .array(z.strictObject({ uid: z.uuid() }))
@@ -67,8 +68,8 @@ export const formResponseListQuerySchema = z.strictObject({
   cursor: z.string().max(100).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
-  submittedBy: z.coerce.number().int().positive().optional(),
-  version: z.coerce.number().int().positive().optional(),
+  submittedBy: idCoerced.optional(),
+  version: idCoerced.optional(),
   search: z.string().max(120).optional(),
 });
 export type FormResponseListQuery = z.infer<typeof formResponseListQuerySchema>;
@@ -77,7 +78,7 @@ export const formResponseListSchema = z.object({
   nextCursor: z.string().nullable(),
   totalCount: z.number().int(),
 });
-export const formResponseParamSchema = z.object({ id: z.coerce.number().int().positive(), responseId: z.coerce.number().int().positive() });
+export const formResponseParamSchema = z.object({ id: idCoerced, responseId: idCoerced });
 /** A response with the template version it was filled against (always shown with that version). */
 export const formResponseViewSchema = z.object({ response: formResponseSchema, template: formTemplateSchema });
 
