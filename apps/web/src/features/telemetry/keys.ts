@@ -4,6 +4,8 @@ import type { Query } from '../../lib/http-client.ts';
 export const telemetryKeys = {
   all: ['telemetry'] as const,
   latest: (id: number) => ['telemetry', 'latest', id] as const,
+  /** Every chart of a device (pushed values extend the raw ones). */
+  charts: (id: number) => ['telemetry', 'chart', id] as const,
   chart: (id: number, q: { key: string; startTs: number; endTs: number; agg: string; interval?: number }) =>
     ['telemetry', 'chart', id, q] as const,
   connection: (id: number) => ['telemetry', 'connection', id] as const,
