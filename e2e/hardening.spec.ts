@@ -39,10 +39,10 @@ test.describe('live popups', () => {
   test('a popup closes by itself after 10 s', async ({ page, baseURL }) => {
     test.setTimeout(90_000);
     const admin = await apiSession(baseURL as string, 'sysadmin');
-    const me = await apiSession(baseURL as string, 'citylead');
+    const me = await apiSession(baseURL as string, 'regionalhead');
     const assignee = me.user.id as number;
     await me.dispose();
-    await socketReady(page, () => signInThroughForm(page, 'citylead'));
+    await socketReady(page, () => signInThroughForm(page, 'regionalhead'));
     // Away from the cards: a pointer over them would pause the countdown.
     await page.mouse.move(5, 300);
     const res = await admin.post('/helpdesk/tickets/', { title: 'Fuel level low', event: 'Power Failure', assignedTo: assignee });

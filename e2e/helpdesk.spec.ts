@@ -120,7 +120,7 @@ test.describe('helpdesk', () => {
     await expect(result).toContainText('1 ticket(s) created from 2 row(s).');
     await result.getByRole('link', { name: /^TKT-\d+$/ }).click();
     await expect(page.getByTestId('ticket-heading')).toHaveText('Freezer alarm at store 12');
-    await expect(page.getByTestId('ticket-number')).toContainText('TICKET');
+    await expect(page.getByTestId('ticket-number')).toContainText('Escalation Tickets');
   });
 
   test('the list offers its views, filters and remembered columns', async ({ page }) => {

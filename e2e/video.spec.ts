@@ -132,6 +132,6 @@ test.describe('video', () => {
     await jobs.getByRole('link', { name: 'Download' }).first().click();
     const download = await downloadPromise;
     expect(download.suggestedFilename()).toMatch(/\.mp4$/);
-    await expect(jobs.getByTestId('clip-job-status').first()).toHaveText('completed', { timeout: 15_000 });
+    await expect(jobs.getByTestId('clip-job-status').first()).toHaveText('Downloaded', { timeout: 15_000 });
   });
 });

@@ -31,4 +31,16 @@ describe('security headers', () => {
     }
     await app.close();
   });
+
+  it('leave hashed files with only the headers that act on them', async () => {
+    const app = Fastify();
+    registerSecurityHeaders(app, options);
+    app.get('/assets/app-1.js', async () => 'x');
+    const asset = await app.inject({ url: '/assets/app-1.js' });
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+    expect((await app.inject({ url: '/assets' })).headers['content-security-policy']).toBeDefined();
+    await app.close();
+  });
 });

@@ -24,11 +24,18 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-/** Sends the precomputed security headers with every response. */
+/** What a hashed script, style or image needs: the policy headers only act on documents and workers. */
+const ASSET_HEADERS = ['x-content-type-options', 'cross-origin-resource-policy'];
+
+/**
+ * Sends the precomputed security headers with every response; the web app's hashed files under /assets/ get only
+ * the headers that act on them (about 700 bytes less on each of the dozens of files a page loads).
+ */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions) {
   const headers = securityHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const assetHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => ASSET_HEADERS.includes(name)));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/assets/') ? assetHeaders : headers);
     done();
   });
 }
