@@ -36,7 +36,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string) {
       return reply.status(404).send({ detail: `Route ${request.method} ${path} not found` });
     }
     if (path.startsWith('/assets/') && existsSync(join(webDist, path))) {
-      return reply.header('cache-control', IMMUTABLE).sendFile(path.slice(1));
+      return reply.header('cache-control', IMMUTABLE).sendFile(path.slice(1), { etag: false, lastModified: false });
     }
     const file = path.slice(1);
     if (file && !file.includes('..') && /^[\w./-]+\.\w+$/.test(file) && existsSync(join(webDist, file))) {
