@@ -166,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     sms: deps.sms ?? createOutboxSmsSender(db, app.log),
     settings: config.auth,
     mfaRequiredRoles: async (tenantId) => (await settings(tenantId)).mfaRequiredRoles,
+    mobileNumberLength: async (tenantId) => (await settings(tenantId)).mobileNumberLength,
     secureCookies: config.auth.secureCookies,
     loginRateLimit: config.auth.loginRateLimitPerMinute,
   });

@@ -279,6 +279,15 @@ describe('session and tokens', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstname: 'Sam', notificationConfig: { popup: false } });
   });
+
+  it('holds a mobile number to the tenant’s length (10 digits by default)', async () => {
+    const client = await t.login('sysadmin');
+    const body = { firstname: 'Sam', lastname: 'Admin', email: 'sam@demo.example.com', notificationConfig: { popup: true } };
+    const short = await client.put('/api/auth/profile/', { ...body, mobile: '12345678' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().detail).toBe('Mobile number must be 10 digits');
+    expect((await client.put('/api/auth/profile/', { ...body, mobile: '9000000001' })).statusCode).toBe(200);
+  });
 });
 
 describe('tenancy', () => {

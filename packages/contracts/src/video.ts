@@ -116,6 +116,18 @@ export const storageListSchema = z.object({ contents: z.array(storageSchema), to
 // ------------------------------------------------------------------ cameras
 
 export const CAMERA_STATES = ['idle', 'starting', 'recording', 'retrying', 'stopped'] as const;
+export type CameraState = (typeof CAMERA_STATES)[number];
+/** What a person reads for a camera's state. */
+export const CAMERA_STATE_LABELS: Record<CameraState, string> = {
+  idle: 'Idle',
+  starting: 'Starting',
+  recording: 'Recording',
+  retrying: 'Reconnecting',
+  stopped: 'Stopped',
+};
+/** A camera's state as its card shows it: unconfigured cameras and cameras that stream only while watched say so. */
+export const cameraStateText = (c: { configured: boolean; recordingEnabled: boolean; state: CameraState }) =>
+  !c.configured ? 'Not configured' : !c.recordingEnabled && c.state === 'idle' ? 'Live on demand' : CAMERA_STATE_LABELS[c.state];
 
 export const cameraSchema = z.object({
   /** The CAMERA device id. */

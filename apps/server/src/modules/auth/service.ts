@@ -30,6 +30,8 @@ export interface AuthDeps {
   settings: AuthSettings;
   /** Roles for which the tenant requires a second factor. */
   mfaRequiredRoles(tenantId: number): Promise<string[]>;
+  /** Digits of a mobile number in the tenant (SPEC 5 and 9: 10 unless the tenant says otherwise). */
+  mobileNumberLength(tenantId: number): Promise<number>;
 }
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
@@ -478,6 +480,10 @@ export function createAuthService(deps: AuthDeps) {
       auth: AuthContext,
       body: { firstname: string; lastname: string; email: string; mobile: string | null; notificationConfig: { popup: boolean } },
     ) {
+      const digits = await deps.mobileNumberLength(tenant.id);
+      if (body.mobile !== null && body.mobile.replace(/^\+/, '').length !== digits) {
+        throw badRequest(`Mobile number must be ${digits} digits`, 'mobile_length');
+      }
       try {
         await repo.updateUser(db, tenant.id, auth.userId, {
           firstname: body.firstname,

@@ -7,6 +7,7 @@ import Chip from '@mui/material/Chip';
 import Pagination from '@mui/material/Pagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { cameraStateText } from '@sitewatch/contracts/video';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -71,12 +72,7 @@ export function CamviewPage() {
               <Typography variant="body2" color="text.secondary" noWrap>
                 {c.parentLabel ?? ''}
               </Typography>
-              <Chip
-                size="small"
-                sx={{ mt: 1 }}
-                color={c.configured ? STATE_COLOUR[c.state] : 'default'}
-                label={!c.configured ? 'not configured' : !c.recordingEnabled && c.state === 'idle' ? 'live on demand' : c.state}
-              />
+              <Chip size="small" sx={{ mt: 1 }} color={c.configured ? STATE_COLOUR[c.state] : 'default'} label={cameraStateText(c)} />
             </CardContent>
             <CardActions>
               <Button size="small" onClick={() => setLive({ id: c.id, label: c.label })}>

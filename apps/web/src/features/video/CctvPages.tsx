@@ -5,7 +5,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Typography from '@mui/material/Typography';
-import type { Camera } from '@sitewatch/contracts/video';
+import { cameraStateText } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -21,10 +21,6 @@ import { RecordingPlayer } from './RecordingPlayer.tsx';
 import { Snapshot } from './Snapshot.tsx';
 
 const PAGE_SIZE = 24;
-
-/** A camera's state on its card: unconfigured cameras and cameras that stream only while watched say so. */
-const cameraStateText = (c: Camera) =>
-  !c.configured ? 'Not configured' : !c.recordingEnabled && c.state === 'idle' ? 'Live on demand' : c.state;
 
 /**
  * /cctv/dashboard: the cameras under the node chosen in the device tree (a region, a site, a DVR/NVR), each with

@@ -8,7 +8,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { Camera } from '@sitewatch/contracts/video';
+import { type Camera, cameraStateText } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -98,7 +98,7 @@ export function PopupsPage() {
                 >
                   <ListItemText
                     primary={camera?.label ?? `Camera ${id}`}
-                    secondary={camera ? [camera.parentLabel, camera.state].filter(Boolean).join(' · ') : undefined}
+                    secondary={camera ? [camera.parentLabel, cameraStateText(camera)].filter(Boolean).join(' · ') : undefined}
                   />
                 </ListItem>
               );
