@@ -210,6 +210,8 @@ test.describe('at phone width (390 px)', () => {
     expect(box).not.toBeNull();
     expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390).toBe(true);
     await expect(page.getByTestId('menu-logout')).toBeInViewport();
+    // The helpline e-mail has no room in the top bar at this width: the profile menu offers it.
+    await expect(page.getByTestId('menu-helpline-email')).toHaveAttribute('href', /^mailto:/);
     await page.keyboard.press('Escape');
   });
 

@@ -1,4 +1,5 @@
 import DarkModeOutlined from '@mui/icons-material/DarkModeOutlined';
+import EmailOutlined from '@mui/icons-material/EmailOutlined';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
@@ -24,7 +25,8 @@ import { useThemeMode } from '../providers/theme-mode.tsx';
 import { AboutDialog } from './AboutDialog.tsx';
 
 /** SPEC 2.6: the profile button (avatar, full name, first role) and its menu. */
-export function ProfileMenu({ user }: { user: User }) {
+/** `helplineEmail`: shown here on phones, where the top bar has no room for its e-mail link. */
+export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { mode, toggle } = useThemeMode();
@@ -77,6 +79,19 @@ export function ProfileMenu({ user }: { user: User }) {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { minWidth: 230 } } }}
       >
+        {helplineEmail ? (
+          <MenuItem
+            component="a"
+            href={`mailto:${helplineEmail}`}
+            data-testid="menu-helpline-email"
+            sx={{ display: { xs: 'flex', sm: 'none' } }}
+          >
+            <ListItemIcon>
+              <EmailOutlined fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{t('topBar.helplineEmail', { email: helplineEmail })}</ListItemText>
+          </MenuItem>
+        ) : null}
         <MenuItem onClick={() => go('/account/change-password/')} data-testid="menu-change-password">
           <ListItemIcon>
             <LockResetOutlined fontSize="small" />

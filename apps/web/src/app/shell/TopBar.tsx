@@ -95,7 +95,7 @@ export function TopBar({ user, settings, navOpen, onToggleNav }: Props) {
           </Tooltip>
         ) : null}
         {user ? <TopBarSlots /> : null}
-        {user ? <ProfileMenu user={user} /> : null}
+        {user ? <ProfileMenu user={user} helplineEmail={email || undefined} /> : null}
       </Toolbar>
     </AppBar>
   );
