@@ -33,6 +33,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const httpRequests = counter('http_requests_total', 'HTTP requests by method, route pattern and status', ['method', 'route', 'status']);
   const httpDuration = histogram('http_request_duration_seconds', 'HTTP request latency by method and route pattern', ['method', 'route']);
   const dbQueries = histogram('db_query_duration_seconds', 'Database query latency (the main pool)', ['outcome']);
+  const queryOk = dbQueries.labels({ outcome: 'ok' });
+  const queryError = dbQueries.labels({ outcome: 'error' });
+  const httpChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   const jobRuns = counter('job_runs_total', 'Background job attempts by queue and outcome (completed, retry, failed, cancelled)', [
     'queue',
     'outcome',
@@ -64,11 +67,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       samplers.push(fn);
     },
     http(method: string, route: string, status: number, seconds: number) {
-      httpRequests.inc({ method, route, status: String(status) });
-      httpDuration.observe({ method, route }, seconds);
+      // Label-bound children are kept: hashing the label set on every request costs more than the observation.
+      const key = `${method} ${route} ${status}`;
+      let child = httpChildren.get(key);
+      if (!child) {
+        child = { count: httpRequests.labels({ method, route, status: String(status) }), duration: httpDuration.labels({ method, route }) };
+        httpChildren.set(key, child);
+      }
+      child.count.inc();
+      child.duration.observe(seconds);
     },
     query(seconds: number, ok: boolean) {
-      dbQueries.observe({ outcome: ok ? 'ok' : 'error' }, seconds);
+      (ok ? queryOk : queryError).observe(seconds);
     },
     job(queue: string, outcome: 'completed' | 'retry' | 'failed' | 'cancelled', seconds: number) {
       jobRuns.inc({ queue, outcome });
