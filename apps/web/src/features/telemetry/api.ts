@@ -37,7 +37,7 @@ realtime.patchOn<DeviceValuesPayload>('device.values', ({ data }, client) => {
       lastActivityAt: new Date(Math.max(newest, Date.parse(old.lastActivityAt ?? '') || 0)).toISOString(),
     };
   });
-  for (const [key, chart] of client.getQueriesData<ChartResponse>({ queryKey: ['telemetry', 'chart', data.deviceId] })) {
+  for (const [key, chart] of client.getQueriesData<ChartResponse>({ queryKey: telemetryKeys.chartsOf(data.deviceId) })) {
     const params = key[3] as ChartParams | undefined;
     if (!chart || !params || params.agg !== 'none' || chart.truncated) continue;
     // stored as numbers: booleans chart as 1 and 0

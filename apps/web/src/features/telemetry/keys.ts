@@ -6,6 +6,7 @@ export const telemetryKeys = {
   latest: (id: number) => ['telemetry', 'latest', id] as const,
   chart: (id: number, q: { key: string; startTs: number; endTs: number; agg: string; interval?: number }) =>
     ['telemetry', 'chart', id, q] as const,
+  chartsOf: (id: number) => ['telemetry', 'chart', id] as const,
   connection: (id: number) => ['telemetry', 'connection', id] as const,
   alarmsAll: ['alarms'] as const,
   alarms: (q: Query) => ['alarms', 'list', q] as const,
