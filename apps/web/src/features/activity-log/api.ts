@@ -1,6 +1,6 @@
-import type { ActivityLogEntry } from '@sitewatch/contracts/user-admin';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { activityLogKeys } from './keys.ts';
 
 export interface ActivityFilters {
   userId?: number;
@@ -13,11 +13,11 @@ export interface ActivityFilters {
 /** Pages of the activity log, newest first, loaded on demand (keyset cursor). */
 export const useActivityLog = (filters: ActivityFilters, enabled: boolean) =>
   useInfiniteQuery({
-    queryKey: ['activity-log', filters],
+    queryKey: activityLogKeys.list(filters),
     enabled,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      http.get<{ contents: ActivityLogEntry[]; nextCursor: string | null }>('/iotapp/user-activity-logs/', {
+      api.get('/iotapp/user-activity-logs/', {
         query: { ...filters, cursor: pageParam ?? undefined, limit: 50 },
         toast: false,
       }),

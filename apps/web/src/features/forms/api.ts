@@ -1,48 +1,31 @@
-import type { FormAttachment, FormResponse, FormResponseCreate, FormTemplate, FormTemplateInput } from '@sitewatch/contracts/forms';
+import type { FormAttachment, FormMetadata, FormResponseCreate, FormTemplateInput } from '@sitewatch/contracts/forms';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
+import { api, type BodyOf, type ResponseOf } from '../../lib/api.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { formKeys } from './keys.ts';
 
-export const TEMPLATES = '/ifmapp/dynamic-form-templates';
-
-export const formKeys = {
-  all: ['forms'] as const,
-  list: (query: Query) => ['forms', 'list', query] as const,
-  byName: (name: string) => ['forms', 'name', name] as const,
-  byId: (id: number) => ['forms', 'id', id] as const,
-  view: (view: string) => ['forms', 'view', view] as const,
-  versions: (id: number) => ['forms', 'versions', id] as const,
-  responses: (id: number, query: Query) => ['forms', 'responses', id, query] as const,
-  response: (id: number, responseId: number) => ['forms', 'response', id, responseId] as const,
-  draft: (id: number) => ['forms', 'draft', id] as const,
+export type FormVersion = ResponseOf<'/ifmapp/dynamic-form-templates/{id}/versions/', 'get'>['contents'][number];
+/**
+ * A template's metadata is checked when it is saved and read back as it was stored, so the OpenAPI document leaves
+ * it open; the contracts' FormMetadata names it.
+ */
+const withMetadata = <T extends { metadata: unknown }>(template: T) => template as T & { metadata: FormMetadata };
+type TemplateAnswer = ResponseOf<'/ifmapp/dynamic-form-templates/', 'get'>;
+/** One route answers the list, or one template with ?name=; the answer tells which. */
+const listOf = (answer: TemplateAnswer) =>
+  'contents' in answer ? { contents: answer.contents.map(withMetadata), totalCount: answer.totalCount } : { contents: [], totalCount: 0 };
+const oneOf = (answer: TemplateAnswer) => {
+  if ('contents' in answer) throw new Error('expected one form template');
+  return withMetadata(answer);
 };
 
-export interface TemplateList {
-  contents: FormTemplate[];
-  totalCount: number;
-}
-export interface FormVersion {
-  version: number;
-  label: string;
-  createdAt: string;
-  createdBy: string | null;
-  fieldCount: number;
-}
-export interface ResponsePage {
-  contents: FormResponse[];
-  nextCursor: string | null;
-  totalCount: number;
-}
-export interface FormDraft {
-  formTemplate: number;
-  data: Record<string, unknown> | null;
-  updatedAt: string | null;
-}
+type TemplateBody = BodyOf<'/ifmapp/dynamic-form-templates/{id}/', 'put'>;
+export type FormDraft = ResponseOf<'/ifmapp/dynamic-form-templates/{id}/draft/', 'get'>;
 
 export function useTemplates(query: Query = {}) {
   return useQuery({
     queryKey: formKeys.list(query),
-    queryFn: ({ signal }) => http.get<TemplateList>(`${TEMPLATES}/`, { query, signal }),
+    queryFn: async ({ signal }) => listOf(await api.get('/ifmapp/dynamic-form-templates/', { query, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -53,7 +36,8 @@ export function useTemplateByName(name: string | null) {
     queryKey: formKeys.byName(name ?? ''),
     enabled: Boolean(name),
     retry: false,
-    queryFn: ({ signal }) => http.get<FormTemplate>(`${TEMPLATES}/`, { query: { name }, signal, toast: false }),
+    queryFn: async ({ signal }) =>
+      oneOf(await api.get('/ifmapp/dynamic-form-templates/', { query: { name: name ?? undefined }, signal, toast: false })),
   });
 }
 
@@ -62,7 +46,8 @@ export function useTemplate(id: number | null) {
     queryKey: formKeys.byId(id ?? 0),
     enabled: id !== null && id > 0,
     retry: false,
-    queryFn: ({ signal }) => http.get<FormTemplate>(`${TEMPLATES}/${id}/`, { signal, toast: false }),
+    queryFn: async ({ signal }) =>
+      withMetadata(await api.get('/ifmapp/dynamic-form-templates/{id}/', { path: { id: id ?? 0 }, signal, toast: false })),
   });
 }
 
@@ -72,17 +57,23 @@ export function useFormsForView(view: string | null) {
     queryKey: formKeys.view(view ?? ''),
     enabled: Boolean(view),
     staleTime: 60_000,
-    queryFn: ({ signal }) => http.get<TemplateList>(`${TEMPLATES}/`, { query: { view }, signal, toast: false }),
+    queryFn: async ({ signal }) =>
+      listOf(await api.get('/ifmapp/dynamic-form-templates/', { query: { view: view ?? undefined }, signal, toast: false })),
   });
 }
 
 export function useSaveTemplate(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: FormTemplateInput & { version?: number }) =>
-      id
-        ? http.put<FormTemplate>(`${TEMPLATES}/${id}/`, input, { toast: false })
-        : http.post<FormTemplate>(`${TEMPLATES}/`, input, { toast: false }),
+    mutationFn: async (input: FormTemplateInput & { version?: number }) => {
+      // The builder keeps a field's options loosely typed (the contracts check their shape per field type on save).
+      const body = input as TemplateBody;
+      return withMetadata(
+        id
+          ? await api.put('/ifmapp/dynamic-form-templates/{id}/', body, { path: { id }, toast: false })
+          : await api.post('/ifmapp/dynamic-form-templates/', body, { toast: false }),
+      );
+    },
     onSuccess: (saved) => {
       client.setQueryData(formKeys.byId(saved.id), saved);
       void client.invalidateQueries({ queryKey: formKeys.all });
@@ -94,14 +85,15 @@ export function useVersions(id: number | null) {
   return useQuery({
     queryKey: formKeys.versions(id ?? 0),
     enabled: Boolean(id),
-    queryFn: ({ signal }) => http.get<{ contents: FormVersion[] }>(`${TEMPLATES}/${id}/versions/`, { signal }),
+    queryFn: ({ signal }) => api.get('/ifmapp/dynamic-form-templates/{id}/versions/', { path: { id: id ?? 0 }, signal }),
   });
 }
 
 export function useRestoreVersion(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (version: number) => http.post<FormTemplate>(`${TEMPLATES}/${id}/versions/${version}/restore/`),
+    mutationFn: async (version: number) =>
+      withMetadata(await api.post('/ifmapp/dynamic-form-templates/{id}/versions/{version}/restore/', undefined, { path: { id, version } })),
     onSuccess: (saved) => {
       client.setQueryData(formKeys.byId(id), saved);
       void client.invalidateQueries({ queryKey: formKeys.all });
@@ -112,7 +104,7 @@ export function useRestoreVersion(id: number) {
 export function useResponses(id: number, query: Query) {
   return useQuery({
     queryKey: formKeys.responses(id, query),
-    queryFn: ({ signal }) => http.get<ResponsePage>(`${TEMPLATES}/${id}/responses/`, { query, signal }),
+    queryFn: ({ signal }) => api.get('/ifmapp/dynamic-form-templates/{id}/responses/', { path: { id }, query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -121,21 +113,27 @@ export function useResponseView(id: number, responseId: number | null) {
   return useQuery({
     queryKey: formKeys.response(id, responseId ?? 0),
     enabled: Boolean(responseId),
-    queryFn: ({ signal }) =>
-      http.get<{ response: FormResponse; template: FormTemplate }>(`${TEMPLATES}/${id}/responses/${responseId}/`, { signal }),
+    queryFn: async ({ signal }) => {
+      const answer = await api.get('/ifmapp/dynamic-form-templates/{id}/responses/{responseId}/', {
+        path: { id, responseId: responseId ?? 0 },
+        signal,
+      });
+      return { ...answer, template: withMetadata(answer.template) };
+    },
   });
 }
 
-export const fetchDraft = (id: number) => http.get<FormDraft>(`${TEMPLATES}/${id}/draft/`, { toast: false }).catch(() => null);
+export const fetchDraft = (id: number) =>
+  api.get('/ifmapp/dynamic-form-templates/{id}/draft/', { path: { id }, toast: false }).catch(() => null);
 export const saveDraft = (id: number, data: Record<string, unknown>) =>
-  http.put<FormDraft>(`${TEMPLATES}/${id}/draft/`, { data }, { toast: false });
+  api.put('/ifmapp/dynamic-form-templates/{id}/draft/', { data }, { path: { id }, toast: false });
 
 /** One file per request, so that progress can be reported file by file. */
 export async function uploadAttachment(file: File): Promise<FormAttachment> {
   const body = new FormData();
   body.append('attachments', file, file.name);
-  const result = await http.post<{ contents: FormAttachment[] }>('/ifmapp/dynamic-forms-attachments/', body, { toast: false });
+  const result = await api.post('/ifmapp/dynamic-forms-attachments/', body, { toast: false });
   return result.contents[0] as FormAttachment;
 }
 
-export const submitResponse = (body: FormResponseCreate) => http.post<FormResponse>('/ifmapp/dynamic-forms/', body, { toast: false });
+export const submitResponse = (body: FormResponseCreate) => api.post('/ifmapp/dynamic-forms/', body, { toast: false });

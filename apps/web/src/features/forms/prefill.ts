@@ -1,5 +1,5 @@
 import type { FormMetadata } from '@sitewatch/contracts/forms';
-import { http } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
 
 /** Where a form was opened from: a ticket, device, site or camera screen. */
 export interface FormContext {
@@ -19,22 +19,18 @@ export async function prefill(metadata: FormMetadata, context: FormContext | und
   let deviceId = context.deviceId;
   try {
     if (context.ticketId && !assetId && !deviceId) {
-      const ticket = await http.get<{ locationId: number | null; entityId: number | null }>(`/helpdesk/tickets/${context.ticketId}/`, {
-        toast: false,
-      });
+      const ticket = await api.get('/helpdesk/tickets/{id}/', { path: { id: context.ticketId }, toast: false });
       assetId = ticket.locationId ?? undefined;
       deviceId = ticket.entityId ?? undefined;
     }
     if (deviceKey && deviceId) {
-      const device = await http.get<{ id: number; label: string; assetId: number | null }>(`/iotapp/devices/${deviceId}/`, {
-        toast: false,
-      });
+      const device = await api.get('/iotapp/devices/{id}/', { path: { id: deviceId }, toast: false });
       const multiple = metadata.schema.properties[deviceKey]?.multiple;
       out[deviceKey] = multiple ? [{ id: device.id, label: device.label }] : { id: device.id, label: device.label };
       assetId ??= device.assetId ?? undefined;
     }
     if (assetKey && assetId) {
-      const asset = await http.get<{ id: number; name: string }>(`/iotapp/assets/${assetId}/`, { toast: false });
+      const asset = await api.get('/iotapp/assets/{id}/', { path: { id: assetId }, toast: false });
       const multiple = metadata.schema.properties[assetKey]?.multiple;
       out[assetKey] = multiple ? [{ id: asset.id, label: asset.name }] : { id: asset.id, label: asset.name };
     }

@@ -20,11 +20,12 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { detailOf, http, isHttpError } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
-import type { Page } from '../sites/api.ts';
 import { useDebounced } from '../sites/hooks.ts';
+import { userKeys } from '../users/keys.ts';
 import { useDenied } from '../users/RightsGate.tsx';
 import {
   type CatalogueEntry,
@@ -238,10 +239,10 @@ function Members({ group, mine }: { group: PermissionGroup; mine: Set<string> })
   const searchText = useDebounced(input.trim(), 500);
   const mayAssign = group.can.change && mine.has(USER_PERMISSIONS.change);
   const candidates = useQuery({
-    queryKey: ['users', 'picker', searchText],
+    queryKey: userKeys.picker(searchText),
     enabled: mayAssign,
     placeholderData: keepPreviousData,
-    queryFn: () => http.get<Page<Member>>('/iotapp/users/', { query: { limit: 15, searchText: searchText || undefined }, toast: false }),
+    queryFn: () => api.get('/iotapp/users/', { query: { limit: 15, searchText: searchText || undefined }, toast: false }),
   });
   const memberIds = new Set(members.data?.contents.map((m) => m.id));
   return (

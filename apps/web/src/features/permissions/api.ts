@@ -1,39 +1,24 @@
-import type { GroupInput, PermissionGroup } from '@sitewatch/contracts/permissions';
+import type { GroupInput } from '@sitewatch/contracts/permissions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
+import { api, type ResponseOf } from '../../lib/api.ts';
+import { userKeys } from '../users/keys.ts';
+import { permissionKeys } from './keys.ts';
 
 /** Data hooks of /permissions/. */
 
-export const permissionKeys = {
-  catalogue: ['permissions', 'catalogue'] as const,
-  groups: ['permissions', 'groups'] as const,
-  members: (id: number) => ['permissions', 'members', id] as const,
-};
+export type CatalogueEntry = ResponseOf<'/iotapp/permissions/', 'get'>['contents'][number];
+export type Member = ResponseOf<'/iotapp/permission-groups/{id}/users/', 'get'>['contents'][number];
 
-export interface CatalogueEntry {
-  codename: string;
-  name: string;
-  area: string;
-}
-export interface Member {
-  id: number;
-  username: string;
-  firstname: string;
-  lastname: string;
-}
-
-export const useCatalogue = () =>
-  useQuery({ queryKey: permissionKeys.catalogue, queryFn: () => http.get<{ contents: CatalogueEntry[] }>('/iotapp/permissions/') });
+export const useCatalogue = () => useQuery({ queryKey: permissionKeys.catalogue, queryFn: () => api.get('/iotapp/permissions/') });
 
 export const usePermissionGroups = () =>
-  useQuery({ queryKey: permissionKeys.groups, queryFn: () => http.get<Page<PermissionGroup>>('/iotapp/permission-groups/') });
+  useQuery({ queryKey: permissionKeys.groups, queryFn: () => api.get('/iotapp/permission-groups/') });
 
 export const useMembers = (id: number | null) =>
   useQuery({
     queryKey: permissionKeys.members(id ?? 0),
     enabled: id !== null,
-    queryFn: () => http.get<Page<Member>>(`/iotapp/permission-groups/${id}/users/`),
+    queryFn: () => api.get('/iotapp/permission-groups/{id}/users/', { path: { id: id ?? 0 } }),
   });
 
 function useGroupMutation<V, R>(fn: (v: V) => Promise<R>) {
@@ -41,20 +26,21 @@ function useGroupMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({
     mutationFn: fn,
     onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: ['permissions'] }), client.invalidateQueries({ queryKey: ['users'] })]),
+      Promise.all([client.invalidateQueries({ queryKey: permissionKeys.all }), client.invalidateQueries({ queryKey: userKeys.all })]),
   });
 }
 
 export const useSaveGroup = () =>
   useGroupMutation(({ id, input }: { id: number | null; input: GroupInput }) =>
     id === null
-      ? http.post<PermissionGroup>('/iotapp/permission-groups/', input, { toast: false })
-      : http.put<PermissionGroup>(`/iotapp/permission-groups/${id}/`, input, { toast: false }),
+      ? api.post('/iotapp/permission-groups/', input, { toast: false })
+      : api.put('/iotapp/permission-groups/{id}/', input, { path: { id }, toast: false }),
   );
 
-export const useDeleteGroup = () => useGroupMutation((id: number) => http.del<null>(`/iotapp/permission-groups/${id}/`, { toast: false }));
+export const useDeleteGroup = () =>
+  useGroupMutation((id: number) => api.del('/iotapp/permission-groups/{id}/', { path: { id }, toast: false }));
 
 export const useAssignGroup = () =>
   useGroupMutation(({ id, userIds }: { id: number; userIds: number[] }) =>
-    http.post<{ assigned: number }>(`/iotapp/permission-groups/${id}/users/`, { userIds }, { toast: false }),
+    api.post('/iotapp/permission-groups/{id}/users/', { userIds }, { path: { id }, toast: false }),
   );

@@ -2,7 +2,6 @@ import type { User } from '@sitewatch/contracts/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { api } from '../../lib/api.ts';
-import { http } from '../../lib/http.ts';
 import { setUser, useUser } from '../../lib/session.ts';
 import { profileKeys } from './keys.ts';
 
@@ -54,7 +53,7 @@ export function useFreshRights() {
     refetchOnWindowFocus: true,
     queryFn: async () => {
       try {
-        const profile = await http.get<User>('/api/auth/profile/', { toast: false });
+        const profile = await api.get('/api/auth/profile/', { toast: false });
         setUser(profile);
         return profile;
       } finally {

@@ -1,30 +1,26 @@
-import type { ApproveInput, RegistrationRequest } from '@sitewatch/contracts/registration';
+import type { ApproveInput } from '@sitewatch/contracts/registration';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
+import { api, type BodyOf, type QueryParamsOf } from '../../lib/api.ts';
+import { userKeys } from '../users/keys.ts';
+import { registrationKeys } from './keys.ts';
 
 /** Data hooks and calls of self-registration (SPEC 7 /iotapp/registration-requests/). */
 
-export const registrationKeys = {
-  all: ['registrations'] as const,
-  list: (status: string, page: number) => ['registrations', 'list', status, page] as const,
-  one: (id: number) => ['registrations', 'one', id] as const,
-};
+type RequestStatus = NonNullable<NonNullable<QueryParamsOf<'/iotapp/registration-requests/', 'get'>>['status']>;
 
 export const registrationApi = {
-  captcha: () => http.get<{ captchaId: string; image: string }>('/api/auth/captcha/', { toast: false }),
-  register: (body: Record<string, unknown>) =>
-    http.post<{ message: string }>('/iotapp/registration-requests/register/', body, { toast: false }),
-  confirm: (token: string) => http.post<{ message: string }>('/iotapp/registration-requests/confirm/', { token }, { toast: false }),
+  captcha: () => api.get('/api/auth/captcha/', { toast: false }),
+  register: (body: BodyOf<'/iotapp/registration-requests/register/', 'post'>) =>
+    api.post('/iotapp/registration-requests/register/', body, { toast: false }),
+  confirm: (token: string) => api.post('/iotapp/registration-requests/confirm/', { token }, { toast: false }),
 };
 
-export const useRegistrations = (status: string, page: number, enabled: boolean) =>
+export const useRegistrations = (status: RequestStatus, page: number, enabled: boolean) =>
   useQuery({
     queryKey: registrationKeys.list(status, page),
     enabled,
     placeholderData: keepPreviousData,
-    queryFn: () =>
-      http.get<Page<RegistrationRequest>>('/iotapp/registration-requests/', { query: { status, page, limit: 20 }, toast: false }),
+    queryFn: () => api.get('/iotapp/registration-requests/', { query: { status, page, limit: 20 }, toast: false }),
   });
 
 export const useRegistration = (id: number, enabled: boolean) =>
@@ -32,23 +28,19 @@ export const useRegistration = (id: number, enabled: boolean) =>
     queryKey: registrationKeys.one(id),
     enabled,
     retry: false,
-    queryFn: () => http.get<RegistrationRequest>(`/iotapp/registration-requests/${id}/`, { toast: false }),
+    queryFn: () => api.get('/iotapp/registration-requests/{id}/', { path: { id }, toast: false }),
   });
 
-function useDecision<V>(fn: (v: V) => Promise<RegistrationRequest>) {
+function useDecision<V, R>(fn: (v: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: registrationKeys.all }), client.invalidateQueries({ queryKey: ['users'] })]),
+      Promise.all([client.invalidateQueries({ queryKey: registrationKeys.all }), client.invalidateQueries({ queryKey: userKeys.all })]),
   });
 }
 
 export const useApprove = (id: number) =>
-  useDecision((input: ApproveInput) =>
-    http.post<RegistrationRequest>(`/iotapp/registration-requests/${id}/approve/`, input, { toast: false }),
-  );
+  useDecision((input: ApproveInput) => api.post('/iotapp/registration-requests/{id}/approve/', input, { path: { id }, toast: false }));
 export const useReject = (id: number) =>
-  useDecision((reason: string) =>
-    http.post<RegistrationRequest>(`/iotapp/registration-requests/${id}/reject/`, { reason }, { toast: false }),
-  );
+  useDecision((reason: string) => api.post('/iotapp/registration-requests/{id}/reject/', { reason }, { path: { id }, toast: false }));

@@ -2,9 +2,9 @@ import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { http } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
+import { api } from '../../lib/api.ts';
 import { useDebounced } from '../sites/hooks.ts';
+import { userKeys } from './keys.ts';
 
 export interface SiteOption {
   id: number;
@@ -17,11 +17,11 @@ export function SiteMultiPicker(props: { label: string; value: SiteOption[]; onC
   const [open, setOpen] = useState(false);
   const searchText = useDebounced(input.trim(), 500);
   const options = useQuery({
-    queryKey: ['picker', '/iotapp/assets/', 'multi', searchText],
+    queryKey: userKeys.siteOptions(searchText),
     enabled: open,
     placeholderData: keepPreviousData,
     queryFn: () =>
-      http.get<Page<SiteOption>>('/iotapp/assets/', {
+      api.get('/iotapp/assets/', {
         query: { page: 1, limit: 15, orderBy: 'name', searchText: searchText || undefined },
         toast: false,
       }),

@@ -8,19 +8,19 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { ROLE_LABELS, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
 import { USER_ADMIN_MESSAGES, USER_PERMISSIONS, userCreateSchema, userInputSchema } from '@sitewatch/contracts/user-admin';
-import type { UserAsset } from '@sitewatch/contracts/users';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { detailOf, http, isHttpError } from '../../lib/http.ts';
+import { api } from '../../lib/api.ts';
+import { detailOf, isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
-import type { Page } from '../sites/api.ts';
 import { AvatarUpload } from './AvatarUpload.tsx';
 import { useGrantable, useSaveUser, useUserDetails } from './api.ts';
+import { userKeys } from './keys.ts';
 import { useDenied } from './RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from './SiteMultiPicker.tsx';
 
@@ -61,9 +61,9 @@ export function UserFormPage() {
   const allowed = id === null ? permissions.has(USER_PERMISSIONS.add) : permissions.has(USER_PERMISSIONS.change);
   const details = useUserDetails(id ?? 0, id !== null && allowed);
   const links = useQuery({
-    queryKey: ['users', 'assets', 'form', id],
+    queryKey: userKeys.formAssets(id),
     enabled: id !== null && allowed,
-    queryFn: () => http.get<Page<UserAsset>>('/iotapp/user-assets/', { query: { userId: id, limit: 500 }, toast: false }),
+    queryFn: () => api.get('/iotapp/user-assets/', { query: { userId: id ?? 0, limit: 500 }, toast: false }),
   });
   const grantable = useGrantable(allowed);
   const save = useSaveUser(id);

@@ -1,25 +1,22 @@
-import type { TicketSummary } from '@sitewatch/contracts/helpdesk/tickets';
-import type { AdminUser, Grantable, UserCreate, UserDetails, UserInput } from '@sitewatch/contracts/user-admin';
+import type { AdminUser, UserCreate, UserInput } from '@sitewatch/contracts/user-admin';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http, type RequestOptions } from '../../lib/http.ts';
-import type { Page } from '../sites/api.ts';
+import { api, type ResponseOf } from '../../lib/api.ts';
+import type { Query } from '../../lib/http-client.ts';
+import { userKeys } from './keys.ts';
 
 /** Data hooks of user administration (SPEC 7 /iotapp/users/). */
 
-type Query = NonNullable<RequestOptions['query']>;
-
-export const userKeys = {
-  all: ['users'] as const,
-  list: (query: Query) => ['users', 'admin-list', query] as const,
-  one: (id: number) => ['users', 'one', id] as const,
-  details: (id: number) => ['users', 'details', id] as const,
-  grantable: ['users', 'grantable'] as const,
-};
+/** The list answers full rows to those who administer users and name-only rows to pickers; the rows tell which. */
+type UserListAnswer = ResponseOf<'/iotapp/users/', 'get'>;
+const adminRowsOf = (page: UserListAnswer) => ({
+  contents: page.contents.filter((row): row is AdminUser => 'email' in row),
+  totalCount: page.totalCount,
+});
 
 export function useAdminUsers(query: Query) {
   return useQuery({
     queryKey: userKeys.list(query),
-    queryFn: () => http.get<Page<AdminUser>>('/iotapp/users/', { query }),
+    queryFn: async () => adminRowsOf(await api.get('/iotapp/users/', { query })),
     placeholderData: keepPreviousData,
   });
 }
@@ -28,7 +25,7 @@ export function useAdminUser(id: number | null) {
   return useQuery({
     queryKey: userKeys.one(id ?? 0),
     enabled: id !== null,
-    queryFn: () => http.get<AdminUser>(`/iotapp/users/${id}/`, { toast: false }),
+    queryFn: () => api.get('/iotapp/users/{id}/', { path: { id: id ?? 0 }, toast: false }),
     retry: false,
   });
 }
@@ -37,13 +34,13 @@ export function useUserDetails(id: number, enabled = true) {
   return useQuery({
     queryKey: userKeys.details(id),
     enabled,
-    queryFn: () => http.get<UserDetails>(`/iotapp/users/${id}/details/`, { toast: false }),
+    queryFn: () => api.get('/iotapp/users/{id}/details/', { path: { id }, toast: false }),
     retry: false,
   });
 }
 
 export function useGrantable(enabled: boolean) {
-  return useQuery({ queryKey: userKeys.grantable, enabled, queryFn: () => http.get<Grantable>('/iotapp/users/grantable/') });
+  return useQuery({ queryKey: userKeys.grantable, enabled, queryFn: () => api.get('/iotapp/users/grantable/') });
 }
 
 function useUserMutation<V, R>(fn: (v: V) => Promise<R>) {
@@ -54,36 +51,34 @@ function useUserMutation<V, R>(fn: (v: V) => Promise<R>) {
 export const useSaveUser = (id: number | null) =>
   useUserMutation((input: UserInput | UserCreate) =>
     id === null
-      ? http.post<AdminUser>('/iotapp/users/', input, { toast: false })
-      : http.put<AdminUser>(`/iotapp/users/${id}/`, input, { toast: false }),
+      ? api.post('/iotapp/users/', input as UserCreate, { toast: false })
+      : api.put('/iotapp/users/{id}/', input, { path: { id }, toast: false }),
   );
 
 export const useSetActive = (id: number) =>
-  useUserMutation((isActive: boolean) => http.put<AdminUser>(`/iotapp/users/${id}/active/`, { isActive }, { toast: false }));
+  useUserMutation((isActive: boolean) => api.put('/iotapp/users/{id}/active/', { isActive }, { path: { id }, toast: false }));
 
-export const useDeleteUser = () => useUserMutation((id: number) => http.del<null>(`/iotapp/users/${id}/`, { toast: false }));
+export const useDeleteUser = () => useUserMutation((id: number) => api.del('/iotapp/users/{id}/', { path: { id }, toast: false }));
 
 export const useResetPassword = (id: number) =>
-  useUserMutation((password: string) =>
-    http.post<{ message: string }>(`/iotapp/users/${id}/reset-password/`, { password }, { toast: false }),
-  );
+  useUserMutation((password: string) => api.post('/iotapp/users/{id}/reset-password/', { password }, { path: { id }, toast: false }));
 
 export const useSendSetPassword = (id: number) =>
-  useUserMutation(() => http.post<{ message: string }>(`/iotapp/users/${id}/set-password-email/`, {}, { toast: false }));
+  useUserMutation(() => api.post('/iotapp/users/{id}/set-password-email/', undefined, { path: { id }, toast: false }));
 
 export const useUploadAvatar = (id: number) =>
-  useUserMutation((image: string) => http.put<AdminUser>(`/iotapp/users/${id}/avatar/`, { image }, { toast: false }));
+  useUserMutation((image: string) => api.put('/iotapp/users/{id}/avatar/', { image }, { path: { id }, toast: false }));
 
 export const setPasswordWithToken = (token: string, password: string) =>
-  http.post<{ message: string }>('/iotapp/users/set-password/', { token, password }, { toast: false });
+  api.post('/iotapp/users/set-password/', { token, password }, { toast: false });
 
 /** The latest tickets assigned to the user that the caller may see (the helpdesk list, filtered by assignee). */
 export const useAssignedTickets = (userId: number, enabled: boolean) =>
   useQuery({
-    queryKey: ['helpdesk', 'assigned-to', userId],
+    queryKey: userKeys.assignedTickets(userId),
     enabled,
     queryFn: () =>
-      http.get<{ contents: TicketSummary[]; totalCount: number }>('/helpdesk/tickets/', {
+      api.get('/helpdesk/tickets/', {
         query: { assignedTo: userId, limit: 10, orderBy: '-createdAt' },
         toast: false,
       }),

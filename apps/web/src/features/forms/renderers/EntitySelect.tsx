@@ -3,7 +3,9 @@ import TextField from '@mui/material/TextField';
 import { FORM_LIMITS, FORM_MESSAGES } from '@sitewatch/contracts/forms';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { http } from '../../../lib/http.ts';
+import { api } from '../../../lib/api.ts';
+import { devicesOf } from '../../devices/api.ts';
+import { formKeys } from '../keys.ts';
 
 export interface Entity {
   id: number;
@@ -29,21 +31,23 @@ export function EntitySelect(props: {
     return () => clearTimeout(t);
   }, [input]);
   const options = useQuery({
-    queryKey: ['forms', 'select', props.kind, search],
+    queryKey: formKeys.select(props.kind, search),
     enabled: open,
     staleTime: 30_000,
     queryFn: async ({ signal }) => {
       if (props.kind === 'asset') {
-        const page = await http.get<{ contents: Array<{ id: number; name: string }> }>('/iotapp/assets/', {
+        const page = await api.get('/iotapp/assets/', {
           query: { limit: FORM_LIMITS.selectPageSize, page: 1, name__icontains: search || undefined },
           signal,
         });
         return page.contents.map((a) => ({ id: a.id, label: a.name }));
       }
-      const page = await http.get<{ contents: Array<{ id: number; label: string }> }>('/iotapp/devices/', {
-        query: { limit: FORM_LIMITS.selectPageSize, page: 1, label__icontains: search || undefined },
-        signal,
-      });
+      const page = devicesOf(
+        await api.get('/iotapp/devices/', {
+          query: { limit: FORM_LIMITS.selectPageSize, page: 1, label__icontains: search || undefined },
+          signal,
+        }),
+      );
       return page.contents.map((d) => ({ id: d.id, label: d.label }));
     },
   });
