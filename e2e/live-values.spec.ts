@@ -21,9 +21,19 @@ test('a value published over HTTP or MQTT shows on the open device page within a
   const device = await (await api.get(`/iotapp/devices/${deviceId}/`)).json();
   const key = `e2eLive${Date.now().toString(36)}`;
 
+  // The page tells the server over its socket which devices it shows; values sent before that are not pushed.
+  const watching = page
+    .waitForEvent('websocket', (ws) => ws.url().endsWith('/ws'))
+    .then((ws) =>
+      ws.waitForEvent('framesent', (frame) => {
+        const message = JSON.parse(String(frame.payload)) as { type?: string; deviceIds?: number[] };
+        return message.type === 'watch' && (message.deviceIds ?? []).includes(deviceId);
+      }),
+    );
   await signIn('customeradmin', { next: `/devices/${deviceId}/view` });
   const values = page.getByTestId('device-values');
   await expect(values).toBeVisible();
+  await watching;
 
   // the first value also proves the page watches the device over its socket
   expect((await api.context.post(`/api/v1/${device.accessToken}/telemetry`, { data: { [key]: 1 } })).status()).toBe(200);
