@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8196;
 const BARE_PORT = 8197;
@@ -54,30 +55,6 @@ async function stop(child: ChildProcess, group: boolean) {
   await exited;
 }
 
-async function signIn() {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, v] = (pair as string).split('=');
-      jar.set(k as string, v as string);
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const captcha = await fetch(`${BASE}/api/auth/captcha/`);
-  keep(captcha);
-  const { captchaId } = (await captcha.json()) as { captchaId: string };
-  const res = await fetch(`${BASE}/api/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookie(), 'x-csrftoken': jar.get('csrftoken') as string },
-    body: JSON.stringify({ username: 'customeradmin', password: 'Demo@2026!', captchaId, captcha: CAPTCHA }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  keep(res);
-  const body = (await res.json()) as { access: string };
-  return { cookie: cookie(), access: body.access };
-}
-
 const bare = fork(new URL('./bare.ts', import.meta.url), {
   env: { ...process.env, PORT: String(BARE_PORT) },
   execArgv: ['--import', 'tsx'],
@@ -115,7 +92,7 @@ const product = spawn('npm', ['start', '--silent'], {
 await waitFor(`${BASE}/ready`);
 // Let the first start's background work settle before measuring.
 await new Promise((r) => setTimeout(r, 5000));
-const session = await signIn();
+const session = await signIn(BASE, CAPTCHA);
 
 const baseline = await load(`http://127.0.0.1:${BARE_PORT}/`);
 const rows: Array<[string, Figure]> = [

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
+import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8199;
 const BASE = `http://localhost:${PORT}`;
@@ -69,29 +70,6 @@ async function loginPageWeight() {
   return scripts;
 }
 
-async function signIn() {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, v] = (pair as string).split('=');
-      jar.set(k as string, v as string);
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const captcha = await fetch(`${BASE}/api/auth/captcha/`);
-  keep(captcha);
-  const { captchaId } = (await captcha.json()) as { captchaId: string };
-  const res = await fetch(`${BASE}/api/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookie(), 'x-csrftoken': jar.get('csrftoken') as string },
-    body: JSON.stringify({ username: 'customeradmin', password: 'Demo@2026!', captchaId, captcha: CAPTCHA }),
-  });
-  keep(res);
-  const body = (await res.json()) as { access: string };
-  return { cookie: cookie(), access: body.access };
-}
-
 rmSync(DATA_DIR, { recursive: true, force: true });
 const adminUrl = process.env.BENCH_PG;
 const benchDb = `sw_bench_foundation_${process.pid}`;
@@ -114,7 +92,7 @@ const second = startServer();
 const warmMs = await second.ready;
 
 const scripts = await loginPageWeight();
-const session = await signIn();
+const session = await signIn(BASE, CAPTCHA);
 const result = await autocannon({
   url: `${BASE}/current-login/`,
   connections: 100,

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { signIn } from '../support/sign-in.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8198);
 const BASE = `http://localhost:${PORT}`;
@@ -48,28 +49,6 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
-async function signIn() {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [k, v] = ((c.split(';')[0] as string) ?? '').split('=');
-      jar.set(k as string, v as string);
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const captcha = await fetch(`${BASE}/api/auth/captcha/`);
-  keep(captcha);
-  const { captchaId } = (await captcha.json()) as { captchaId: string };
-  const res = await fetch(`${BASE}/api/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookie(), 'x-csrftoken': jar.get('csrftoken') as string },
-    body: JSON.stringify({ username: 'customeradmin', password: 'Demo@2026!', captchaId, captcha: CAPTCHA }),
-  });
-  keep(res);
-  const body = (await res.json()) as { access: string };
-  return { cookie: cookie(), authorization: `Bearer ${body.access}` };
-}
-
 async function load(path: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url: `${BASE}${path}`, connections: 100, duration: 10, headers });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
@@ -97,7 +76,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const metrics of order) {
     const child = await start(metrics);
     try {
-      const session = await signIn();
+      const { cookie, access } = await signIn(BASE, CAPTCHA);
+      const session = { cookie, authorization: `Bearer ${access}` };
       for (const [path, headers] of [
         ['/app-version/', {}],
         ['/current-login/', session],
