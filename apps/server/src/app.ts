@@ -34,7 +34,7 @@ import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus, type EventBus } from './platform/events.ts';
 import { createJobWorker } from './platform/jobs/worker.ts';
 import { createMailSender, type MailSender } from './platform/mail.ts';
-import { createMetrics, installHttpMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
+import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
@@ -103,9 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     }
   });
   registerErrorHandler(app);
-  registerAccessLog(app);
   const metrics = deps.metrics ?? createMetrics();
-  if (config.metrics.enabled) installHttpMetrics(app, metrics);
+  registerAccessLog(app, config.metrics.enabled ? metrics.http : undefined);
 
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);

@@ -63,6 +63,8 @@ export function connectMetricSources(
     'ingest_flush_seconds_total',
     'Time spent writing ingest batches (divide by flushes for the mean)',
   );
+  const flushDuration = metrics.histogram('ingest_flush_duration_seconds', 'Write time of each committed ingest batch');
+  deps.telemetry.ingest.buffer.observeFlush((seconds) => flushDuration.observe(seconds));
   const bufferDepth = metrics.gauge('ingest_buffer_depth', 'Device messages held in the ingest buffer');
   const bufferCapacity = metrics.gauge('ingest_buffer_capacity', 'Capacity of the ingest buffer');
   const lastFlush = metrics.gauge('ingest_last_flush_seconds', 'Duration of the latest ingest batch write');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/harness.ts';
+import { devicePost, makeDevice } from './telemetry-fixtures.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -65,6 +66,8 @@ describe('GET /metrics', () => {
     const exported = await admin.post('/api/exports/', { kind: 'users', name: 'All users' });
     expect(exported.statusCode, exported.body).toBe(201);
     await t.app.jobs.drain();
+    const device = await makeDevice(t.db, t.tenantA);
+    expect((await devicePost(t, `/api/v1/${device.token}/telemetry`, { temperature: 21.5 })).statusCode).toBe(200);
 
     const res = await scrape();
     expect(res.statusCode).toBe(200);
@@ -81,6 +84,7 @@ describe('GET /metrics', () => {
       sitewatch_ingest_buffer_depth: 'gauge',
       sitewatch_ingest_flush_seconds_total: 'counter',
       sitewatch_ingest_flushes_total: 'counter',
+      sitewatch_ingest_flush_duration_seconds: 'histogram',
       sitewatch_mqtt_connections: 'gauge',
       sitewatch_push_sockets: 'gauge',
       sitewatch_push_fanout_duration_seconds: 'histogram',
@@ -101,6 +105,13 @@ describe('GET /metrics', () => {
     expect(samples.some((s) => Object.values(s.labels).some((v) => v.includes('987654')))).toBe(false);
     expect(value('sitewatch_http_requests_total', { route: '/health', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(value('sitewatch_http_request_duration_seconds_count', { route: '/health' })).toBeGreaterThanOrEqual(1);
+    // buckets are cumulative and end at the count
+    const buckets = samples.filter((s) => s.name === 'sitewatch_http_request_duration_seconds_bucket' && s.labels.route === '/health');
+    expect(buckets.length).toBeGreaterThan(2);
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i]?.value).toBeGreaterThanOrEqual(buckets[i - 1]?.value as number);
+    expect(buckets.at(-1)?.labels.le).toBe('+Inf');
+    expect(buckets.at(-1)?.value).toBe(value('sitewatch_http_request_duration_seconds_count', { route: '/health' }));
+    expect(value('sitewatch_ingest_flush_duration_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(value('sitewatch_db_query_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
     expect(value('sitewatch_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     expect(value('sitewatch_job_runs_total', { queue: 'downloads.export', outcome: 'completed' })).toBe(1);

@@ -6,13 +6,21 @@ const SUMMARY_EVERY_MS = 60_000;
  * Request logging that costs little at high rates: every request at debug level, failures (5xx) at error level,
  * and once a minute an info line that sums up the traffic (count per status class and the slowest request).
  */
-export function registerAccessLog(app: FastifyInstance) {
+export type RequestObserver = (method: string, route: string, status: number, seconds: number) => void;
+
+/**
+ * `observe` (the metrics) is told every answered request by its route pattern, never the raw URL (ids would
+ * explode the series): requests no route matched are 'unmatched' (404) or 'web' (the web app's pages and files).
+ * One hook serves both, so a request reads its route options once.
+ */
+export function registerAccessLog(app: FastifyInstance, observe?: RequestObserver) {
   let counts: Record<string, number> = {};
   let slowest = { ms: 0, route: '' };
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     const status = reply.statusCode;
-    const route = request.routeOptions.url ?? 'static';
+    const route = request.routeOptions.url ?? (status === 404 ? 'unmatched' : 'web');
+    observe?.(request.method, route, status, ms / 1000);
     const klass = `${Math.floor(status / 100)}xx`;
     counts[klass] = (counts[klass] ?? 0) + 1;
     if (ms > slowest.ms) slowest = { ms: Math.round(ms), route: `${request.method} ${route}` };

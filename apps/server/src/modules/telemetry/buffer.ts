@@ -25,6 +25,8 @@ export interface BufferOptions<T> {
    */
   isPoison?: (error: unknown) => boolean;
   onPoison?: (item: T, error: unknown) => void;
+  /** Called after each committed batch with its write time and size (metrics). */
+  onFlushed?: (ms: number, items: number) => void;
 }
 
 interface Batch<T> {
@@ -200,6 +202,7 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     flushes++;
     lastFlushMs = performance.now() - started;
     flushMsTotal += lastFlushMs;
+    options.onFlushed?.(lastFlushMs, batch.items.length);
     inFlight = 0;
     flushing = false;
     batch.resolve();

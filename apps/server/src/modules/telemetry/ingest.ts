@@ -311,6 +311,7 @@ export function createIngest(deps: {
     }
   }
 
+  let flushObserver: ((seconds: number) => void) | null = null;
   const shards = Array.from({ length: Math.max(1, settings.flushConcurrency) }, () =>
     createIngestBuffer<IngestItem>({
       capacity: Math.ceil(settings.bufferCapacity / Math.max(1, settings.flushConcurrency)),
@@ -319,6 +320,7 @@ export function createIngest(deps: {
       sink,
       onError: (error, attempt) => log.error({ err: error, attempt }, 'telemetry flush failed; retrying'),
       isPoison: isDataError,
+      onFlushed: (ms) => flushObserver?.(ms / 1000),
       onPoison: (item, error) => {
         deadLettered++;
         forgetState(item);
@@ -359,6 +361,10 @@ export function createIngest(deps: {
         flushMsTotal: sum((b) => b.flushMsTotal),
         lastFlushMs: all.reduce<number | null>((m, b) => (b.lastFlushMs === null ? m : Math.max(m ?? 0, b.lastFlushMs)), null),
       };
+    },
+    /** One listener told the write time of every committed batch (the metrics histogram). */
+    observeFlush(fn: (seconds: number) => void) {
+      flushObserver = fn;
     },
     drain: async () => {
       await Promise.all(shards.map((b) => b.drain()));

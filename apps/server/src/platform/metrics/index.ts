@@ -5,19 +5,6 @@ import type { Metrics } from './registry.ts';
 
 export { createMetrics, type Metrics } from './registry.ts';
 
-/**
- * Counts every answered request by its route pattern (never the raw URL: ids would explode the series), so it is
- * installed on the root instance before any route. Requests no route matched are 'unmatched' (404) or 'web' (the
- * web app's pages and files).
- */
-export function installHttpMetrics(app: FastifyInstance, metrics: Metrics) {
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? (reply.statusCode === 404 ? 'unmatched' : 'web');
-    metrics.http(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
-}
-
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 function sameSecret(given: string, expected: string): boolean {
