@@ -1,6 +1,6 @@
 import { SERVER_MESSAGES } from '@sitewatch/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hmac, randomToken, safeEqual } from '../crypto.ts';
+import { hmac, hmacKey, randomToken, safeEqual } from '../crypto.ts';
 import { HttpError } from '../errors.ts';
 
 export const CSRF_COOKIE = 'csrftoken';
@@ -8,7 +8,8 @@ export const CSRF_HEADER = 'x-csrftoken';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Signed double-submit token: the cookie holds random.signature, the header must repeat it. */
-export function createCsrf(secret: Uint8Array, secureCookies: boolean) {
+export function createCsrf(secretBytes: Uint8Array, secureCookies: boolean) {
+  const secret = hmacKey(secretBytes);
   const isValid = (token: string | undefined): token is string => {
     if (!token) return false;
     const [nonce, signature] = token.split('.');
