@@ -124,6 +124,8 @@ export function mirrorCounter<L extends string>(metrics: Metrics, name: string, 
   };
 }
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
 interface HttpSeries {
   method: string;
   route: string;
@@ -140,14 +142,30 @@ interface HttpSeries {
  * was most of what metrics cost; here a request costs one map lookup, a bucket search and three additions.
  */
 function createHttpStats() {
-  const byKey = new Map<string, HttpSeries>();
+  // route pattern -> (status, method) -> series: the route strings are the router's own, so no key is built per request
+  const byRoute = new Map<string, Map<number, HttpSeries>>();
+  const all: HttpSeries[] = [];
   return {
     observe(method: string, route: string, status: number, seconds: number) {
-      const key = `${method} ${status} ${route}`;
-      let series = byKey.get(key);
+      let byStatus = byRoute.get(route);
+      if (!byStatus) {
+        byStatus = new Map();
+        byRoute.set(route, byStatus);
+      }
+      const methodIndex = METHODS.indexOf(method);
+      const key = status * 16 + (methodIndex < 0 ? 15 : methodIndex);
+      let series = byStatus.get(key);
       if (!series) {
-        series = { method, route, status: String(status), count: 0, sum: 0, buckets: new Float64Array(LATENCY_BUCKETS.length + 1) };
-        byKey.set(key, series);
+        series = {
+          method: methodIndex < 0 ? 'OTHER' : method,
+          route,
+          status: String(status),
+          count: 0,
+          sum: 0,
+          buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
+        };
+        byStatus.set(key, series);
+        all.push(series);
       }
       let i = 0;
       while (i < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[i] as number)) i++;
@@ -155,7 +173,7 @@ function createHttpStats() {
       series.count++;
       series.sum += seconds;
     },
-    series: () => byKey.values(),
+    series: (): readonly HttpSeries[] => all,
   };
 }
 
