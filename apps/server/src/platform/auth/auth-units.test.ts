@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { createCsrf } from './csrf.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
@@ -47,6 +47,19 @@ describe('tokens', () => {
     expect(await signer.verifyAccess(token)).toBeNull();
     const mine = await signer.signRefresh({ userId: 1, tenantId: 1, sessionId: 's', gen: 0 });
     expect(await signer.verifyRefresh(`${mine.slice(0, -2)}xx`)).toBeNull();
+  });
+  it('remembers a checked access token only until it expires, and never a tampered one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const access = await signer.signAccess({ userId: 9, tenantId: 3, sessionId: 's-9' });
+      expect(await signer.verifyAccess(access)).toMatchObject({ sub: '9' });
+      expect(await signer.verifyAccess(access)).toMatchObject({ sub: '9' }); // from memory
+      expect(await signer.verifyAccess(`${access.slice(0, -2)}xx`)).toBeNull();
+      vi.setSystemTime(Date.now() + 16 * 60_000);
+      expect(await signer.verifyAccess(access)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

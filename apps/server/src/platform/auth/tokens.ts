@@ -23,6 +23,8 @@ export interface MfaClaims {
 }
 
 const ISSUER = 'sitewatch';
+/** Access tokens whose signature was checked, kept until they expire: a tab's every API call repeats its token. */
+const VERIFIED_MAX = 10_000;
 
 /** Signs and checks the short-lived JWTs: the access token and the second-factor challenge. */
 export function createTokenSigner(secretBytes: Uint8Array, accessMinutes: number, refreshHours = 12) {
@@ -47,11 +49,31 @@ export function createTokenSigner(secretBytes: Uint8Array, accessMinutes: number
     }
   }
 
+  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+  /**
+   * The signature of an access token is checked once per process (WebCrypto costs more than the rest of a small
+   * request); its expiry is checked on every use. Revocation does not depend on this: the session behind the token
+   * is looked up on every request.
+   */
+  async function verifyAccess(token: string): Promise<AccessClaims | null> {
+    const hit = verified.get(token);
+    if (hit) {
+      if (hit.exp * 1000 > Date.now()) return hit.claims;
+      verified.delete(token);
+      return null;
+    }
+    const claims = await verify<AccessClaims & { exp?: number }>(token, 'access');
+    if (!claims || typeof claims.exp !== 'number') return claims;
+    if (verified.size >= VERIFIED_MAX) verified.clear();
+    verified.set(token, { claims, exp: claims.exp });
+    return claims;
+  }
+
   return {
     accessTtlSeconds: accessMinutes * 60,
     signAccess: (c: { userId: number; tenantId: number; sessionId: string }) =>
       sign({ tid: c.tenantId, sid: c.sessionId, aud: 'access' }, String(c.userId), accessMinutes * 60),
-    verifyAccess: (token: string) => verify<AccessClaims>(token, 'access'),
+    verifyAccess,
     /** The refresh token names its session and generation; rotation moves the session to the next generation. */
     signRefresh: (c: { userId: number; tenantId: number; sessionId: string; gen: number }) =>
       sign({ tid: c.tenantId, sid: c.sessionId, gen: c.gen, aud: 'refresh' }, String(c.userId), refreshHours * 3600),
