@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { connectMetricSources } from './metric-sources.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
 import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
+import { type AnalysisPort, createAnalysisModule } from './modules/analysis/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
@@ -72,6 +73,7 @@ export interface AppHandles {
   video: VideoPort;
   downloads: DownloadsPort;
   forms: FormsPort;
+  analysis: AnalysisPort;
 }
 
 export interface BuiltApp {
@@ -227,6 +229,18 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     exports,
     log,
   });
+  const analysis = createAnalysisModule({
+    db,
+    log,
+    clock,
+    jobs,
+    dataDir,
+    directory,
+    footage: video.ports.footage,
+    tickets,
+    ticketUpdates: helpdesk.ports.service,
+    users: users.ports.directory,
+  });
   const userAdmin = createUserAdminModule({
     db,
     clock,
@@ -271,6 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     video,
     helpdesk,
     forms,
+    analysis,
     userAdmin,
     activityLog,
     downloads,
@@ -298,6 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       video: video.ports,
       downloads: downloads.ports,
       forms: forms.ports,
+      analysis: analysis.ports,
     },
   };
 }

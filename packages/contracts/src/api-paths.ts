@@ -13617,6 +13617,377 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analysis/results/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    analyser?: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                    cameraId?: number;
+                    verdict?: "PENDING" | "TRUE_POSITIVE" | "FALSE_POSITIVE";
+                    from?: string;
+                    to?: string;
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            results: {
+                                id: number;
+                                cameraId: number;
+                                cameraLabel: string;
+                                siteId: number | null;
+                                /** @enum {string} */
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                at: string;
+                                endAt: string | null;
+                                score: number;
+                                detail: string;
+                                hasFrame: boolean;
+                                /** @enum {string|null} */
+                                verdict: "TRUE_POSITIVE" | "FALSE_POSITIVE" | null;
+                                reason: string | null;
+                                verifiedBy: string | null;
+                                verifiedAt: string | null;
+                                ticketId: number | null;
+                                ticketNo: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/results/{id}/frame/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/results/{id}/verdict/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        verdict: "TRUE_POSITIVE" | "FALSE_POSITIVE";
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            cameraId: number;
+                            cameraLabel: string;
+                            siteId: number | null;
+                            /** @enum {string} */
+                            analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                            at: string;
+                            endAt: string | null;
+                            score: number;
+                            detail: string;
+                            hasFrame: boolean;
+                            /** @enum {string|null} */
+                            verdict: "TRUE_POSITIVE" | "FALSE_POSITIVE" | null;
+                            reason: string | null;
+                            verifiedBy: string | null;
+                            verifiedAt: string | null;
+                            ticketId: number | null;
+                            ticketNo: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/queue/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    after?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next: {
+                                id: number;
+                                cameraId: number;
+                                cameraLabel: string;
+                                siteId: number | null;
+                                /** @enum {string} */
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                at: string;
+                                endAt: string | null;
+                                score: number;
+                                detail: string;
+                                hasFrame: boolean;
+                                /** @enum {string|null} */
+                                verdict: "TRUE_POSITIVE" | "FALSE_POSITIVE" | null;
+                                reason: string | null;
+                                verifiedBy: string | null;
+                                verifiedAt: string | null;
+                                ticketId: number | null;
+                                ticketNo: string | null;
+                            } | null;
+                            waiting: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/summary/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rows: {
+                                cameraId: number;
+                                cameraLabel: string;
+                                /** @enum {string} */
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                total: number;
+                                truePositives: number;
+                                falsePositives: number;
+                                pending: number;
+                                falsePositiveRate: number | null;
+                                suggestion: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/cameras/{camId}/run/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    camId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            queued: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/cameras/{camId}/reference/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    camId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    camId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/users/": {
         parameters: {
             query?: never;

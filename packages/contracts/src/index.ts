@@ -1,4 +1,5 @@
 export * from './alarms.ts';
+export * from './analysis.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './constants.ts';

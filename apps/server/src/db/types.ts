@@ -1,5 +1,6 @@
 import type { ActivityLogTables } from '../modules/activity-log/tables.ts';
 import type { AlarmTables } from '../modules/alarms/tables.ts';
+import type { AnalysisTables } from '../modules/analysis/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
 import type { FormTables } from '../modules/forms/tables.ts';
@@ -29,4 +30,5 @@ export interface Database
     DownloadTables,
     FormTables,
     UserAdminTables,
-    ActivityLogTables {}
+    ActivityLogTables,
+    AnalysisTables {}

@@ -8,6 +8,7 @@ import type { DomainModule } from '../../platform/module.ts';
 import { liveSessions } from '../../platform/push/sessions.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import { createFootagePort, type FootagePort } from './footage.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
 import { createClipStill } from './media.ts';
@@ -37,6 +38,8 @@ export interface VideoPort {
   recorder: Recorder;
   /** The low-latency live relay (tests and the benchmark read its stats). */
   relay: LiveRelay;
+  /** Recorded footage for the analysis of camera health. */
+  footage: FootagePort;
 }
 
 /** Video surveillance (issue 7): camera configs, recorder, live/playback/snapshots, storages, tours, incidents, clips. */
@@ -72,7 +75,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     remove: (auth, jobId) => video.deleteBatch(auth, jobId),
   });
   return {
-    ports: { recorder, relay },
+    ports: { recorder, relay, footage: createFootagePort(db, paths) },
     register(app) {
       videoRoutes(app, {
         video,

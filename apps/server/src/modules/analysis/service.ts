@@ -1,0 +1,349 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ANALYSER_LABELS,
+  ANALYSIS_CONSTANTS,
+  type Analyser,
+  type AnalysisQueue,
+  type AnalysisResult,
+  type AnalysisResultPage,
+  type AnalysisResultQuery,
+  type AnalysisSummaryRow,
+  type AnalysisVerdictBody,
+  analysisSuggestion,
+} from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
+import type { Db } from '../../platform/db.ts';
+import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/module.ts';
+import type { SystemTickets } from '../helpdesk/index.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import type { FootagePort, RecordingCamera } from '../video/footage.ts';
+import { analyseFootage, extractFrame, type Finding, SCENE_SIMILARITY_MIN, similarity } from './analysers.ts';
+import * as repo from './repository.ts';
+
+export const VIEW_CAMERA = 'view_camera';
+/** A verdict may close the AI audit ticket, so it takes the right to change tickets (or an administrator). */
+const VERDICT_PERMISSION = 'change_ticket';
+const ADMIN_ROLES = ['sysadmin', 'customeradmin', 'localadmin', 'infraadmin'];
+
+export interface AnalysisDeps {
+  db: Db;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  dataDir: string;
+  directory: SiteDirectory;
+  footage: FootagePort;
+  tickets: SystemTickets;
+  users: UserDirectory;
+}
+
+interface Detected {
+  analyser: Analyser;
+  at: Date;
+  endAt: Date | null;
+  score: number;
+  detail: string;
+  /** Seconds into the footage where the frame is taken (null: no footage, e.g. video loss). */
+  frameOffset: number | null;
+}
+
+export function createAnalysisService(deps: AnalysisDeps) {
+  const { db, log, clock } = deps;
+  const framesDir = (tenantId: number) => join(deps.dataDir, 'analysis', String(Math.trunc(tenantId)));
+  const frameFile = (tenantId: number, name: string) => join(framesDir(tenantId), name);
+
+  const canVerify = (auth: AuthContext) => hasRole(auth, ...ADMIN_ROLES) || hasPermission(auth, VERDICT_PERMISSION);
+  const requireView = (auth: AuthContext) => {
+    if (!hasPermission(auth, VIEW_CAMERA) && !hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
+  };
+  const sitesOf = (auth: AuthContext) => deps.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+
+  /** A camera of the caller's tenant on a site they see; anything else is "not found" (never named). */
+  async function visibleCamera(auth: AuthContext, camId: number) {
+    requireView(auth);
+    const device = await deps.directory.device(auth.tenantId, camId);
+    const sites = await sitesOf(auth);
+    if (device?.type !== 'CAMERA' || (sites !== 'all' && (device.assetId === null || !sites.includes(device.assetId)))) {
+      throw notFound('Camera not found');
+    }
+    return device;
+  }
+
+  async function visibleResult(auth: AuthContext, id: number) {
+    requireView(auth);
+    const row = await repo.findResult(db, auth.tenantId, id);
+    const sites = await sitesOf(auth);
+    if (!row || (sites !== 'all' && (row.asset_id === null || !sites.includes(row.asset_id)))) throw notFound('Result not found');
+    return row;
+  }
+
+  async function present(tenantId: number, rows: repo.ResultRow[]): Promise<AnalysisResult[]> {
+    const cameraIds = [...new Set(rows.map((r) => r.device_id))];
+    const labels = new Map(
+      await Promise.all(cameraIds.map(async (id) => [id, (await deps.directory.device(tenantId, id))?.label ?? `Camera ${id}`] as const)),
+    );
+    const verifierIds = [...new Set(rows.map((r) => r.verified_by).filter((id): id is number => id !== null))];
+    const verifiers = new Map(
+      (verifierIds.length ? await deps.users.byIds(tenantId, verifierIds) : []).map((u) => [u.id, `${u.firstname} ${u.lastname}`.trim()]),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      cameraId: r.device_id,
+      cameraLabel: labels.get(r.device_id) ?? `Camera ${r.device_id}`,
+      siteId: r.asset_id,
+      analyser: r.analyser as Analyser,
+      at: new Date(r.at).toISOString(),
+      endAt: r.end_at ? new Date(r.end_at).toISOString() : null,
+      score: Math.round(r.score * 100) / 100,
+      detail: r.detail,
+      hasFrame: r.frame_file !== null,
+      verdict: r.verdict as AnalysisResult['verdict'],
+      reason: r.reason,
+      verifiedBy: r.verified_by === null ? null : (verifiers.get(r.verified_by) ?? null),
+      verifiedAt: r.verified_at ? new Date(r.verified_at).toISOString() : null,
+      ticketId: r.ticket_id,
+      ticketNo: r.ticket_no,
+    }));
+  }
+
+  /** Stores a finding with its frame and, above the ticket score, raises (or joins) the camera's AI audit ticket. */
+  async function record(camera: RecordingCamera, found: Detected, input: string | null) {
+    const { id } = await repo.insertResult(db, {
+      tenant_id: camera.tenantId,
+      device_id: camera.deviceId,
+      asset_id: camera.assetId,
+      analyser: found.analyser,
+      at: found.at,
+      end_at: found.endAt,
+      score: Math.max(0, Math.min(1, found.score)),
+      detail: found.detail.slice(0, 500),
+      frame_file: null,
+    });
+    if (input !== null && found.frameOffset !== null) {
+      const name = `${id}.jpg`;
+      try {
+        await mkdir(framesDir(camera.tenantId), { recursive: true });
+        await extractFrame(input, found.frameOffset, frameFile(camera.tenantId, name));
+        await repo.setFrame(db, id, name);
+      } catch (error) {
+        log.warn({ err: error, cameraId: camera.deviceId }, 'analysis frame could not be taken');
+      }
+    }
+    if (found.score >= ANALYSIS_CONSTANTS.ticketScore) {
+      try {
+        const ticket = await deps.tickets.createTicket(camera.tenantId, {
+          type: 'AIAlarmTicket',
+          title: `${ANALYSER_LABELS[found.analyser]} on ${camera.label}`.slice(0, 250),
+          description: `${found.detail} (score ${found.score.toFixed(2)}) at ${found.at.toISOString()}.`,
+          event: 'Camera Health',
+          subEvent: ANALYSER_LABELS[found.analyser],
+          entityId: camera.deviceId,
+          locationId: camera.assetId,
+          deviceName: camera.label,
+          metadata: { confidence: Number(found.score.toFixed(2)), analysisResultId: id, analyser: found.analyser },
+          reuseOpen: true,
+        });
+        await repo.setTicket(db, id, ticket.id, ticket.ticketId);
+      } catch (error) {
+        log.error({ err: error, cameraId: camera.deviceId }, 'AI audit ticket could not be raised');
+      }
+    }
+    return id;
+  }
+
+  /** The scene check: the middle of the footage against the camera's reference frame (the first one taken becomes it). */
+  async function sceneCheck(camera: RecordingCamera, input: string, from: Date, seconds: number): Promise<Detected | null> {
+    const state = await repo.cameraState(db, camera.tenantId, camera.deviceId);
+    const probe = frameFile(camera.tenantId, `probe-${camera.deviceId}.jpg`);
+    await mkdir(framesDir(camera.tenantId), { recursive: true });
+    const offset = Math.min(seconds / 2, 5);
+    await extractFrame(input, offset, probe);
+    if (!state?.reference_file) {
+      const name = `reference-${camera.deviceId}.jpg`;
+      await extractFrame(input, offset, frameFile(camera.tenantId, name));
+      await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { reference_file: name, reference_at: clock.now() });
+      return null;
+    }
+    const ssim = await similarity(frameFile(camera.tenantId, state.reference_file), probe);
+    if (ssim >= SCENE_SIMILARITY_MIN) return null;
+    return {
+      analyser: 'sceneChange',
+      at: new Date(from.getTime() + offset * 1000),
+      endAt: null,
+      score: Math.min(1, 1 - ssim),
+      detail: `Similarity to the reference frame ${ssim.toFixed(2)} (below ${SCENE_SIMILARITY_MIN})`,
+      frameOffset: offset,
+    };
+  }
+
+  /** Analyses one camera's footage recorded since the last pass; returns the number of findings. */
+  async function analyseCamera(camera: RecordingCamera, signal?: AbortSignal): Promise<number> {
+    const state = await repo.cameraState(db, camera.tenantId, camera.deviceId);
+    const now = clock.now();
+    const lostFor = camera.lastSegmentAt ? (now.getTime() - camera.lastSegmentAt.getTime()) / 1000 : null;
+    if (lostFor !== null && lostFor > ANALYSIS_CONSTANTS.videoLossSeconds) {
+      if (!state?.video_lost_since) {
+        await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { video_lost_since: camera.lastSegmentAt ?? now });
+        await record(
+          camera,
+          {
+            analyser: 'videoLoss',
+            at: camera.lastSegmentAt ?? now,
+            endAt: null,
+            score: 1,
+            detail: `No video recorded for ${Math.round(lostFor)} s`,
+            frameOffset: null,
+          },
+          null,
+        );
+        return 1;
+      }
+      return 0;
+    }
+    if (state?.video_lost_since) await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { video_lost_since: null });
+    const since = state?.analysed_until
+      ? new Date(state.analysed_until)
+      : new Date(now.getTime() - ANALYSIS_CONSTANTS.windowSeconds * 1000);
+    const footage = await deps.footage.since(camera.tenantId, camera.deviceId, since, ANALYSIS_CONSTANTS.windowSeconds);
+    if (!footage) return 0;
+    const seconds = Math.max(1, (footage.to.getTime() - footage.from.getTime()) / 1000);
+    const findings = await analyseFootage(footage.input, seconds, signal);
+    const detected: Detected[] = findings.map((f: Finding) => ({
+      analyser: f.analyser,
+      at: new Date(footage.from.getTime() + f.offset * 1000),
+      endAt: new Date(footage.from.getTime() + (f.offset + f.duration) * 1000),
+      score: f.score,
+      detail: f.detail,
+      frameOffset: f.offset + Math.min(f.duration / 2, 1),
+    }));
+    // a black or frozen picture says nothing about where the camera points
+    if (!detected.some((d) => d.analyser === 'black' || d.analyser === 'frozen')) {
+      const scene = await sceneCheck(camera, footage.input, footage.from, seconds);
+      if (scene) detected.push(scene);
+    }
+    for (const d of detected) await record(camera, d, footage.input);
+    await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { analysed_until: footage.to });
+    return detected.length;
+  }
+
+  let cursor = 0;
+  return {
+    canVerify,
+    analyseCamera,
+    /**
+     * One pass over the recording cameras within a CPU budget: cameras are taken in turn from where the last pass
+     * stopped, one ffmpeg at a time (one thread each), until `budgetMs` is spent.
+     */
+    async sweep(opts: { budgetMs?: number; signal?: AbortSignal } = {}) {
+      const cameras = await deps.footage.recordingCameras();
+      const deadline = Date.now() + (opts.budgetMs ?? 15_000);
+      let analysed = 0;
+      let found = 0;
+      for (let i = 0; i < cameras.length && Date.now() < deadline; i++) {
+        const camera = cameras[(cursor + i) % cameras.length] as RecordingCamera;
+        try {
+          found += await analyseCamera(camera, opts.signal);
+        } catch (error) {
+          log.warn({ err: error, cameraId: camera.deviceId, tenantId: camera.tenantId }, 'camera analysis failed');
+        }
+        analysed++;
+      }
+      cursor = cameras.length ? (cursor + analysed) % cameras.length : 0;
+      return { cameras: cameras.length, analysed, found };
+    },
+
+    async list(auth: AuthContext, q: AnalysisResultQuery): Promise<AnalysisResultPage> {
+      requireView(auth);
+      const { rows, count } = await repo.listResults(db, auth.tenantId, await sitesOf(auth), q);
+      return { count, results: await present(auth.tenantId, rows) };
+    },
+
+    async queue(auth: AuthContext, after: number | undefined): Promise<AnalysisQueue> {
+      requireView(auth);
+      const { next, waiting } = await repo.nextPending(db, auth.tenantId, await sitesOf(auth), after);
+      return { next: next ? ((await present(auth.tenantId, [next]))[0] ?? null) : null, waiting };
+    },
+
+    async frame(auth: AuthContext, id: number): Promise<string> {
+      const row = await visibleResult(auth, id);
+      if (!row.frame_file) throw notFound('This result has no frame');
+      return frameFile(auth.tenantId, row.frame_file);
+    },
+
+    async reference(auth: AuthContext, camId: number): Promise<string> {
+      await visibleCamera(auth, camId);
+      const state = await repo.cameraState(db, auth.tenantId, camId);
+      if (!state?.reference_file) throw notFound('This camera has no reference frame yet');
+      return frameFile(auth.tenantId, state.reference_file);
+    },
+
+    /** A verdict, given once. A true positive keeps the AI ticket open; a false positive resolves it. */
+    async verdict(auth: AuthContext, id: number, body: AnalysisVerdictBody, resolveTicket: (ticketId: number) => Promise<void>) {
+      const row = await visibleResult(auth, id);
+      if (!canVerify(auth)) throw forbidden();
+      const saved = await repo.setVerdict(db, auth.tenantId, id, body.verdict, body.reason || null, auth.userId);
+      if (!saved) throw conflict('This result has already been verified');
+      if (body.verdict === 'FALSE_POSITIVE' && row.ticket_id !== null) {
+        try {
+          await resolveTicket(row.ticket_id);
+        } catch (error) {
+          log.warn({ err: error, ticketId: row.ticket_id }, 'AI audit ticket could not be resolved after a false positive');
+        }
+      }
+      const fresh = await repo.findResult(db, auth.tenantId, id);
+      return (await present(auth.tenantId, fresh ? [fresh] : []))[0] as AnalysisResult;
+    },
+
+    /** Analyses a camera's newest footage now (the on-demand run of /image-analysis). */
+    async runNow(auth: AuthContext, camId: number) {
+      const device = await visibleCamera(auth, camId);
+      if (!canVerify(auth)) throw forbidden();
+      const camera = (await deps.footage.recordingCameras()).find((c) => c.tenantId === auth.tenantId && c.deviceId === camId);
+      if (!camera) throw conflict(`${device.label} is not recording`);
+      await analyseCamera(camera);
+      return { queued: true };
+    },
+
+    /** The next pass takes a new reference frame for the camera. */
+    async resetReference(auth: AuthContext, camId: number) {
+      await visibleCamera(auth, camId);
+      if (!canVerify(auth)) throw forbidden();
+      const state = await repo.cameraState(db, auth.tenantId, camId);
+      if (state?.reference_file) await rm(frameFile(auth.tenantId, state.reference_file), { force: true });
+      await repo.saveCameraState(db, auth.tenantId, camId, { reference_file: null, reference_at: null });
+      return { success: true };
+    },
+
+    async summary(auth: AuthContext, range: { from?: string; to?: string }): Promise<AnalysisSummaryRow[]> {
+      requireView(auth);
+      const rows = await repo.summary(db, auth.tenantId, await sitesOf(auth), range);
+      const labels = new Map(
+        await Promise.all(
+          [...new Set(rows.map((r) => r.device_id))].map(
+            async (id) => [id, (await deps.directory.device(auth.tenantId, id))?.label ?? `Camera ${id}`] as const,
+          ),
+        ),
+      );
+      return rows.map((r) => {
+        const tp = Number(r.true_positives);
+        const fp = Number(r.false_positives);
+        const rate = tp + fp > 0 ? Math.round((fp / (tp + fp)) * 100) / 100 : null;
+        return {
+          cameraId: r.device_id,
+          cameraLabel: labels.get(r.device_id) ?? `Camera ${r.device_id}`,
+          analyser: r.analyser as Analyser,
+          total: Number(r.total),
+          truePositives: tp,
+          falsePositives: fp,
+          pending: Number(r.pending),
+          falsePositiveRate: rate,
+          suggestion: analysisSuggestion(r.analyser as Analyser, rate, tp + fp),
+        };
+      });
+    },
+  };
+}
+export type AnalysisService = ReturnType<typeof createAnalysisService>;

@@ -1,0 +1,59 @@
+import type { Db } from '../../platform/db.ts';
+import type { VideoPaths } from './paths.ts';
+import * as repo from './repository.ts';
+
+/** A stretch of recorded footage as one ffmpeg input (`concat:` of a recording run's init and segments). */
+export interface Footage {
+  input: string;
+  from: Date;
+  to: Date;
+}
+
+/** A camera whose footage may be analysed: recording, across tenants. */
+export interface RecordingCamera {
+  tenantId: number;
+  deviceId: number;
+  label: string;
+  assetId: number | null;
+  lastSegmentAt: Date | null;
+}
+
+/**
+ * What other domains may read of the recordings (the analysis of camera health): never the tables or the paths
+ * themselves, only footage as an ffmpeg input.
+ */
+export function createFootagePort(db: Db, paths: VideoPaths) {
+  return {
+    /** Cameras with recording on, across tenants, oldest analysed first is the caller's business. */
+    async recordingCameras(): Promise<RecordingCamera[]> {
+      const rows = await repo.camerasToRun(db);
+      return rows
+        .filter((r) => r.recording_enabled)
+        .map((r) => ({
+          tenantId: r.tenant_id,
+          deviceId: r.device_id,
+          label: r.label,
+          assetId: r.asset_id,
+          lastSegmentAt: r.last_segment_at ? new Date(r.last_segment_at) : null,
+        }));
+    },
+    /**
+     * The footage recorded after `since`, at most `seconds` of it and from one recording run (a restart of the
+     * recorder starts a new stream), or null when none is indexed yet.
+     */
+    async since(tenantId: number, deviceId: number, since: Date, seconds: number): Promise<Footage | null> {
+      const to = new Date(since.getTime() + seconds * 1000);
+      const segments = (await repo.segmentsInRange(db, tenantId, deviceId, since, to)).filter((s) => new Date(s.start_at) >= since);
+      const first = segments[0];
+      if (!first) return null;
+      const run = segments.filter((s) => s.run === first.run);
+      const last = run.at(-1) as (typeof run)[number];
+      const files = [
+        paths.mediaFile(first.storage_path, tenantId, deviceId, first.run, 'init.mp4'),
+        ...run.map((s) => paths.mediaFile(s.storage_path, tenantId, deviceId, s.run, s.file)),
+      ];
+      return { input: `concat:${files.join('|')}`, from: new Date(first.start_at), to: new Date(last.end_at) };
+    },
+  };
+}
+export type FootagePort = ReturnType<typeof createFootagePort>;
