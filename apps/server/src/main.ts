@@ -19,7 +19,7 @@ let closing = false;
 async function seedDemoInBackground() {
   const started = performance.now();
   try {
-    await seedDemo(database.db, config.demo.seed, app.log);
+    await seedDemo(database.db, config.demo.seed, app.log, config.dataDir);
     app.log.info(`demo data ready (${Math.round(performance.now() - started)} ms)`);
   } catch (error) {
     app.log.error({ err: error }, 'demo data could not be seeded');

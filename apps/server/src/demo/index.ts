@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db.ts';
+import { analysisSeeder } from './analysis.ts';
 import { formsSeeder } from './forms.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
 import { helpdeskSeeder } from './helpdesk.ts';
@@ -20,6 +21,7 @@ export const seeders: Seeder[] = [
   notificationsSeeder,
   alarmRulesSeeder,
   formsSeeder,
+  analysisSeeder,
 ];
 
 /** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */
@@ -37,7 +39,7 @@ export async function seedDemoTenants(db: Db, log: SeedContext['log']): Promise<
 }
 
 /** Creates the demo tenants once and runs every seeder not yet applied to them. */
-export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
+export async function seedDemo(db: Db, seed: number, log: SeedContext['log'], dataDir?: string) {
   const tenantIds = await seedDemoTenants(db, log);
   for (const [index, spec] of DEMO_TENANTS.entries()) {
     const tenantId = tenantIds[index] as number;
@@ -46,7 +48,7 @@ export async function seedDemo(db: Db, seed: number, log: SeedContext['log']) {
     );
     for (const seeder of seeders) {
       if (applied.has(seeder.name)) continue;
-      await seeder.run({ db, tenantId, slug: spec.slug, random: createRandom(seed * 1000 + index), log });
+      await seeder.run({ db, tenantId, slug: spec.slug, random: createRandom(seed * 1000 + index), log, dataDir });
       await db.insertInto('demo_seeders').values({ tenant_id: tenantId, name: seeder.name }).execute();
       log.info(`demo data "${seeder.name}" seeded for "${spec.slug}"`);
     }

@@ -9,6 +9,8 @@ export interface SeedContext {
   slug: string;
   random: Random;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** The data folder (files that go with the demo rows, e.g. analysis frames); absent when seeding without one. */
+  dataDir?: string;
 }
 
 export type Seeder = { name: string; run(ctx: SeedContext): Promise<void> };

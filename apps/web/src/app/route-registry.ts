@@ -1,5 +1,6 @@
 import { activityLogRoutes } from '../features/activity-log/routes.ts';
 import { adminRoutes } from '../features/admin/routes.ts';
+import { analysisRoutes } from '../features/analysis/routes.ts';
 import { authRoutes } from '../features/auth/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
 import { downloadRoutes } from '../features/downloads/routes.ts';
@@ -31,6 +32,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...downloadRoutes,
   ...adminRoutes,
   ...videoRoutes,
+  ...analysisRoutes,
   ...helpdeskRoutes,
   ...telemetryRoutes,
   ...sitesRoutes,

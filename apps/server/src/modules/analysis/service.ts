@@ -11,6 +11,8 @@ import {
   type AnalysisSummaryRow,
   type AnalysisVerdictBody,
   analysisSuggestion,
+  isCustomerAdmin,
+  ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
@@ -55,7 +57,9 @@ export function createAnalysisService(deps: AnalysisDeps) {
   const framesDir = (tenantId: number) => join(deps.dataDir, 'analysis', String(Math.trunc(tenantId)));
   const frameFile = (tenantId: number, name: string) => join(framesDir(tenantId), name);
 
-  const canVerify = (auth: AuthContext) => hasRole(auth, ...ADMIN_ROLES) || hasPermission(auth, VERDICT_PERMISSION);
+  // the helpdesk's own rule for changing tickets (a verdict may resolve one), or a video administrator
+  const canVerify = (auth: AuthContext) =>
+    hasRole(auth, ...ADMIN_ROLES, ...ROLES_SEEING_ALL_SITES) || isCustomerAdmin(auth.roles) || hasPermission(auth, VERDICT_PERMISSION);
   const requireView = (auth: AuthContext) => {
     if (!hasPermission(auth, VIEW_CAMERA) && !hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
   };

@@ -1,0 +1,73 @@
+import type { AnalysisVerdictBody } from '@sitewatch/contracts/analysis';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { analysisKeys } from './keys.ts';
+
+export interface ResultFilters {
+  analyser?: 'videoLoss' | 'black' | 'frozen' | 'blur' | 'sceneChange';
+  verdict?: 'PENDING' | 'TRUE_POSITIVE' | 'FALSE_POSITIVE';
+  from?: string;
+  offset: number;
+  limit: number;
+}
+
+export const frameUrl = (id: number) => `/api/analysis/results/${id}/frame/`;
+
+export function useAnalysisResults(filters: ResultFilters) {
+  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')) as ResultFilters;
+  return useQuery({
+    queryKey: analysisKeys.results({ ...query }),
+    queryFn: () => api.get('/api/analysis/results/', { query }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The oldest unverified result after `after` (the one just answered). */
+export function useAnalysisQueue(after: number | null) {
+  return useQuery({
+    queryKey: analysisKeys.queue(after),
+    queryFn: () => api.get('/api/analysis/queue/', { query: after ? { after } : {} }),
+  });
+}
+
+/** Loads the item after `after` into the cache, so that the next one shows at once. */
+export function usePrefetchQueue() {
+  const client = useQueryClient();
+  return (after: number) =>
+    client.prefetchQuery({
+      queryKey: analysisKeys.queue(after),
+      queryFn: () => api.get('/api/analysis/queue/', { query: { after } }),
+    });
+}
+
+export function useVerdict() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: AnalysisVerdictBody & { id: number }) =>
+      api.put('/api/analysis/results/{id}/verdict/', body, { path: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all }),
+  });
+}
+
+export function useAnalysisSummary(from: string) {
+  return useQuery({
+    queryKey: analysisKeys.summary({ from }),
+    queryFn: () => api.get('/api/analysis/summary/', { query: { from } }),
+  });
+}
+
+export function useResetReference() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (camId: number) => api.del('/api/analysis/cameras/{camId}/reference/', { path: { camId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all }),
+  });
+}
+
+export function useRunAnalysis() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (camId: number) => api.post('/api/analysis/cameras/{camId}/run/', undefined, { path: { camId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all }),
+  });
+}

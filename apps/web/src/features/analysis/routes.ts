@@ -1,0 +1,45 @@
+import type { AppRoute } from '../../app/route-types.ts';
+import { can, canAdministerVideo, canChangeTickets } from '../../lib/access.ts';
+import { i18n } from '../../lib/i18n/index.ts';
+
+i18n.addResourceBundle(
+  'en',
+  'translation',
+  { analysis: { images: 'Image Analysis', verification: 'Result Verification', results: 'Result Analysis' } },
+  true,
+  false,
+);
+
+const page =
+  <K extends string>(load: () => Promise<Record<K, unknown>>, name: K) =>
+  () =>
+    load().then((m) => m[name] as React.ComponentType);
+
+type Who = Parameters<typeof can>[0];
+const seesCameras = (user: Who) => canAdministerVideo(user) || can(user, 'view_camera');
+
+/** SPEC 2.2 /image-analysis, /result-verification, /result-analysis. */
+export const analysisRoutes: AppRoute[] = [
+  {
+    path: '/image-analysis',
+    layout: 'main',
+    title: 'analysis.images',
+    allow: seesCameras,
+    page: page(() => import('./ImageAnalysisPage.tsx'), 'ImageAnalysisPage'),
+  },
+  {
+    path: '/result-verification',
+    layout: 'main',
+    title: 'analysis.verification',
+    // a verdict may resolve the AI audit ticket: only those who may change tickets give one
+    allow: (user) => seesCameras(user) && (canAdministerVideo(user) || canChangeTickets(user)),
+    page: page(() => import('./VerificationPage.tsx'), 'VerificationPage'),
+  },
+  {
+    path: '/result-analysis',
+    layout: 'main',
+    title: 'analysis.results',
+    allow: seesCameras,
+    page: page(() => import('./ResultAnalysisPage.tsx'), 'ResultAnalysisPage'),
+  },
+];
