@@ -24,7 +24,7 @@ export const SCENE_SIMILARITY_MIN = 0.5;
  * scaled down, through ffmpeg's own detectors; every frame's metadata is printed to stdout for `parseFindings`.
  */
 const FILTERS = [
-  'scale=320:-2',
+  'scale=320:-2:flags=fast_bilinear',
   `blackdetect=d=${BLACK_MIN}:pix_th=0.10`,
   `freezedetect=n=-50dB:d=${FREEZE_MIN}`,
   'blurdetect=block_width=32:block_height=32',
@@ -120,6 +120,11 @@ export async function analyseFootage(input: string, windowSeconds: number, signa
       PROTOCOLS.concat,
       '-skip_frame',
       'nokey',
+      // a keyframe's picture is judged, not admired: skip the deblocking and take the decoder's fast paths
+      '-skip_loop_filter',
+      'all',
+      '-flags2',
+      '+fast',
       '-i',
       input,
       '-an',
@@ -136,8 +141,8 @@ export async function analyseFootage(input: string, windowSeconds: number, signa
   return parseFindings(stdout, windowSeconds);
 }
 
-/** Writes the picture at `offset` seconds of the input as a small JPEG. */
-export async function extractFrame(input: string, offset: number, out: string): Promise<void> {
+/** Writes the picture at `offset` seconds of the input as a small JPEG (`size`: the comparison size for probes). */
+export async function extractFrame(input: string, offset: number, out: string, size: 'frame' | 'probe' = 'frame'): Promise<void> {
   await runFfmpeg([
     '-threads',
     '1',
@@ -150,7 +155,7 @@ export async function extractFrame(input: string, offset: number, out: string): 
     '-frames:v',
     '1',
     '-vf',
-    'scale=640:-2',
+    size === 'frame' ? 'scale=640:-2' : 'scale=160:120:flags=fast_bilinear',
     '-q:v',
     '5',
     '-y',

@@ -164,7 +164,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
     const probe = frameFile(camera.tenantId, `probe-${camera.deviceId}.jpg`);
     await mkdir(framesDir(camera.tenantId), { recursive: true });
     const offset = Math.min(seconds / 2, 5);
-    await extractFrame(input, offset, probe);
+    await extractFrame(input, offset, probe, 'probe');
     if (!state?.reference_file) {
       const name = `reference-${camera.deviceId}.jpg`;
       await extractFrame(input, offset, frameFile(camera.tenantId, name));

@@ -1,0 +1,55 @@
+/**
+ * Camera health analysis cost: one pass over 50 cameras, each with a minute of 720p 25 fps footage (a keyframe a
+ * second, as the recorder writes it), through the same detectors and scene check the sweep runs. Prints the CPU
+ * time of the pass (ffmpeg children and this process) as a share of one core over the minute it covers.
+ * Goal: analysis of 50 cameras every minute ≤ 25 % of one core.
+ * Run: node --import tsx bench/analysis/run.ts   (CAMERAS=50)
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyseFootage, extractFrame, similarity } from '../../apps/server/src/modules/analysis/analysers.ts';
+import { runFfmpeg } from '../../apps/server/src/platform/ffmpeg/index.ts';
+
+const CAMERAS = Number(process.env.CAMERAS ?? 50);
+const TICKS = 100; // Linux USER_HZ
+
+/** CPU of this process and of its finished children, in ms (from /proc: children count once reaped). */
+function cpuMs() {
+  const f = (readFileSync('/proc/self/stat', 'utf8').split(') ')[1] as string).split(' ');
+  return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / TICKS;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'sw-bench-analysis-'));
+const clip = join(dir, 'minute.mp4');
+console.log(
+  `load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+await runFfmpeg([
+  ...['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25:duration=60'],
+  ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '25', '-keyint_min', '25', '-sc_threshold', '0', '-y', clip],
+]);
+await extractFrame(clip, 1, join(dir, 'reference.jpg'));
+
+const started = performance.now();
+const before = cpuMs();
+let findings = 0;
+for (let i = 0; i < CAMERAS; i++) {
+  findings += (await analyseFootage(clip, 60)).length;
+  await extractFrame(clip, 30, join(dir, 'probe.jpg'), 'probe');
+  await similarity(join(dir, 'reference.jpg'), join(dir, 'probe.jpg'));
+}
+const cpu = cpuMs() - before;
+const wall = performance.now() - started;
+const share = (cpu / 60_000) * 100;
+console.log(`\nCamera health analysis, ${CAMERAS} cameras × 60 s of 1280x720 25 fps footage:`);
+console.log(`  CPU ${Math.round(cpu)} ms (${Math.round(cpu / CAMERAS)} ms a camera), wall ${Math.round(wall)} ms, ${findings} findings`);
+console.log(`  = ${share.toFixed(1)} % of one core for a pass every minute (goal ≤ 25 %)`);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+rmSync(dir, { recursive: true, force: true });
