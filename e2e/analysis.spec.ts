@@ -52,3 +52,12 @@ test.describe('at phone width (390 px)', () => {
     expect(width).toBeLessThanOrEqual(390);
   });
 });
+
+test('the live panel shows alarms and the verification queue without navigation', async ({ page, signIn }) => {
+  await signIn('customeradmin', { next: '/extension' });
+  const panel = page.getByTestId('extension-panel');
+  await expect(panel).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByRole('region', { name: /Active alarms/ })).toBeVisible();
+  await expect(panel.getByRole('region', { name: /Verification queue/ })).toBeVisible();
+  await expect(page.getByRole('navigation')).toHaveCount(0);
+});

@@ -5,6 +5,7 @@ import { authRoutes } from '../features/auth/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
 import { downloadRoutes } from '../features/downloads/routes.ts';
 import { errorRoutes } from '../features/errors/routes.ts';
+import { extensionRoutes } from '../features/extension/routes.ts';
 import { formsRoutes } from '../features/forms/routes.ts';
 import { helpdeskRoutes } from '../features/helpdesk/routes.ts';
 import { homeRoutes } from '../features/home/routes.ts';
@@ -33,6 +34,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...adminRoutes,
   ...videoRoutes,
   ...analysisRoutes,
+  ...extensionRoutes,
   ...helpdeskRoutes,
   ...telemetryRoutes,
   ...sitesRoutes,

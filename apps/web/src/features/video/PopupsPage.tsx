@@ -16,27 +16,7 @@ import { toast } from '../../lib/toasts.ts';
 import { useCameras } from './api.ts';
 import { CameraPicker } from './CameraPicker.tsx';
 import { LiveTile } from './LiveTile.tsx';
-
-const STORE = 'camview-popups';
-/** At most this many popups play at once (each is a live stream). */
-const MAX_OPEN = 4;
-
-interface PopupState {
-  /** The cameras on the popup list, in order. */
-  ids: number[];
-  /** Those shown as floating live popups now. */
-  open: number[];
-}
-
-function load(): PopupState {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE) ?? '') as PopupState;
-    if (Array.isArray(saved.ids) && Array.isArray(saved.open)) return saved;
-  } catch {
-    // nothing saved yet
-  }
-  return { ids: [], open: [] };
-}
+import { loadPopups as load, MAX_OPEN, type PopupState, POPUP_STORE as STORE } from './popup-store.ts';
 
 /**
  * /camview/popups: the live popup cameras. The list of cameras kept for popups (remembered in this browser); each
