@@ -217,7 +217,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
-  const video = createVideoModule({ db, config, jobs, log, directory, exports, events });
+  const video = createVideoModule({
+    db,
+    config,
+    jobs,
+    log,
+    directory,
+    exports,
+    events,
+    evidenceSecret: await installSecret(db, 'evidence'),
+  });
   const forms = createFormsModule({
     db,
     events,

@@ -307,3 +307,41 @@ export const incidentListQuerySchema = z.strictObject({
   status: z.enum(INCIDENT_STATUSES).optional(),
 });
 export const incidentListSchema = z.object({ contents: z.array(incidentSchema), totalCount: z.number().int() });
+
+/** SPEC 9: an evidence pack link lives this many days unless asked otherwise (1 to 30). */
+export const EVIDENCE_LINK_DAYS = 7;
+export const evidencePackInputSchema = z.strictObject({
+  days: z.number().int().min(1, 'A link lives at least 1 day').max(30, 'A link lives at most 30 days').default(EVIDENCE_LINK_DAYS),
+});
+export const evidenceFileSchema = z.object({
+  name: z.enum(['summary.pdf', 'clip.mp4']),
+  label: z.string(),
+  bytes: z.number().int(),
+  sha256: z.string(),
+});
+export const evidencePackSchema = z.object({
+  /** The shareable page of the pack (relative to the tenant's address). */
+  url: z.string(),
+  expiresAt: z.string(),
+  files: z.array(evidenceFileSchema),
+});
+export type EvidencePack = z.infer<typeof evidencePackSchema>;
+/** What anyone holding the link sees: the incident's facts and the files with their hashes. */
+export const evidencePublicSchema = z.object({
+  title: z.string(),
+  awb: z.string(),
+  tableNumber: z.string(),
+  cameraLabel: z.string(),
+  eventAt: z.string(),
+  durationSec: z.number().int(),
+  expiresAt: z.string(),
+  files: z.array(evidenceFileSchema),
+});
+export type EvidencePublic = z.infer<typeof evidencePublicSchema>;
+export const evidenceTokenParamSchema = z.object({
+  token: z
+    .string()
+    .max(600)
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid'),
+});
+export const evidenceFileParamSchema = evidenceTokenParamSchema.extend({ name: z.enum(['summary.pdf', 'clip.mp4']) });

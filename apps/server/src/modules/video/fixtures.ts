@@ -1,4 +1,5 @@
 import type { TestApp } from '../../../test/support/harness.ts';
+import { createEvidencePacks } from './evidence.ts';
 
 /** Test data of the video domain, through the product's own API (used by the route-walking security test). */
 
@@ -39,6 +40,16 @@ export const videoObjectRoutes = {
       await admin.post('/api/incident-reports/', { title: 'Fixture', awb: 'A1', tableNumber: 'T1', cameraId: camId, eventAt: hourAgo() })
     ).json();
     return { params: { id: incident.id }, payload: { title: 'x' } };
+  },
+  /** A valid evidence link of an incident of tenant A (signed with the install's secret). */
+  evidence: async (t: TestApp) => {
+    const { admin, camId } = await createTestCamera(t);
+    const incident = (
+      await admin.post('/api/incident-reports/', { title: 'Fixture', awb: 'A1', tableNumber: 'T1', cameraId: camId, eventAt: hourAgo() })
+    ).json();
+    const secret = await t.db.selectFrom('app_secrets').select('value').where('name', '=', 'evidence').executeTakeFirstOrThrow();
+    const token = createEvidencePacks(Buffer.from(secret.value, 'base64url')).link(t.tenantA, incident.id, 1);
+    return { params: { token, name: 'summary.pdf' } };
   },
   clipJob: async (t: TestApp) => {
     const { admin, camId } = await createTestCamera(t);

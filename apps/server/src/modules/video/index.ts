@@ -8,6 +8,7 @@ import type { DomainModule } from '../../platform/module.ts';
 import { liveSessions } from '../../platform/push/sessions.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import { createEvidencePacks } from './evidence.ts';
 import { createFootagePort, type FootagePort } from './footage.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
@@ -31,6 +32,8 @@ export interface VideoPorts {
   exports: ExportRegistry;
   /** Clip job progress goes out as `job.progress` events (the download button follows them). */
   events: EventBus;
+  /** The install's secret that signs evidence pack links. */
+  evidenceSecret: Uint8Array;
 }
 
 export interface VideoPort {
@@ -66,6 +69,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     poke: () => void recorder.poke().catch((error) => log.error({ err: error }, 'recorder reconcile failed')),
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),
     simulatedStill: createClipStill(recorder.ensureClip),
+    evidence: createEvidencePacks(ports.evidenceSecret),
   });
   // Camera clip jobs appear in the downloads list of SPEC 2.8 (GET/PUT/DELETE /api/batch-playback-download/?kind=clips).
   ports.exports.registerProvider({

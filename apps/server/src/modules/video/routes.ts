@@ -9,6 +9,11 @@ import {
   camIdParamSchema,
   downloadJobSchema,
   downloadListSchema,
+  evidenceFileParamSchema,
+  evidencePackInputSchema,
+  evidencePackSchema,
+  evidencePublicSchema,
+  evidenceTokenParamSchema,
   idParamSchema,
   incidentInputSchema,
   incidentListQuerySchema,
@@ -35,7 +40,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { type AuthContext, requireAuth } from '../../platform/auth/context.ts';
+import { type AuthContext, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import { forbidden, HttpError } from '../../platform/errors.ts';
 import { LIVE_CLOSE, type LiveRelay } from './live-relay.ts';
 import type { VideoService } from './service.ts';
@@ -269,6 +274,28 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   );
   r.get('/api/incident-reports/:id/clip/', { schema: { tags, params: idParamSchema } }, async (req, reply) =>
     sendFile(reply, await video.incidentClip(requireAuth(req), req.params.id), 'video/mp4', 'private, no-store'),
+  );
+  r.post(
+    '/api/incident-reports/:id/pack/',
+    { schema: { tags, params: idParamSchema, body: evidencePackInputSchema, response: { 200: evidencePackSchema } } },
+    async (req) => video.incidentPack(requireAuth(req), req.params.id, req.body.days),
+  );
+  // The shared evidence pack: anyone with the link, on the tenant's own address, until it expires.
+  r.get(
+    '/api/evidence/:token/',
+    {
+      config: { access: { public: true } },
+      schema: { tags, params: evidenceTokenParamSchema, querystring: emptyQuery, response: { 200: evidencePublicSchema } },
+    },
+    async (req) => video.evidence(requireTenant(req).id, req.params.token),
+  );
+  r.get(
+    '/api/evidence/:token/:name',
+    { config: { access: { public: true } }, schema: { tags, params: evidenceFileParamSchema, querystring: emptyQuery } },
+    async (req, reply) => {
+      const file = await video.evidenceFile(requireTenant(req).id, req.params.token, req.params.name);
+      return sendFile(reply, file, req.params.name === 'summary.pdf' ? 'application/pdf' : 'video/mp4', 'private, no-store');
+    },
   );
 
   // ---------------------------------------------------------------- batch playback downloads (clips)

@@ -6,6 +6,7 @@ import {
   type CameraConfigInput,
   DOWNLOAD_MESSAGES,
   type DownloadJob,
+  type EvidencePack,
   type Incident,
   redactStreamUrl,
   type Storage,
@@ -18,6 +19,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { EvidencePacks } from './evidence.ts';
 import { buildPlaybackPlaylist, livePlaylist, removeQuietly, takeSnapshot } from './media.ts';
 import { checkStreamUrl } from './network.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
@@ -46,6 +48,8 @@ export interface VideoServiceDeps {
   simulatedStill: () => Promise<string>;
   /** Tells the user's screens that one of their clip jobs moved (the download button learns of a new job by push). */
   announce: ClipJobAnnouncer;
+  /** Incident evidence packs and their signed links. */
+  evidence: EvidencePacks;
 }
 
 export type ClipJobAnnouncer = (tenantId: number, userId: number, jobId: number, status: string, progress: number) => void;
@@ -524,6 +528,41 @@ export function createVideoService(deps: VideoServiceDeps) {
     await removeQuietly(paths.incidentFile(auth.tenantId, id));
     return { success: true };
   }
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+  const packFiles = (tenantId: number, id: number) => {
+    const clip = paths.incidentFile(tenantId, id);
+    return { clip, summary: clip.replace(/\.mp4$/, '-summary.pdf') };
+  };
+  /** Builds the incident's evidence pack (PDF summary and MP4 with their SHA-256) and a link that expires. */
+  async function incidentPack(auth: AuthContext, id: number, days: number): Promise<EvidencePack> {
+    const row = await incidentAccess(auth, id);
+    if (row.clip_status !== 'ready') throw conflict('The incident clip is not ready yet: build the pack when it is');
+    const pack = await deps.evidence.build(row, auth.tenantId, packFiles(auth.tenantId, id), { days, createdByName: null });
+    return { url: `/evidence/${pack.token}`, expiresAt: pack.expiresAt, files: pack.files };
+  }
+  /** What a link shows; an expired, altered or other-tenant link is the same "not found". */
+  async function evidenceAccess(tenantId: number, token: string) {
+    const claims = deps.evidence.verify(token, tenantId);
+    const row = claims ? await repo.findIncident(db, tenantId, claims.incidentId) : undefined;
+    const files = row ? packFiles(tenantId, row.id) : null;
+    if (!claims || !row || !files || row.clip_status !== 'ready' || !(await exists(files.summary))) {
+      throw notFound('This evidence link is not valid or has expired');
+    }
+    return { row, files, expiresAt: claims.expiresAt };
+  }
+  async function evidence(tenantId: number, token: string) {
+    const { row, files, expiresAt } = await evidenceAccess(tenantId, token);
+    return deps.evidence.describe(row, files, expiresAt);
+  }
+  async function evidenceFile(tenantId: number, token: string, name: 'summary.pdf' | 'clip.mp4') {
+    const { row, files } = await evidenceAccess(tenantId, token);
+    const path = name === 'summary.pdf' ? files.summary : files.clip;
+    return { path, size: (await stat(path)).size, name: `incident-${row.id}-${name}` };
+  }
   async function incidentClip(auth: AuthContext, id: number) {
     const row = await incidentAccess(auth, id);
     if (row.clip_status !== 'ready') throw notFound('The clip is not ready');
@@ -700,6 +739,9 @@ export function createVideoService(deps: VideoServiceDeps) {
     updateIncident,
     deleteIncident,
     incidentClip,
+    incidentPack,
+    evidence,
+    evidenceFile,
     createBatch,
     listBatches,
     getBatch,
