@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { apiSession, expect, test } from './fixtures.ts';
 
 test('results are verified by keyboard, one after another, and counted in the statistics', async ({ page, signIn }) => {
   await signIn('customeradmin', { next: '/result-verification' });
@@ -60,4 +60,52 @@ test('the live panel shows alarms and the verification queue without navigation'
   await expect(panel.getByRole('region', { name: /Active alarms/ })).toBeVisible();
   await expect(panel.getByRole('region', { name: /Verification queue/ })).toBeVisible();
   await expect(page.getByRole('navigation')).toHaveCount(0);
+});
+
+test('an incident evidence pack is built and opened by its link in a fresh browser', async ({ page, signIn, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const cameras = await (await api.get('/api/cameras/?limit=50&configured=true')).json();
+  const recording = cameras.contents.find((c: { recordingEnabled: boolean }) => c.recordingEnabled);
+  // an incident within footage the camera has recorded already: wait for 12 s of it
+  const footage = async () => {
+    const to = new Date().toISOString();
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const timeline = await (await api.get(`/api/cameras/${recording.id}/timeline/?from=${from}&to=${to}`)).json();
+    const ranges = (timeline.ranges ?? []) as Array<{ start: string; end: string }>;
+    return ranges.reduce((s, r) => Math.max(s, Date.parse(r.end) - Date.parse(r.start)), 0);
+  };
+  await expect.poll(footage, { timeout: 60_000 }).toBeGreaterThan(12_000);
+  const created = await api.post('/api/incident-reports/', {
+    title: 'Parcel dropped',
+    description: 'Dropped at the belt',
+    awb: 'AWB-E2E-1',
+    tableNumber: 'T-9',
+    cameraId: recording.id,
+    eventAt: new Date(Date.now() - 10_000).toISOString(),
+    durationSec: 5,
+  });
+  const incident = await created.json();
+  await expect
+    .poll(async () => (await (await api.get(`/api/incident-reports/${incident.id}/`)).json()).clipStatus, { timeout: 60_000 })
+    .toBe('ready');
+  await api.dispose();
+
+  await signIn('customeradmin', { next: `/incident-report/view/${incident.id}` });
+  const panel = page.getByTestId('evidence-pack');
+  await panel.getByRole('button', { name: 'Build evidence pack' }).click();
+  const link = await panel.getByLabel('Link to share').inputValue();
+  expect(link).toMatch(/\/evidence\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  await expect(panel.getByText(/SHA-256 [0-9a-f]{64}/)).toHaveCount(2);
+
+  const stranger = await browser.newContext();
+  const visit = await stranger.newPage();
+  await visit.goto(link);
+  await expect(visit.getByTestId('evidence-page')).toBeVisible();
+  await expect(visit.getByText('AWB-E2E-1')).toBeVisible();
+  const pdf = await visit.request.get(new URL(`${new URL(link).pathname.replace('/evidence/', '/api/evidence/')}/summary.pdf`, link).href);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  await visit.goto(`${link.slice(0, -3)}AAA`);
+  await expect(visit.getByText('This evidence link is not valid or has expired.')).toBeVisible();
+  await stranger.close();
 });

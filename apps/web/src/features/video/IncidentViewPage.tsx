@@ -9,6 +9,7 @@ import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useIncident, useUpdateIncident } from './api.ts';
+import { EvidencePackPanel } from './EvidencePackPanel.tsx';
 
 const [AWB, TABLE] = INCIDENT_COLUMNS;
 const INCIDENT_STATUS_LABELS: Record<string, string> = { OPEN: 'Open', CLOSED: 'Closed' };
@@ -61,16 +62,19 @@ export function IncidentViewPage() {
             <Alert severity="warning">No footage was recorded for this incident's time.</Alert>
           )}
         </Paper>
-        <Paper sx={{ p: 2 }}>
-          {rows.map(([k, v]) => (
-            <Box key={k} sx={{ display: 'flex', py: 0.5 }}>
-              <Typography sx={{ width: 120 }} color="text.secondary">
-                {k}
-              </Typography>
-              <Typography>{v}</Typography>
-            </Box>
-          ))}
-        </Paper>
+        <Box sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
+          <Paper sx={{ p: 2 }}>
+            {rows.map(([k, v]) => (
+              <Box key={k} sx={{ display: 'flex', py: 0.5 }}>
+                <Typography sx={{ width: 120 }} color="text.secondary">
+                  {k}
+                </Typography>
+                <Typography>{v}</Typography>
+              </Box>
+            ))}
+          </Paper>
+          <EvidencePackPanel incidentId={i.id} clipReady={i.clipStatus === 'ready'} />
+        </Box>
       </Box>
     </Box>
   );

@@ -13,4 +13,5 @@ export const videoKeys = {
   incidents: (q: Query) => ['video', 'incidents', q] as const,
   incident: (id: number) => ['video', 'incident', id] as const,
   clips: ['video', 'clips'] as const,
+  evidence: (token: string) => ['video', 'evidence', token] as const,
 };
