@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFootage, extractFrame, similarity } from '../src/modules/analysis/analysers.ts';
+import { createTestResult } from '../src/modules/analysis/fixtures.ts';
 import { createAnalysisService } from '../src/modules/analysis/service.ts';
 import { createUserDirectory } from '../src/modules/users/directory.ts';
 import { createTestCamera } from '../src/modules/video/fixtures.ts';
@@ -131,20 +132,7 @@ describe('a camera analysed end to end', () => {
 
   it('shows nothing of another tenant and refuses bad input clearly', async () => {
     const { admin, camId } = await createTestCamera(t, 'Private Cam');
-    const [row] = await t.db
-      .insertInto('analysis_results')
-      .values({
-        tenant_id: t.tenantA,
-        device_id: camId,
-        asset_id: null,
-        analyser: 'black',
-        at: new Date(),
-        end_at: null,
-        score: 0.5,
-        frame_file: null,
-      })
-      .returning(['id'])
-      .execute();
+    const row = { id: await createTestResult(t, camId) };
     const intruder = await t.login('customeradmin', HOST_B);
     expect((await intruder.get(`/api/analysis/results/${row?.id}/frame/`)).statusCode).toBe(404);
     expect((await intruder.put(`/api/analysis/results/${row?.id}/verdict/`, { verdict: 'TRUE_POSITIVE' })).statusCode).toBe(404);

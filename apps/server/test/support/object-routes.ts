@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
+import { createTestResult } from '../../src/modules/analysis/fixtures.ts';
 import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixtures.ts';
-import { createTestCamera, videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
+import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
 import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
 import { peopleObjectRoutes as people } from '../people-fixtures.ts';
@@ -12,26 +13,6 @@ import type { TestApp } from './harness.ts';
  * For every route with a path parameter: how to make an object of tenant A that the route names, and a valid
  * body for it. The route-walking test calls each route with those values as tenant B and expects 403 or 404.
  */
-/** An analysis result of tenant A on one of its cameras. */
-async function analysisResult(t: TestApp) {
-  const { camId } = await createTestCamera(t);
-  const row = await t.db
-    .insertInto('analysis_results')
-    .values({
-      tenant_id: t.tenantA,
-      device_id: camId,
-      asset_id: null,
-      analyser: 'black',
-      at: new Date(),
-      end_at: null,
-      score: 0.5,
-      frame_file: null,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-  return { params: { id: row.id } };
-}
-
 export type ObjectFixture = (t: TestApp) => Promise<{ params: Record<string, string | number>; payload?: unknown }>;
 
 export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
@@ -76,8 +57,11 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   'DELETE /api/video-clips/:jobId/': video.clipJob,
   'GET /api/video-clips/:jobId/:tid/file/': video.clipJob,
   // camera health analysis (issue 18)
-  'GET /api/analysis/results/:id/frame/': analysisResult,
-  'PUT /api/analysis/results/:id/verdict/': async (t) => ({ ...(await analysisResult(t)), payload: { verdict: 'TRUE_POSITIVE' } }),
+  'GET /api/analysis/results/:id/frame/': async (t) => ({ params: { id: await createTestResult(t) } }),
+  'PUT /api/analysis/results/:id/verdict/': async (t) => ({
+    params: { id: await createTestResult(t) },
+    payload: { verdict: 'TRUE_POSITIVE' },
+  }),
   'POST /api/analysis/cameras/:camId/run/': video.camera,
   'GET /api/analysis/cameras/:camId/reference/': video.camera,
   'DELETE /api/analysis/cameras/:camId/reference/': video.camera,

@@ -8,6 +8,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { EvidenceFiles } from './EvidencePackPanel.tsx';
+import { FactList } from './FactList.tsx';
 import { videoKeys } from './keys.ts';
 
 /** /evidence/{token}: the shared evidence pack of an incident, for anyone holding the link until it expires. */
@@ -40,14 +41,7 @@ export function EvidencePage() {
         Incident evidence: {p.title}
       </Typography>
       <Paper sx={{ p: 2 }}>
-        {facts.map(([k, v]) => (
-          <Box key={k} sx={{ display: 'flex', py: 0.5 }}>
-            <Typography sx={{ width: 120 }} color="text.secondary">
-              {k}
-            </Typography>
-            <Typography>{v}</Typography>
-          </Box>
-        ))}
+        <FactList facts={facts} />
       </Paper>
       <Paper sx={{ p: 2 }}>
         <EvidenceFiles files={p.files} href={(name) => `/api/evidence/${encodeURIComponent(token)}/${name}`} />

@@ -2,7 +2,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { INCIDENT_COLUMNS } from '@sitewatch/contracts/video';
 import { useParams } from 'react-router';
 import { loadState } from '../../components/LoadState.tsx';
@@ -10,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useIncident, useUpdateIncident } from './api.ts';
 import { EvidencePackPanel } from './EvidencePackPanel.tsx';
+import { FactList } from './FactList.tsx';
 
 const [AWB, TABLE] = INCIDENT_COLUMNS;
 const INCIDENT_STATUS_LABELS: Record<string, string> = { OPEN: 'Open', CLOSED: 'Closed' };
@@ -64,14 +64,7 @@ export function IncidentViewPage() {
         </Paper>
         <Box sx={{ display: 'grid', gap: 2, alignContent: 'start' }}>
           <Paper sx={{ p: 2 }}>
-            {rows.map(([k, v]) => (
-              <Box key={k} sx={{ display: 'flex', py: 0.5 }}>
-                <Typography sx={{ width: 120 }} color="text.secondary">
-                  {k}
-                </Typography>
-                <Typography>{v}</Typography>
-              </Box>
-            ))}
+            <FactList facts={rows} />
           </Paper>
           <EvidencePackPanel incidentId={i.id} clipReady={i.clipStatus === 'ready'} />
         </Box>
