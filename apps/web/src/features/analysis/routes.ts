@@ -1,3 +1,4 @@
+import { lazyPage as page } from '../../app/lazy-page.ts';
 import type { AppRoute } from '../../app/route-types.ts';
 import { can, canAdministerVideo, canChangeTickets } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
@@ -9,11 +10,6 @@ i18n.addResourceBundle(
   true,
   false,
 );
-
-const page =
-  <K extends string>(load: () => Promise<Record<K, unknown>>, name: K) =>
-  () =>
-    load().then((m) => m[name] as React.ComponentType);
 
 type Who = Parameters<typeof can>[0];
 const seesCameras = (user: Who) => canAdministerVideo(user) || can(user, 'view_camera');

@@ -1,3 +1,4 @@
+import { lazyPage as page } from '../../app/lazy-page.ts';
 import type { AppRoute } from '../../app/route-types.ts';
 import { can } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
@@ -36,11 +37,6 @@ i18n.addResourceBundle(
   true,
   false,
 );
-
-const page =
-  <K extends string>(load: () => Promise<Record<K, unknown>>, name: K) =>
-  () =>
-    load().then((m) => m[name] as React.ComponentType);
 
 const list = (title: string, to: string) => ({ label: title, to });
 const dashboards = () => import('./dashboards/TypeDashboardPage.tsx');

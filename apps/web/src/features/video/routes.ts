@@ -1,3 +1,4 @@
+import { lazyPage as page } from '../../app/lazy-page.ts';
 import type { AppRoute } from '../../app/route-types.ts';
 import { canAdministerVideo } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
@@ -29,11 +30,6 @@ i18n.addResourceBundle(
   true,
   false,
 );
-
-const page =
-  <K extends string>(load: () => Promise<Record<K, unknown>>, name: K) =>
-  () =>
-    load().then((m) => m[name] as React.ComponentType);
 
 /** SPEC 2.2 camera, storage, tour and incident routes; SPEC 2.4 CCTV dashboard and view. */
 export const videoRoutes: AppRoute[] = [
