@@ -4,46 +4,21 @@
  * verified one after another by keyboard. Goal: next item with its clip playing ≤ 500 ms.
  *   (build the web first: vite build apps/web)   node --import tsx bench/analysis/queue.ts   (PostgreSQL)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { DEMO_PASSWORD } from '../../apps/server/src/demo/foundation.ts';
-import { benchDatabase, seedCameras } from '../video/setup.ts';
+import { loadavg } from 'node:os';
+import { openVideoBench } from '../video/setup.ts';
 
 const PORT = Number(process.env.PORT ?? 8097);
 const ITEMS = 10;
-const CAPTCHA = 'BENCH';
 
 console.log(
   `load average before: ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-const handle = await benchDatabase();
-const dataDir = await mkdtemp(join(tmpdir(), 'analysis-queue-'));
-process.env.VIDEO_SIM_SIZE = '1280x720';
-const config = loadConfig({
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DEMO: 'false',
-  PORT: String(PORT),
-  DATA_DIR: dataDir,
-  CAPTCHA_FIXED_ANSWER: CAPTCHA,
-  LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-});
-const { app, handles } = await buildApp({ config, database: handle, logger: false });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
-});
+const bench = await openVideoBench({ port: PORT, cameras: 1, segmentSec: 1, dataDirPrefix: 'analysis-queue-' });
 try {
-  const { tenantId, cameraIds } = await seedCameras(handle, 1, 1);
-  const cam = cameraIds[0] as number;
-  await app.listen({ port: PORT, host: '127.0.0.1' });
-  await handles.video.recorder.start();
+  const { tenantId, handle, page, base } = bench;
+  const cam = bench.cameraIds[0] as number;
   // 40 s of footage, then ten findings inside it (as the sweep would store them)
   await new Promise((r) => setTimeout(r, 40_000));
   const asset = await handle.db.selectFrom('devices').select('asset_id').where('id', '=', cam).executeTakeFirstOrThrow();
@@ -65,14 +40,6 @@ try {
     )
     .execute();
 
-  const page = await browser.newPage();
-  const base = `http://localhost:${PORT}`;
-  await page.goto(`${base}/auth/login/`);
-  await page.getByLabel(/username/i).fill('customeradmin');
-  await page.getByLabel(/^password/i).fill(DEMO_PASSWORD);
-  await page.getByLabel(/captcha/i).fill(CAPTCHA);
-  await page.getByRole('button', { name: /sign in|login|log in/i }).click();
-  await page.waitForURL((u) => !u.pathname.includes('/login'));
   await page.goto(`${base}/result-verification`);
   const item = page.getByTestId('verification-item');
   const playing = () =>
@@ -109,10 +76,7 @@ try {
       `p95 ${Math.round(pct(95))} ms, max ${Math.round(samples.at(-1) as number)} ms (goal ≤ 500 ms)`,
   );
 } finally {
-  await browser.close();
-  await app.close();
-  await handle.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.close();
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))

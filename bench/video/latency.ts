@@ -9,58 +9,16 @@
  *   (build the web first: vite build apps/web)   node --import tsx bench/video/latency.ts
  *   MODES=mse SEGMENTS=2 node --import tsx bench/video/latency.ts
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { DEMO_PASSWORD } from '../../apps/server/src/demo/foundation.ts';
-import { benchDatabase, seedCameras } from './setup.ts';
+import { openVideoBench } from './setup.ts';
 
 const PORT = Number(process.env.PORT ?? 8099);
 const SAMPLE_S = Number(process.env.SAMPLE_S ?? 20);
-const CAPTCHA = 'BENCH';
 
 async function measure(segmentSec: number, mode: 'hls' | 'mse') {
-  const handle = await benchDatabase();
-  const dataDir = await mkdtemp(join(tmpdir(), 'video-latency-'));
-  process.env.VIDEO_SIM_SIZE = '1280x720';
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DEMO: 'false',
-    PORT: String(PORT),
-    DATA_DIR: dataDir,
-    CAPTCHA_FIXED_ANSWER: CAPTCHA,
-    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-  });
-  const { app, handles } = await buildApp({ config, database: handle, logger: false });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  });
+  const bench = await openVideoBench({ port: PORT, cameras: 1, segmentSec, dataDirPrefix: 'video-latency-' });
   try {
-    const { cameraIds } = await seedCameras(handle, 1, segmentSec);
-    const cam = cameraIds[0] as number;
-    await app.listen({ port: PORT, host: '127.0.0.1' });
-    await handles.video.recorder.start();
-    const page = await browser.newPage();
-    const base = `http://localhost:${PORT}`;
-    await page.goto(`${base}/auth/login/`);
-    await page.getByLabel(/username/i).fill('customeradmin');
-    await page.getByLabel(/^password/i).fill(DEMO_PASSWORD);
-    await page.getByLabel(/captcha/i).fill(CAPTCHA);
-    await page.getByRole('button', { name: /sign in|login|log in/i }).click();
-    await page.waitForURL((u) => !u.pathname.includes('/login'));
+    const { page, base } = bench;
+    const cam = bench.cameraIds[0] as number;
     await page.evaluate(
       ({ id, mode }) => {
         localStorage.setItem('camview-live-grid', JSON.stringify({ layout: 1, tiles: [{ id, label: 'Bench' }] }));
@@ -92,10 +50,7 @@ async function measure(segmentSec: number, mode: 'hls' | 'mse') {
       `${label}: capture→display median ${(pct(50) / 1000).toFixed(2)} s, p95 ${(pct(95) / 1000).toFixed(2)} s (${samples.length} samples)`,
     );
   } finally {
-    await browser.close();
-    await app.close();
-    await handle.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

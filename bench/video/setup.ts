@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
+import { chromium } from 'playwright-core';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { DEMO_PASSWORD, DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { insertDevice } from '../../apps/server/src/modules/devices/repository.ts';
 import { insertAsset } from '../../apps/server/src/modules/sites/repository.ts';
 import { upsertCamera } from '../../apps/server/src/modules/video/repository.ts';
 import { type DbHandle, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 
+export const BENCH_CAPTCHA = 'BENCH';
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A fresh PostgreSQL database for one benchmark run, dropped by close(). */
@@ -89,4 +96,59 @@ export async function seedCameras(handle: DbHandle, count: number, segmentSec = 
     ids.push(cam.id);
   }
   return { tenantId, assetId: asset.id, cameraIds: ids };
+}
+
+/**
+ * The product on a fresh database with `cameras` simulated cameras recording, listening on `port`, and Chromium
+ * signed in as the customer admin: what the browser benchmarks of video screens start from.
+ */
+export async function openVideoBench(opts: { port: number; cameras: number; segmentSec: number; dataDirPrefix: string }) {
+  const handle = await benchDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), opts.dataDirPrefix));
+  process.env.VIDEO_SIM_SIZE = '1280x720';
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DEMO: 'false',
+    PORT: String(opts.port),
+    DATA_DIR: dataDir,
+    CAPTCHA_FIXED_ANSWER: BENCH_CAPTCHA,
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+  });
+  const { app, handles } = await buildApp({ config, database: handle, logger: false });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+  const close = async () => {
+    await browser.close();
+    await app.close();
+    await handle.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const seeded = await seedCameras(handle, opts.cameras, opts.segmentSec);
+    await app.listen({ port: opts.port, host: '127.0.0.1' });
+    await handles.video.recorder.start();
+    const page = await browser.newPage();
+    const base = `http://localhost:${opts.port}`;
+    await page.goto(`${base}/auth/login/`);
+    await page.getByLabel(/username/i).fill('customeradmin');
+    await page.getByLabel(/^password/i).fill(DEMO_PASSWORD);
+    await page.getByLabel(/captcha/i).fill(BENCH_CAPTCHA);
+    await page.getByRole('button', { name: /sign in|login|log in/i }).click();
+    await page.waitForURL((u) => !u.pathname.includes('/login'));
+    return { ...seeded, handle, page, base, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
