@@ -48,6 +48,20 @@ export async function saveCameraState(
     .execute();
 }
 
+/** When the camera's latest finding of this analyser was made (a fault that goes on is told once). */
+export const lastFindingAt = async (db: Db, tenantId: number, deviceId: number, analyser: Analyser) =>
+  (
+    await db
+      .selectFrom('analysis_results')
+      .select('at')
+      .where('tenant_id', '=', tenantId)
+      .where('device_id', '=', deviceId)
+      .where('analyser', '=', analyser)
+      .orderBy('at', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  )?.at ?? null;
+
 export const insertResult = (db: Db, row: NewResult) =>
   db.insertInto('analysis_results').values(row).returning(['id']).executeTakeFirstOrThrow();
 

@@ -30,6 +30,8 @@ export const VIEW_CAMERA = 'view_camera';
 /** A verdict may close the AI audit ticket, so it takes the right to change tickets (or an administrator). */
 const VERDICT_PERMISSION = 'change_ticket';
 const ADMIN_ROLES = ['sysadmin', 'customeradmin', 'localadmin', 'infraadmin'];
+/** A finding this soon after the previous one of the same analyser on the same camera is the same fault. */
+const ONGOING_FAULT_MS = 10 * 60_000;
 
 export interface AnalysisDeps {
   db: Db;
@@ -113,8 +115,15 @@ export function createAnalysisService(deps: AnalysisDeps) {
     }));
   }
 
-  /** Stores a finding with its frame and, above the ticket score, raises (or joins) the camera's AI audit ticket. */
+  /**
+   * Stores a finding with its frame and, above the ticket score, raises (or joins) the camera's AI audit ticket.
+   * A fault that goes on (the same analyser found it on this camera within the last few minutes) is told once, so a
+   * covered camera does not fill the verification queue with one result a minute.
+   */
   async function record(camera: RecordingCamera, found: Detected, input: string | null) {
+    const last = await repo.lastFindingAt(db, camera.tenantId, camera.deviceId, found.analyser);
+    if (last && found.at.getTime() - new Date(last).getTime() < ONGOING_FAULT_MS && found.at.getTime() >= new Date(last).getTime())
+      return null;
     const { id } = await repo.insertResult(db, {
       tenant_id: camera.tenantId,
       device_id: camera.deviceId,
@@ -228,9 +237,10 @@ export function createAnalysisService(deps: AnalysisDeps) {
       const scene = await sceneCheck(camera, footage.input, footage.from, seconds);
       if (scene) detected.push(scene);
     }
-    for (const d of detected) await record(camera, d, footage.input);
+    let recorded = 0;
+    for (const d of detected) if ((await record(camera, d, footage.input)) !== null) recorded++;
     await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { analysed_until: footage.to });
-    return detected.length;
+    return recorded;
   }
 
   let cursor = 0;
