@@ -28,6 +28,19 @@ test('results are verified by keyboard, one after another, and counted in the st
   await expect(page.getByRole('row').filter({ hasText: 'False positive' }).first()).toBeVisible();
   await expect(page.getByRole('img', { name: /Frame of/ }).first()).toBeVisible();
 
+  // one camera analysed on demand, and its reference frame reset after a confirmation
+  const actions = page.getByTestId('camera-actions');
+  await actions.getByLabel('Camera').fill('Main Gate');
+  await page
+    .getByRole('option', { name: /Main Gate/ })
+    .first()
+    .click();
+  await actions.getByRole('button', { name: 'Analyse now' }).click();
+  await expect(page.getByText('Main Gate analysed')).toBeVisible({ timeout: 30_000 });
+  await actions.getByRole('button', { name: 'Reset reference frame' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset' }).click();
+  await expect(page.getByText('Reference frame reset')).toBeVisible();
+
   await page.goto('/result-analysis');
   await expect(page.getByRole('columnheader', { name: 'False-positive rate' })).toBeVisible();
   await expect(page.getByText(/Often wrong/).first()).toBeVisible();

@@ -11,7 +11,10 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { useUser } from '../../lib/session.ts';
+import { canVerifyAnalysis } from './access.ts';
 import { frameUrl, type ResultFilters, useAnalysisResults } from './api.ts';
+import { CameraActions } from './CameraActions.tsx';
 import { analyserLabel, verdictColor, verdictLabel } from './labels.ts';
 
 const VERDICT_FILTERS = [
@@ -23,6 +26,8 @@ const VERDICT_FILTERS = [
 
 /** /image-analysis: every finding of the camera health analysers, newest first, with its frame. */
 export function ImageAnalysisPage() {
+  const user = useUser();
+  const mayAct = canVerifyAnalysis(user);
   const [analyser, setAnalyser] = useState<ResultFilters['analyser'] | ''>('');
   const [verdict, setVerdict] = useState<ResultFilters['verdict'] | ''>('');
   const [paging, setPaging] = useState<GridPaginationModel>({ page: 0, pageSize: 25 });
@@ -79,6 +84,7 @@ export function ImageAnalysisPage() {
         The recorded footage of every camera is checked about once a minute for video loss, black or frozen pictures, blur and a changed
         scene.
       </Typography>
+      {mayAct ? <CameraActions /> : null}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <TextField
           select

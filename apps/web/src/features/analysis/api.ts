@@ -45,7 +45,8 @@ export function useVerdict() {
   return useMutation({
     mutationFn: ({ id, ...body }: AnalysisVerdictBody & { id: number }) =>
       api.put('/api/analysis/results/{id}/verdict/', body, { path: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all }),
+    // the next item was prefetched before this verdict: its count of waiting results must be read again too
+    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all, refetchType: 'all' }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { lazyPage as page } from '../../app/lazy-page.ts';
 import type { AppRoute } from '../../app/route-types.ts';
-import { can, canAdministerVideo, canChangeTickets } from '../../lib/access.ts';
 import { i18n } from '../../lib/i18n/index.ts';
+import { canVerifyAnalysis, seesAnalysis } from './access.ts';
 
 i18n.addResourceBundle(
   'en',
@@ -11,16 +11,13 @@ i18n.addResourceBundle(
   false,
 );
 
-type Who = Parameters<typeof can>[0];
-const seesCameras = (user: Who) => canAdministerVideo(user) || can(user, 'view_camera');
-
 /** SPEC 2.2 /image-analysis, /result-verification, /result-analysis. */
 export const analysisRoutes: AppRoute[] = [
   {
     path: '/image-analysis',
     layout: 'main',
     title: 'analysis.images',
-    allow: seesCameras,
+    allow: seesAnalysis,
     page: page(() => import('./ImageAnalysisPage.tsx'), 'ImageAnalysisPage'),
   },
   {
@@ -28,14 +25,14 @@ export const analysisRoutes: AppRoute[] = [
     layout: 'main',
     title: 'analysis.verification',
     // a verdict may resolve the AI audit ticket: only those who may change tickets give one
-    allow: (user) => seesCameras(user) && (canAdministerVideo(user) || canChangeTickets(user)),
+    allow: canVerifyAnalysis,
     page: page(() => import('./VerificationPage.tsx'), 'VerificationPage'),
   },
   {
     path: '/result-analysis',
     layout: 'main',
     title: 'analysis.results',
-    allow: seesCameras,
+    allow: seesAnalysis,
     page: page(() => import('./ResultAnalysisPage.tsx'), 'ResultAnalysisPage'),
   },
 ];
