@@ -86,11 +86,16 @@ export function createAnalysisService(deps: AnalysisDeps) {
     return row;
   }
 
-  async function present(tenantId: number, rows: repo.ResultRow[]): Promise<AnalysisResult[]> {
-    const cameraIds = [...new Set(rows.map((r) => r.device_id))];
-    const labels = new Map(
-      await Promise.all(cameraIds.map(async (id) => [id, (await deps.directory.device(tenantId, id))?.label ?? `Camera ${id}`] as const)),
+  /** The current labels of the cameras the rows name, one directory lookup per camera. */
+  async function cameraLabels(tenantId: number, rows: ReadonlyArray<{ device_id: number }>) {
+    const ids = [...new Set(rows.map((r) => r.device_id))];
+    return new Map(
+      await Promise.all(ids.map(async (id) => [id, (await deps.directory.device(tenantId, id))?.label ?? `Camera ${id}`] as const)),
     );
+  }
+
+  async function present(tenantId: number, rows: repo.ResultRow[]): Promise<AnalysisResult[]> {
+    const labels = await cameraLabels(tenantId, rows);
     const verifierIds = [...new Set(rows.map((r) => r.verified_by).filter((id): id is number => id !== null))];
     const verifiers = new Map(
       (verifierIds.length ? await deps.users.byIds(tenantId, verifierIds) : []).map((u) => [u.id, `${u.firstname} ${u.lastname}`.trim()]),
@@ -168,8 +173,13 @@ export function createAnalysisService(deps: AnalysisDeps) {
   }
 
   /** The scene check: the middle of the footage against the camera's reference frame (the first one taken becomes it). */
-  async function sceneCheck(camera: RecordingCamera, input: string, from: Date, seconds: number): Promise<Detected | null> {
-    const state = await repo.cameraState(db, camera.tenantId, camera.deviceId);
+  async function sceneCheck(
+    camera: RecordingCamera,
+    state: Awaited<ReturnType<typeof repo.cameraState>>,
+    input: string,
+    from: Date,
+    seconds: number,
+  ): Promise<Detected | null> {
     const probe = frameFile(camera.tenantId, `probe-${camera.deviceId}.jpg`);
     await mkdir(framesDir(camera.tenantId), { recursive: true });
     const offset = Math.min(seconds / 2, 5);
@@ -234,7 +244,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
     }));
     // a black or frozen picture says nothing about where the camera points
     if (!detected.some((d) => d.analyser === 'black' || d.analyser === 'frozen')) {
-      const scene = await sceneCheck(camera, footage.input, footage.from, seconds);
+      const scene = await sceneCheck(camera, state, footage.input, footage.from, seconds);
       if (scene) detected.push(scene);
     }
     let recorded = 0;
@@ -334,13 +344,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
     async summary(auth: AuthContext, range: { from?: string; to?: string }): Promise<AnalysisSummaryRow[]> {
       requireView(auth);
       const rows = await repo.summary(db, auth.tenantId, await sitesOf(auth), range);
-      const labels = new Map(
-        await Promise.all(
-          [...new Set(rows.map((r) => r.device_id))].map(
-            async (id) => [id, (await deps.directory.device(auth.tenantId, id))?.label ?? `Camera ${id}`] as const,
-          ),
-        ),
-      );
+      const labels = await cameraLabels(auth.tenantId, rows);
       return rows.map((r) => {
         const tp = Number(r.true_positives);
         const fp = Number(r.false_positives);

@@ -45,10 +45,16 @@ export function createEvidencePacks(secretBytes: Uint8Array) {
     return `${payload}.${hmac(secret, payload)}`;
   }
 
+  const expiryOf = (now: Date, days: number) => Math.floor(now.getTime() / 1000) + days * 86_400;
+  const packFiles = (summary: { sha256: string; bytes: number }, clip: { sha256: string; bytes: number }): EvidencePack['files'] => [
+    { name: 'summary.pdf', label: 'PDF summary', ...summary },
+    { name: 'clip.mp4', label: 'Video clip (MP4)', ...clip },
+  ];
+
   return {
     /** A link to an incident's pack for `days` (the pack itself is built by `build`). */
     link: (tenantId: number, incidentId: number, days: number, now = new Date()) =>
-      sign({ t: tenantId, i: incidentId, e: Math.floor(now.getTime() / 1000) + days * 86_400 }),
+      sign({ t: tenantId, i: incidentId, e: expiryOf(now, days) }),
     /** The claims of a valid, unexpired link of this tenant, or null (never says which check failed). */
     verify(token: string, tenantId: number, now = new Date()): { incidentId: number; expiresAt: Date } | null {
       const [payload, signature] = token.split('.');
@@ -139,14 +145,11 @@ export function createEvidencePacks(secretBytes: Uint8Array) {
       };
       await writeFile(files.summary, await pdfmake.createPdf(definition).getBuffer());
       const summary = await sha256Of(files.summary);
-      const expires = Math.floor(now.getTime() / 1000) + opts.days * 86_400;
+      const expires = expiryOf(now, opts.days);
       return {
         token: sign({ t: tenantId, i: row.id, e: expires }),
         expiresAt: new Date(expires * 1000).toISOString(),
-        files: [
-          { name: 'summary.pdf', label: 'PDF summary', ...summary },
-          { name: 'clip.mp4', label: 'Video clip (MP4)', ...clip },
-        ],
+        files: packFiles(summary, clip),
       };
     },
 
@@ -161,10 +164,7 @@ export function createEvidencePacks(secretBytes: Uint8Array) {
         eventAt: new Date(row.event_at).toISOString(),
         durationSec: row.duration_sec,
         expiresAt: expiresAt.toISOString(),
-        files: [
-          { name: 'summary.pdf', label: 'PDF summary', ...summary },
-          { name: 'clip.mp4', label: 'Video clip (MP4)', ...clip },
-        ],
+        files: packFiles(summary, clip),
       };
     },
   };
