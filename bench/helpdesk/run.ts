@@ -25,6 +25,7 @@ import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
 import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { systemClock } from '../../apps/server/src/platform/module.ts';
 import { customerSettingsSchema, type TicketListQuery } from '../../packages/contracts/src/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -363,7 +364,16 @@ try {
 function helpdeskServices(db: Db, events: HelpdeskDeps['events'], customers: HelpdeskDeps['customers'], dataDir: string) {
   const users = createUserDirectory(db);
   const admin = createAdminService(db, users);
-  const deps: HelpdeskDeps = { db, events, customers, directory: createSiteDirectory(db, createDeviceRecords(db)), users, admin, log };
+  const deps: HelpdeskDeps = {
+    db,
+    events,
+    customers,
+    directory: createSiteDirectory(db, createDeviceRecords(db)),
+    users,
+    admin,
+    log,
+    clock: systemClock,
+  };
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs: createLocalBlobStore(`${dataDir}/blobs`) });
   return { tickets, activity, escalation: createEscalationEngine(deps) };

@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const tenants = createTenantResolver(db, config.tenancy);
   const clock = deps.clock ?? systemClock;
   const events = createEventBus();
-  const jobs = createJobWorker(db, { log: app.log });
+  const jobs = createJobWorker(db, { log: app.log, clock });
   app.decorate('jobs', jobs);
   const log = app.log;
   const dataDir = config.dataDir;
@@ -195,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     directory,
     users: users.ports.directory,
     exports,
+    clock,
   });
   const notifications = createNotificationsModule({
     db,

@@ -1,9 +1,8 @@
 import { EVENT_TYPES, type TicketEventType } from '@sitewatch/contracts';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../src/platform/events.ts';
 import { getTicket, history, makeSite, put, raise, userId } from './helpdesk-fixtures.ts';
-import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
+import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -11,6 +10,8 @@ let fe: TestClient;
 let intruder: TestClient;
 const ids: Record<string, number> = {};
 const events: DomainEvent<TicketEventType>[] = [];
+/** The app's clock: the tests step over waits instead of sleeping or moving stored times. */
+const clock = createTestClock();
 
 /** The wake-up jobs of the escalation timers that still wait. */
 const wakeUps = () =>
@@ -32,22 +33,13 @@ async function wakeUpFor(due: string | Date | null | undefined) {
 }
 
 /**
- * Moves a ticket's pending escalation and the waiting wake-ups to the past, as if the wait had gone by. A wake-up
- * run early gives up its key, which names its real time: a level due then must still get a wake-up.
+ * Steps the clock past a ticket's pending escalation and the wake-up that fires it (a few seconds later), as if
+ * the wait had gone by; with no ticket (or none pending), past the longest wait of the tests' policies.
  */
 async function timePasses(ticketId: number) {
-  await t.db
-    .updateTable('tickets')
-    .set({ escalation_due_at: new Date(Date.now() - 1000) })
-    .where('id', '=', ticketId)
-    .where('escalation_due_at', 'is not', null)
-    .execute();
-  await t.db
-    .updateTable('jobs')
-    .set({ run_at: new Date(Date.now() - 1000), dedupe_key: sql<string>`dedupe_key || ':early:' || id` })
-    .where('queue', '=', 'helpdesk.escalate')
-    .where('status', '=', 'queued')
-    .execute();
+  const pending = await t.db.selectFrom('tickets').select('escalation_due_at').where('id', '=', ticketId).executeTakeFirst();
+  const target = pending?.escalation_due_at ? new Date(pending.escalation_due_at).getTime() : clock.now().getTime() + 31 * 60_000;
+  clock.advance(Math.max(0, target + 6000 - clock.now().getTime()));
 }
 
 async function policy(body: Record<string, unknown>) {
@@ -57,7 +49,7 @@ async function policy(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { clock });
   admin = await t.login('customeradmin');
   fe = await t.login('fieldexecutive');
   intruder = await t.login('customeradmin', HOST_B);
@@ -118,7 +110,7 @@ describe('escalation timers', () => {
     const ticket = await raise(admin, { priority: 'CRITICAL' });
     expect(ticket.escalation).toMatchObject({ policyId, policyName: 'Critical power', level: 0, levels: 2 });
     const due = new Date(ticket.escalation?.nextAt as string).getTime();
-    expect(due - Date.now()).toBeGreaterThan(29 * 60_000);
+    expect(due - clock.now().getTime()).toBeGreaterThan(29 * 60_000);
     const wake = await wakeUpFor(ticket.escalation?.nextAt);
     expect(wake).toMatchObject({ status: 'queued', tenant_id: null, dedupe_key: `due:${new Date(wake?.run_at as Date).toISOString()}` });
     // Not due yet: draining runs nothing.
@@ -311,16 +303,25 @@ describe('escalation sweep in bulk', () => {
 });
 
 describe('SLA sweep', () => {
+  // With no escalation policy in force, the hours the tests step over only breach the SLA.
+  beforeAll(async () => {
+    const { contents } = (await admin.get('/helpdesk/escalation-policies/?limit=100')).json() as { contents: Array<{ id: number }> };
+    expect(contents.length).toBeGreaterThan(0);
+    for (const { id } of contents) {
+      const current = (await admin.get(`/helpdesk/escalation-policies/${id}/`)).json() as Record<string, unknown>;
+      expect((await admin.put(`/helpdesk/escalation-policies/${id}/`, { ...current, active: false })).statusCode).toBe(200);
+    }
+  });
+
   it('marks tickets past their due date overdue once, turning OPEN into OVERDUE', async () => {
     const site = await makeSite(admin, 'Overdue site');
-    const open = await raise(admin, { locationId: site.id, dueDate: new Date(Date.now() + 3600_000).toISOString() });
-    const working = await raise(admin, { assignedTo: ids.fieldexecutive, dueDate: new Date(Date.now() + 3600_000).toISOString() });
+    const inAnHour = () => new Date(clock.now().getTime() + 3600_000).toISOString();
+    const open = await raise(admin, { locationId: site.id, dueDate: inAnHour() });
+    const working = await raise(admin, { assignedTo: ids.fieldexecutive, dueDate: inAnHour() });
     await put(fe, working.id, { status: 'INPROGRESS' });
-    await t.db
-      .updateTable('tickets')
-      .set({ due_date: new Date(Date.now() - 60_000) })
-      .where('id', 'in', [open.id, working.id])
-      .execute();
+    await t.handles.helpdesk.escalation.sweep();
+    expect((await getTicket(admin, open.id)).overdue).toBe(false);
+    clock.advance(3601_000);
     events.length = 0;
     const first = await t.handles.helpdesk.escalation.sweep();
     expect(first?.overdue).toBeGreaterThanOrEqual(2);
@@ -333,19 +334,15 @@ describe('SLA sweep', () => {
     const again = await t.handles.helpdesk.escalation.sweep();
     expect(again?.overdue).toBe(0);
     // A new due date clears the mark; the overdue ticket can be picked up.
-    const moved = await put(admin, open.id, { dueDate: new Date(Date.now() + 86_400_000).toISOString(), status: 'INPROGRESS' });
+    const moved = await put(admin, open.id, { dueDate: new Date(clock.now().getTime() + 86_400_000).toISOString(), status: 'INPROGRESS' });
     expect(moved.json()).toMatchObject({ overdue: false, status: 'INPROGRESS' });
     const list = (await admin.get('/helpdesk/tickets/?overdue=true&limit=100')).json();
     expect(list.contents.map((c: { id: number }) => c.id)).toContain(working.id);
   });
 
   it('runs as a scheduled job in the queue', async () => {
-    const ticket = await raise(admin, { dueDate: new Date(Date.now() + 3600_000).toISOString() });
-    await t.db
-      .updateTable('tickets')
-      .set({ due_date: new Date(Date.now() - 60_000) })
-      .where('id', '=', ticket.id)
-      .execute();
+    const ticket = await raise(admin, { dueDate: new Date(clock.now().getTime() + 3600_000).toISOString() });
+    clock.advance(3601_000);
     const { enqueueJob } = await import('../src/platform/jobs/queue.ts');
     await enqueueJob(t.db, { tenantId: null, queue: 'helpdesk.sla-sweep', dedupeKey: `test-${Date.now()}` });
     await t.app.jobs.drain();

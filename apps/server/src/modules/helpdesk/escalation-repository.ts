@@ -37,12 +37,13 @@ export interface SweptTicket {
   history_id: number;
 }
 
-/** Marks a batch of unfinished tickets past their due date overdue (OPEN and RE-OPENED become OVERDUE). */
-export async function markOverdue(db: Db, batch: number): Promise<SweptTicket[]> {
+/** Marks a batch of unfinished tickets past their due date at `now` overdue (OPEN and RE-OPENED become OVERDUE). */
+export async function markOverdue(db: Db, batch: number, now: Date): Promise<SweptTicket[]> {
+  const at = sql`${now}::timestamptz`;
   const result = await sql<SweptTicket>`
     with due as (
       select id, status from tickets
-      where due_date < now() and not sla_breached and status not in ('RESOLVED', 'CLOSED') and due_date is not null
+      where due_date < ${at} and not sla_breached and status not in ('RESOLVED', 'CLOSED') and due_date is not null
       order by due_date
       limit ${batch}
       for update skip locked
@@ -51,9 +52,9 @@ export async function markOverdue(db: Db, batch: number): Promise<SweptTicket[]>
         sla_breached = true,
         status = case when t.status = any(${sql.val([...OVERDUE_FROM])}::text[]) then 'OVERDUE' else t.status end,
         status_ageing = case when t.status = any(${sql.val([...OVERDUE_FROM])}::text[])
-          then helpdesk_ageing(t.status_ageing, t.status, 'OVERDUE', now()) else t.status_ageing end,
+          then helpdesk_ageing(t.status_ageing, t.status, 'OVERDUE', ${at}) else t.status_ageing end,
         version = t.version + 1,
-        updated_at = now()
+        updated_at = ${at}
       from due where t.id = due.id
       returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.event, t.status, due.status as old_status, t.priority, t.location_id,
         t.entity_id, t.additional_information, t.created_by, t.assigned_to, t.watchers
@@ -82,12 +83,12 @@ export interface DueEscalation {
   escalation_level: number;
 }
 
-/** Locks a batch of tickets whose next escalation level is due (inside the caller's transaction). */
-export const lockDueEscalations = (trx: Db, batch: number) =>
+/** Locks a batch of tickets whose next escalation level is due at `now` (inside the caller's transaction). */
+export const lockDueEscalations = (trx: Db, batch: number, now: Date) =>
   trx
     .selectFrom('tickets')
     .select(['id', 'tenant_id', 'status', 'assigned_to', 'escalation_policy_id', 'escalation_level'])
-    .where('escalation_due_at', '<=', sql<Date>`now()`)
+    .where('escalation_due_at', '<=', now)
     .orderBy('escalation_due_at')
     .limit(batch)
     .forUpdate()
@@ -105,9 +106,10 @@ export interface EscalationStep {
   note: string;
 }
 
-/** Applies the planned steps and writes their history; returns the changed tickets. */
-export async function applyEscalations(trx: Db, planned: EscalationStep[]): Promise<SweptTicket[]> {
+/** Applies the planned steps at `now` and writes their history; returns the changed tickets. */
+export async function applyEscalations(trx: Db, planned: EscalationStep[], now: Date): Promise<SweptTicket[]> {
   if (planned.length === 0) return [];
+  const at = sql`${now}::timestamptz`;
   // In the order of the rows on disk, so that a large batch reads and writes each page once.
   const steps = [...planned].sort((a, b) => a.id - b.id);
   const result = await sql<SweptTicket>`
@@ -121,14 +123,14 @@ export async function applyEscalations(trx: Db, planned: EscalationStep[]): Prom
     ), upd as (
       update tickets t set
         escalation_level = v.level,
-        escalation_due_at = case when v.next_wait is null then null else now() + make_interval(mins => v.next_wait) end,
-        status_ageing = helpdesk_ageing(t.status_ageing, t.status, v.status, now()),
+        escalation_due_at = case when v.next_wait is null then null else ${at} + make_interval(mins => v.next_wait) end,
+        status_ageing = helpdesk_ageing(t.status_ageing, t.status, v.status, ${at}),
         status = v.status,
         assigned_to = coalesce(v.assignee, t.assigned_to),
-        assigned_date = case when v.assignee is not null and v.assignee is distinct from t.assigned_to then now() else t.assigned_date end,
+        assigned_date = case when v.assignee is not null and v.assignee is distinct from t.assigned_to then ${at} else t.assigned_date end,
         acknowledged = case when v.assignee is not null and v.assignee is distinct from t.assigned_to then false else t.acknowledged end,
         version = t.version + 1,
-        updated_at = now()
+        updated_at = ${at}
       from v where t.id = v.id
       returning t.id, t.tenant_id, t.ticket_no, t.title, t.type, t.event, t.status, t.priority, t.location_id, t.entity_id,
         t.additional_information, t.created_by, t.assigned_to, t.watchers, v.changes, v.note

@@ -32,7 +32,7 @@ interface Plan {
  * the same transaction, so a level fires once however many wake-ups, sweeps and workers run, also after a restart.
  */
 export function createEscalationEngine(deps: HelpdeskDeps) {
-  const { db } = deps;
+  const { db, clock } = deps;
 
   async function plan(trx: Db, rows: esc.DueEscalation[]): Promise<Plan> {
     const policies = new Map(
@@ -146,20 +146,21 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       let overdue = 0;
       let escalated = 0;
       for (;;) {
-        const rows = await esc.markOverdue(db, batch);
+        const rows = await esc.markOverdue(db, batch, clock.now());
         overdue += rows.length;
         announce(rows, 'overdue');
         if (rows.length < batch || Date.now() > deadline) break;
       }
       for (;;) {
         const out = await db.transaction().execute(async (trx) => {
-          const due = await esc.lockDueEscalations(trx, batch);
+          const now = clock.now();
+          const due = await esc.lockDueEscalations(trx, batch, now);
           const p = await plan(trx, due);
           await esc.clearEscalation(trx, p.clear);
-          const applied = await esc.applyEscalations(trx, p.steps);
+          const applied = await esc.applyEscalations(trx, p.steps, now);
           // The next levels: one wake-up per distinct wait of the batch.
           const waits = new Set(p.steps.map((step) => step.nextWait).filter((w): w is number => w !== null));
-          for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(Date.now() + wait * 60_000));
+          for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(now.getTime() + wait * 60_000));
           return { due: due.length, applied, fired: p.fired };
         });
         escalated += out.applied.length;
@@ -167,7 +168,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
         if (out.due < batch) break;
         if (Date.now() > deadline) {
           // Out of time with more due: the next wake-up carries on at once.
-          await esc.scheduleWakeUp(db, new Date());
+          await esc.scheduleWakeUp(db, clock.now());
           break;
         }
       }

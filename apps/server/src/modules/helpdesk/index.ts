@@ -5,7 +5,7 @@ import { createLocalBlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import type { DomainModule } from '../../platform/module.ts';
+import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
@@ -36,6 +36,7 @@ export interface HelpdeskPorts {
   /** Users of the tenant: names, assignees, watchers, and who runs an import. */
   users: UserDirectory;
   exports: ExportRegistry;
+  clock: Clock;
 }
 
 export interface HelpdeskPort {
@@ -53,7 +54,7 @@ export interface HelpdeskPort {
 export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<HelpdeskPort> {
   const { db, events, jobs, log } = ports;
   const admin = createAdminService(db, ports.users);
-  const deps = { db, events, customers: ports.customers, directory: ports.directory, users: ports.users, admin, log };
+  const deps = { db, events, customers: ports.customers, directory: ports.directory, users: ports.users, admin, log, clock: ports.clock };
   const blobs = createLocalBlobStore(join(ports.dataDir, 'blobs'));
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs });

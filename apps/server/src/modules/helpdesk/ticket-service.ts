@@ -24,6 +24,7 @@ import type { Database } from '../../db/types.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
+import type { Clock } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import {
@@ -58,6 +59,8 @@ export interface HelpdeskDeps {
   users: UserDirectory;
   admin: AdminService;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Due dates, escalation timers and the SLA sweep read this clock. */
+  clock: Clock;
 }
 
 /** What a system caller (alarms, the devices module, imports) gives to raise a ticket. */
@@ -350,7 +353,8 @@ export function createTicketService(deps: HelpdeskDeps) {
     const policy = matchPolicy(policies, { type, priority, event: input.event });
     const ownerId = actor?.userId ?? input.ownerId ?? null;
     const [owner] = ownerId ? await deps.users.byIds(tenantId, [ownerId]) : [];
-    const eventDate = input.eventDate ? new Date(input.eventDate) : new Date();
+    const now = deps.clock.now();
+    const eventDate = input.eventDate ? new Date(input.eventDate) : now;
     const dueHours = issueType?.sla_hours ?? config.defaultDueHours;
     const dueDate =
       input.dueDate !== undefined
@@ -358,11 +362,11 @@ export function createTicketService(deps: HelpdeskDeps) {
           ? new Date(input.dueDate)
           : null
         : dueHours
-          ? new Date(Date.now() + dueHours * 3600_000)
+          ? new Date(now.getTime() + dueHours * 3600_000)
           : null;
     const firstWait = policy?.levels[0]?.waitMinutes;
-    const escalationDue = policy && firstWait && !stopReached(policy.stop_at, status) ? new Date(Date.now() + firstWait * 60_000) : null;
-    const checklist = actor ? mergeChecklist([], input.checklist ?? [], actor.userId, new Date().toISOString()) : [];
+    const escalationDue = policy && firstWait && !stopReached(policy.stop_at, status) ? new Date(now.getTime() + firstWait * 60_000) : null;
+    const checklist = actor ? mergeChecklist([], input.checklist ?? [], actor.userId, now.toISOString()) : [];
     const values: Omit<InsertObject<Database, 'tickets'>, 'ticket_no'> = {
       tenant_id: tenantId,
       type,
@@ -373,7 +377,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       title: input.title,
       description: input.description ?? '',
       assigned_to: input.assignedTo ?? null,
-      assigned_date: input.assignedTo ? new Date() : null,
+      assigned_date: input.assignedTo ? now : null,
       created_by: owner?.id ?? null,
       created_by_email: owner?.email ?? null,
       location_id: place.locationId,
@@ -504,7 +508,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       if (row.version !== patch.version) throw staleVersion();
       const changes: StoredChange[] = [];
       const set: Updateable<TicketsTable> = {};
-      const now = new Date();
+      const now = deps.clock.now();
       const deny = (what: string) => new HttpError(403, `You may not change the ${what} of this ticket`);
       const editable = canEdit(actor, row);
       const text = (field: string, column: keyof TicketsTable, value: unknown, current: unknown) => {

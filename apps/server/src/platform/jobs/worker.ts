@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
+import { type Clock, systemClock } from '../module.ts';
 import { enqueueJob } from './queue.ts';
 
 export interface JobContext {
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   pollMs?: number;
   concurrency?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Decides when a queued job is due (leases stay on the database's time: they measure real work). */
+  clock?: Clock;
 }
 
 export type JobOutcome = 'completed' | 'retry' | 'failed' | 'cancelled';
@@ -43,6 +46,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
   const running = new Map<number, AbortController>();
   const pollMs = options.pollMs ?? 500;
   const concurrency = options.concurrency ?? 4;
+  const clock = options.clock ?? systemClock;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let stopping = false;
@@ -73,7 +77,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
           .where('queue', 'in', queues)
           .where((eb) =>
             eb.or([
-              eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', sql<Date>`now()`)]),
+              eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', clock.now())]),
               eb.and([eb('status', '=', 'running'), eb('locked_until', '<', sql<Date>`now()`)]),
             ]),
           )
