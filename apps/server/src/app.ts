@@ -178,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log,
     dataDir,
     retentionHours: async (tenantId) => (await settings(tenantId)).downloadRetentionHours,
+    clock,
   });
   const exports = downloads.ports.exports;
   const deviceRecords = createDeviceRecords(db);

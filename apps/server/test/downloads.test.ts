@@ -4,15 +4,17 @@ import { join } from 'node:path';
 import { DOWNLOAD_MESSAGES, type DownloadJob } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDevice, makeSite, raise } from './helpdesk-fixtures.ts';
-import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
+import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
 let t: TestApp;
+/** The app's clock: retention is stepped over, not waited for. */
+const clock = createTestClock();
 let dataDir: string;
 let admin: TestClient;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sw-downloads-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
+  t = await createTestApp({ DATA_DIR: dataDir }, { clock });
   admin = await t.login('customeradmin');
 });
 afterAll(async () => {
@@ -57,7 +59,7 @@ describe('export jobs', () => {
     expect(task?.description).toBe(DOWNLOAD_MESSAGES.fileProcessed);
     expect(task?.path).toBe(`/api/batch-playback-download/${job.jobId}/files/${task?.tid}/`);
     const retention = (await t.handles.tenantSettings.tenantSettings.settings(t.tenantA)).downloadRetentionHours;
-    const expiresIn = new Date(done?.expiresAt as string).getTime() - Date.now();
+    const expiresIn = new Date(done?.expiresAt as string).getTime() - clock.now().getTime();
     expect(expiresIn).toBeGreaterThan((retention - 0.1) * 3600_000);
     expect(expiresIn).toBeLessThanOrEqual(retention * 3600_000);
 
@@ -350,22 +352,31 @@ describe('stopping, retries, crashes and expiry', () => {
   });
 
   it('removes files past their retention with a periodic job', async () => {
+    const retentionMs = (await t.handles.tenantSettings.tenantSettings.settings(t.tenantA)).downloadRetentionHours * 3600_000;
     const job = await startExport(admin, { kind: 'users', name: 'old' });
     await t.app.jobs.drain();
+    clock.advance(retentionMs - 1800_000);
     const keep = await startExport(admin, { kind: 'users', name: 'fresh' });
     await t.app.jobs.drain();
-    const before = blobFiles().length;
-    await t.db
-      .updateTable('download_jobs')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', job.jobId)
-      .execute();
+    const fileOf = async (jobId: number) =>
+      join(
+        dataDir,
+        'blobs',
+        (await t.db.selectFrom('download_tasks').select('blob_key').where('job_id', '=', jobId).executeTakeFirstOrThrow())
+          .blob_key as string,
+      );
+    const [oldFile, freshFile] = [await fileOf(job.jobId), await fileOf(keep.jobId)];
+    expect(blobFiles()).toEqual(expect.arrayContaining([oldFile, freshFile]));
+    // Half an hour before its retention ends, the old file is still there.
+    expect(await t.handles.downloads.downloads.cleanup()).toMatchObject({ expired: 0 });
+    clock.advance(3600_000);
     const { enqueueJob } = await import('../src/platform/jobs/queue.ts');
     await enqueueJob(t.db, { tenantId: null, queue: 'downloads.cleanup' });
     await t.app.jobs.drain();
     expect(await jobOf(admin, job.jobId)).toBeUndefined();
     expect(await jobOf(admin, keep.jobId)).toBeTruthy();
-    expect(blobFiles().length).toBe(before - 1);
+    expect(blobFiles()).not.toContain(oldFile);
+    expect(blobFiles()).toContain(freshFile);
   });
 
   it('sweeps partial files left by an export that died mid-write, and leaves writes in progress alone', async () => {

@@ -4,7 +4,7 @@ import { createLocalBlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import type { DomainModule } from '../../platform/module.ts';
+import type { Clock, DomainModule } from '../../platform/module.ts';
 import { createExportRegistry, type ExportRegistry } from './registry.ts';
 import { downloadRoutes } from './routes.ts';
 import { createExportRunner, EXPORT_LEASE_SECONDS, EXPORT_QUEUE } from './runner.ts';
@@ -23,6 +23,7 @@ export interface DownloadsPorts {
   dataDir: string;
   /** Hours a finished export stays downloadable (a tenant setting). */
   retentionHours(tenantId: number): Promise<number>;
+  clock: Clock;
 }
 
 export interface DownloadsPort {
@@ -39,8 +40,8 @@ export function createDownloadsModule(ports: DownloadsPorts): DomainModule<Downl
   const { db, events, jobs, log } = ports;
   const registry = createExportRegistry();
   const blobs = createLocalBlobStore(join(ports.dataDir, 'blobs'));
-  const runner = createExportRunner({ db, blobs, registry, events, retentionHours: ports.retentionHours, log });
-  const downloads = createDownloadService({ db, blobs, registry, runner, events, poke: () => jobs.poke(), log });
+  const runner = createExportRunner({ db, blobs, registry, events, retentionHours: ports.retentionHours, clock: ports.clock, log });
+  const downloads = createDownloadService({ db, blobs, registry, runner, events, poke: () => jobs.poke(), clock: ports.clock, log });
   return {
     ports: { exports: registry, downloads },
     register(app) {

@@ -166,15 +166,9 @@ export const isRunnable = async (db: Db, tenantId: number, jobId: number) =>
 export const deleteJob = (db: Db, tenantId: number, jobId: number) =>
   db.deleteFrom('download_jobs').where('tenant_id', '=', tenantId).where('id', '=', jobId).executeTakeFirst();
 
-/** Jobs whose files are past their expiry, oldest first, across tenants (the cleanup job). */
-export const expiredJobs = (db: Db, limit: number) =>
-  db
-    .selectFrom('download_jobs')
-    .select(['id', 'tenant_id'])
-    .where('expires_at', '<', sql<Date>`now()`)
-    .orderBy('expires_at')
-    .limit(limit)
-    .execute();
+/** Jobs whose files are past their expiry at `now`, oldest first, across tenants (the cleanup job). */
+export const expiredJobs = (db: Db, limit: number, now: Date) =>
+  db.selectFrom('download_jobs').select(['id', 'tenant_id']).where('expires_at', '<', now).orderBy('expires_at').limit(limit).execute();
 
 export const blobKeysOf = async (db: Db, tenantId: number, jobId: number) =>
   (

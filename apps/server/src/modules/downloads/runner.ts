@@ -4,6 +4,7 @@ import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
+import type { Clock } from '../../platform/module.ts';
 import type { ExportPage, ExportRegistry, ExportScope } from './registry.ts';
 import * as repo from './repository.ts';
 
@@ -22,6 +23,8 @@ export interface RunnerDeps {
   registry: ExportRegistry;
   events: EventBus;
   retentionHours(tenantId: number): Promise<number>;
+  /** A file's expiry counts from this clock's time when it is ready (or failed). */
+  clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** SPEC 9: a failed page is retried up to 3 times with a 2 s wait. */
   pageRetries?: number;
@@ -57,6 +60,7 @@ export function createExportRunner(deps: RunnerDeps) {
   const retryWaitMs = deps.retryWaitMs ?? 2000;
   /** Exports running in this process, so that a stop asked here takes effect at once. */
   const running = new Map<number, AbortController>();
+  const expiryOf = async (tenantId: number) => new Date(deps.clock.now().getTime() + (await deps.retentionHours(tenantId)) * 3600_000);
 
   function announce(row: Pick<repo.JobRow, 'id' | 'tenant_id' | 'user_id' | 'kind'>, status: string, progress: number) {
     const payload: JobEventPayload = { jobId: row.id, kind: row.kind, status, progress };
@@ -76,7 +80,7 @@ export function createExportRunner(deps: RunnerDeps) {
   }
 
   async function fail(row: repo.JobRow, taskId: number | undefined, reason: string) {
-    const expiresAt = new Date(Date.now() + (await deps.retentionHours(row.tenant_id)) * 3600_000);
+    const expiresAt = await expiryOf(row.tenant_id);
     if (taskId !== undefined)
       await repo.updateTask(db, row.tenant_id, taskId, { status: 'error', description: DOWNLOAD_MESSAGES.exportFailed });
     await repo.updateJob(db, row.tenant_id, row.id, {
@@ -162,7 +166,7 @@ export function createExportRunner(deps: RunnerDeps) {
       }
 
       const size = await blobs.write(key, lines(), controller.signal);
-      const expiresAt = new Date(Date.now() + (await deps.retentionHours(tenantId)) * 3600_000);
+      const expiresAt = await expiryOf(tenantId);
       const kept =
         (await repo.updateTask(db, tenantId, task.id, {
           status: 'ready-to-download',

@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
+import type { Clock } from '../../platform/module.ts';
 import { issueMessage } from '../../platform/validation-messages.ts';
 import { toDownloadJob } from './mapper.ts';
 import type { ExportRegistry, ExportScope } from './registry.ts';
@@ -24,6 +25,8 @@ export interface DownloadServiceDeps {
   events: EventBus;
   /** Looks for work now instead of at the next poll. */
   poke(): void;
+  /** Decides which files are past their expiry. */
+  clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
@@ -205,7 +208,7 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     async cleanup() {
       let expired = 0;
       for (;;) {
-        const batch = await repo.expiredJobs(db, EXPIRED_BATCH);
+        const batch = await repo.expiredJobs(db, EXPIRED_BATCH, deps.clock.now());
         for (const job of batch) {
           const keys = await repo.blobKeysOf(db, job.tenant_id, job.id);
           await repo.deleteJob(db, job.tenant_id, job.id);
