@@ -170,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mobileNumberLength: async (tenantId) => (await settings(tenantId)).mobileNumberLength,
     secureCookies: config.auth.secureCookies,
     loginRateLimit: config.auth.loginRateLimitPerMinute,
+    clock,
   });
   const downloads = createDownloadsModule({
     db,

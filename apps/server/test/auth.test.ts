@@ -1,10 +1,12 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, HOST_A, HOST_B, type TestApp } from './support/harness.ts';
+import { createTestApp, createTestClock, HOST_A, HOST_B, type TestApp } from './support/harness.ts';
 
 let t: TestApp;
+/** The app's clock: session lifetimes are stepped over, not waited for (only the last tests step it). */
+const clock = createTestClock();
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { clock });
 });
 afterAll(() => t?.close());
 
@@ -309,5 +311,38 @@ describe('tenancy', () => {
     expect((await stolen.get('/current-login/')).statusCode).toBe(401);
     expect((await stolen.get('/iotapp/customer-settings/')).statusCode).toBe(401);
     expect((await stolen.post('/api/token/refresh/', { refresh: b.refresh })).statusCode).toBe(401);
+  });
+});
+
+describe('session lifetime', () => {
+  const MINUTE = 60_000;
+  const idleMinutes = 120;
+  const maxHours = 12;
+
+  it('ends a session left idle past the limit, and keeps one in use', async () => {
+    const used = await t.login('localadmin');
+    const idle = await t.login('localadmin');
+    clock.advance((idleMinutes - 1) * MINUTE);
+    expect((await used.get('/current-login/')).statusCode).toBe(200);
+    clock.advance(2 * MINUTE);
+    expect((await used.get('/current-login/')).statusCode).toBe(200);
+    expect((await idle.get('/current-login/')).statusCode).toBe(401);
+  });
+
+  it('ends a session at its maximum age however often it is used, and lists only live sessions', async () => {
+    const client = await t.login('infraadmin');
+    const started = clock.now().getTime();
+    while (clock.now().getTime() - started < maxHours * 3600_000 - idleMinutes * MINUTE) {
+      clock.advance((idleMinutes - 10) * MINUTE);
+      expect((await client.get('/current-login/')).statusCode).toBe(200);
+    }
+    const fresh = await t.login('infraadmin');
+    const before = (await fresh.get('/api/auth/sessions/')).json().contents as Array<{ current: boolean }>;
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    clock.advance(maxHours * 3600_000 - (clock.now().getTime() - started) + MINUTE);
+    expect((await client.get('/current-login/')).statusCode).toBe(401);
+    const after = (await fresh.get('/api/auth/sessions/')).json().contents as Array<{ current: boolean }>;
+    expect(after).toHaveLength(before.length - 1);
+    expect(after.some((s) => s.current)).toBe(true);
   });
 });

@@ -61,12 +61,12 @@ export const findGroups = (db: Db, tenantId: number, ids: number[]) =>
     : db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
 
 /** Counts a failed password and locks the account when the count reaches the limit. */
-export const recordLoginFailure = (db: Db, userId: number, maxFailures: number, lockoutMinutes: number) =>
+export const recordLoginFailure = (db: Db, userId: number, maxFailures: number, lockoutMinutes: number, now: Date) =>
   db
     .updateTable('users')
     .set({
       failed_logins: sql`failed_logins + 1`,
-      locked_until: sql`case when failed_logins + 1 >= ${maxFailures} then now() + make_interval(mins => ${lockoutMinutes}) else locked_until end`,
+      locked_until: sql`case when failed_logins + 1 >= ${maxFailures} then ${now}::timestamptz + make_interval(mins => ${lockoutMinutes}) else locked_until end`,
     })
     .where('id', '=', userId)
     .returning(['failed_logins', 'locked_until'])
@@ -106,6 +106,8 @@ export interface NewSession {
   loginMethod: string;
   userAgent: string | null;
   ip: string | null;
+  /** When it starts: its first use as far as idle time goes. */
+  startedAt: Date;
   expiresAt: Date;
 }
 
@@ -121,6 +123,7 @@ export const insertSession = (db: Db, s: NewSession) =>
       login_method: s.loginMethod,
       user_agent: s.userAgent,
       ip: s.ip,
+      last_seen_at: s.startedAt,
       expires_at: s.expiresAt,
     })
     .execute();
@@ -148,8 +151,8 @@ export const findPrincipal = (db: Db, tenantId: number, by: { sessionId: string 
   return query.executeTakeFirst();
 };
 
-export const touchSession = (db: Db, sessionId: string) =>
-  db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', sessionId).execute();
+export const touchSession = (db: Db, sessionId: string, at: Date) =>
+  db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', sessionId).execute();
 
 export const revokeSession = (db: Db, tenantId: number, sessionId: string, userId?: number) => {
   let query = db
@@ -172,14 +175,15 @@ export const revokeOtherSessions = (db: Db, tenantId: number, userId: number, ke
     .where('revoked_at', 'is', null)
     .execute();
 
-export const listActiveSessions = (db: Db, tenantId: number, userId: number) =>
+/** The user's sessions not revoked and not past their expiry at `now`, most recently used first. */
+export const listActiveSessions = (db: Db, tenantId: number, userId: number, now: Date) =>
   db
     .selectFrom('sessions')
     .select(['id', 'created_at', 'last_seen_at', 'user_agent', 'ip', 'login_method'])
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .where('expires_at', '>', now)
     .orderBy('last_seen_at', 'desc')
     .limit(100)
     .execute();
@@ -234,19 +238,22 @@ export const insertCaptcha = (db: Db, c: { id: string; tenantId: number; answerH
   db.insertInto('captchas').values({ id: c.id, tenant_id: c.tenantId, answer_hash: c.answerHash, expires_at: c.expiresAt }).execute();
 
 /** Takes a captcha once, whatever the answer: a wrong guess cannot be retried on the same image. */
-export const takeCaptcha = (db: Db, tenantId: number, id: string) =>
+export const takeCaptcha = (db: Db, tenantId: number, id: string, now: Date) =>
   db
     .updateTable('captchas')
     .set({ used_at: sql`now()` })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .where('expires_at', '>', now)
     .returning('answer_hash')
     .executeTakeFirst();
 
-export const deleteExpiredCaptchas = (db: Db) =>
-  db.deleteFrom('captchas').where('expires_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+export const deleteExpiredCaptchas = (db: Db, now: Date) =>
+  db
+    .deleteFrom('captchas')
+    .where('expires_at', '<', new Date(now.getTime() - 3600_000))
+    .execute();
 
 export const insertOtp = (db: Db, o: { tenantId: number; userId: number; codeHash: string; expiresAt: Date }) =>
   db.insertInto('otp_codes').values({ tenant_id: o.tenantId, user_id: o.userId, code_hash: o.codeHash, expires_at: o.expiresAt }).execute();

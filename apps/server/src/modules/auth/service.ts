@@ -10,6 +10,7 @@ import type { TokenSigner } from '../../platform/auth/tokens.ts';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../platform/errors.ts';
+import type { Clock } from '../../platform/module.ts';
 import type { SmsSender } from '../../platform/sms.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
@@ -32,6 +33,8 @@ export interface AuthDeps {
   mfaRequiredRoles(tenantId: number): Promise<string[]>;
   /** Digits of a mobile number in the tenant (SPEC 5 and 9: 10 unless the tenant says otherwise). */
   mobileNumberLength(tenantId: number): Promise<number>;
+  /** Session, captcha, code and lockout times (caches keep real time: they only save lookups). */
+  clock: Clock;
 }
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
@@ -57,7 +60,8 @@ const PRINCIPAL_CACHE_MAX = 10_000;
 type Principal = NonNullable<Awaited<ReturnType<typeof repo.findPrincipal>>>;
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, signer, settings } = deps;
+  const { db, signer, settings, clock } = deps;
+  const now = () => clock.now();
   const principals = new Map<string, { principal: Principal; at: number }>();
   /** Token pairs handed out by /current-login/, per session (see currentTokens). */
   const minted = new Map<string, { gen: number; access: string; refresh: string; until: number }>();
@@ -114,6 +118,7 @@ export function createAuthService(deps: AuthDeps) {
     const sessionId = randomUUID();
     const cookie = randomToken(32);
     const maxAgeSeconds = settings.sessionMaxHours * 3600;
+    const startedAt = now();
     await repo.insertSession(db, {
       id: sessionId,
       tenantId: tenant.id,
@@ -123,7 +128,8 @@ export function createAuthService(deps: AuthDeps) {
       loginMethod: method,
       userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
       ip: request.ip,
-      expiresAt: new Date(Date.now() + maxAgeSeconds * 1000),
+      startedAt,
+      expiresAt: new Date(startedAt.getTime() + maxAgeSeconds * 1000),
     });
     await repo.resetLoginFailures(db, user.id);
     await writeAudit(db, request, {
@@ -197,9 +203,9 @@ export function createAuthService(deps: AuthDeps) {
         id: captchaId,
         tenantId: tenant.id,
         answerHash: sha256(answer.toLowerCase()),
-        expiresAt: new Date(Date.now() + CAPTCHA_TTL_MS),
+        expiresAt: new Date(now().getTime() + CAPTCHA_TTL_MS),
       });
-      if (Math.random() < 0.01) await repo.deleteExpiredCaptchas(db);
+      if (Math.random() < 0.01) await repo.deleteExpiredCaptchas(db, now());
       const image = settings.captchaFixedAnswer ? renderCaptchaText(answer) : made.data;
       return { captchaId, image };
     },
@@ -210,7 +216,7 @@ export function createAuthService(deps: AuthDeps) {
       body: { username: string; password: string; captchaId: string; captcha: string; role: string },
     ) {
       const action = 'login.password';
-      const stored = await repo.takeCaptcha(db, tenant.id, body.captchaId);
+      const stored = await repo.takeCaptcha(db, tenant.id, body.captchaId, now());
       if (!stored)
         return deny(
           request,
@@ -234,12 +240,12 @@ export function createAuthService(deps: AuthDeps) {
         await burnPasswordCheck(body.password);
         return deny(request, tenant, action, 'failure', body.username, null, 'unknown_user', 401, LOGIN_MESSAGES.invalidCredentials);
       }
-      if (user.locked_until && user.locked_until > new Date()) {
+      if (user.locked_until && user.locked_until > now()) {
         return deny(request, tenant, action, 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
       }
       if (!(await verifyPassword(user.password_hash, body.password))) {
-        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes);
-        const locked = after.locked_until !== null && after.locked_until > new Date();
+        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes, now());
+        const locked = after.locked_until !== null && after.locked_until > now();
         return deny(
           request,
           tenant,
@@ -261,7 +267,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!user?.is_active) {
         return deny(request, tenant, 'otp.send', 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
       }
-      if (user.locked_until && user.locked_until > new Date()) {
+      if (user.locked_until && user.locked_until > now()) {
         return deny(request, tenant, 'otp.send', 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
       }
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -269,7 +275,7 @@ export function createAuthService(deps: AuthDeps) {
         tenantId: tenant.id,
         userId: user.id,
         codeHash: sha256(code),
-        expiresAt: new Date(Date.now() + OTP_TTL_MS),
+        expiresAt: new Date(now().getTime() + OTP_TTL_MS),
       });
       await deps.sms.send(tenant.id, body.mobile, `Your sign-in code is ${code}. It expires in 5 minutes.`);
       return { message: LOGIN_MESSAGES.otpSent };
@@ -280,11 +286,11 @@ export function createAuthService(deps: AuthDeps) {
       const user = await repo.findUserByMobile(db, tenant.id, body.mobile);
       if (!user?.is_active)
         return deny(request, tenant, action, 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
-      if (user.locked_until && user.locked_until > new Date()) {
+      if (user.locked_until && user.locked_until > now()) {
         return deny(request, tenant, action, 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
       }
       const otp = await repo.latestOtp(db, tenant.id, user.id);
-      const usable = otp && !otp.used_at && otp.expires_at > new Date() && otp.attempts < OTP_MAX_ATTEMPTS;
+      const usable = otp && !otp.used_at && otp.expires_at > now() && otp.attempts < OTP_MAX_ATTEMPTS;
       if (!usable || !safeEqual(otp.code_hash, sha256(body.otp))) {
         if (otp && usable) await repo.countOtpAttempt(db, otp.id);
         return deny(request, tenant, action, 'failure', user.username, user.id, 'otp_wrong', 400, LOGIN_MESSAGES.otpIncorrect);
@@ -299,8 +305,8 @@ export function createAuthService(deps: AuthDeps) {
     async verifyTotpLogin(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
       const { claims, user } = await mfaUser(tenant, body.mfaToken);
       if (!user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) {
-        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes);
-        const locked = after.locked_until !== null && after.locked_until > new Date();
+        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes, now());
+        const locked = after.locked_until !== null && after.locked_until > now();
         return deny(
           request,
           tenant,
@@ -425,9 +431,10 @@ export function createAuthService(deps: AuthDeps) {
       if (claims && claims.tid === tenant.id) principal = await lookupPrincipal(tenant.id, { sessionId: claims.sid });
       if (!principal && cookie) principal = await lookupPrincipal(tenant.id, { cookieHash: sha256(cookie) });
       if (!principal || !isLive(principal)) return null;
-      if (Date.now() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-        principal.lastSeenAt = new Date();
-        await repo.touchSession(db, principal.sessionId);
+      const at = now();
+      if (at.getTime() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+        principal.lastSeenAt = at;
+        await repo.touchSession(db, principal.sessionId, at);
       }
       return {
         userId: principal.userId,
@@ -502,7 +509,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async sessions(tenant: Tenant, auth: AuthContext) {
-      const rows = await repo.listActiveSessions(db, tenant.id, auth.userId);
+      const rows = await repo.listActiveSessions(db, tenant.id, auth.userId, now());
       const contents = rows.map((r) => ({
         id: r.id,
         createdAt: r.created_at.toISOString(),
@@ -544,14 +551,14 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Spends a captcha of the login form for another public form (registration): 'ok', 'expired' or 'wrong'. */
     async verifyCaptcha(tenantId: number, captchaId: string, answer: string): Promise<'ok' | 'expired' | 'wrong'> {
-      const stored = await repo.takeCaptcha(db, tenantId, captchaId);
+      const stored = await repo.takeCaptcha(db, tenantId, captchaId, now());
       if (!stored) return 'expired';
       return safeEqual(stored.answer_hash, sha256(answer.toLowerCase())) ? 'ok' : 'wrong';
     },
 
     /** The sessions port other modules use (user administration): a user's live sessions and sign-ins. */
     userSessions: {
-      list: (tenantId: number, userId: number) => repo.listActiveSessions(db, tenantId, userId),
+      list: (tenantId: number, userId: number) => repo.listActiveSessions(db, tenantId, userId, now()),
       lastSignIns: async (tenantId: number, userIds: number[]) =>
         new Map((await repo.lastSignIns(db, tenantId, userIds)).map((r) => [r.user_id, new Date(r.at)])),
       /** Ends every session of the user at once, the 2 s principal cache included. */
@@ -575,8 +582,9 @@ export function createAuthService(deps: AuthDeps) {
   };
 
   function isLive(p: { revokedAt: Date | null; expiresAt: Date; lastSeenAt: Date; isActive: boolean }) {
-    const idleLimit = Date.now() - settings.sessionIdleMinutes * 60_000;
-    return !p.revokedAt && p.isActive && p.expiresAt.getTime() > Date.now() && p.lastSeenAt.getTime() > idleLimit;
+    const at = now().getTime();
+    const idleLimit = at - settings.sessionIdleMinutes * 60_000;
+    return !p.revokedAt && p.isActive && p.expiresAt.getTime() > at && p.lastSeenAt.getTime() > idleLimit;
   }
 }
 export type AuthService = ReturnType<typeof createAuthService>;
