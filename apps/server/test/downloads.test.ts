@@ -356,6 +356,8 @@ describe('stopping, retries, crashes and expiry', () => {
     const job = await startExport(admin, { kind: 'users', name: 'old' });
     await t.app.jobs.drain();
     clock.advance(retentionMs - 1800_000);
+    // Past a session's maximum age: sign in again.
+    admin = await t.login('customeradmin');
     const keep = await startExport(admin, { kind: 'users', name: 'fresh' });
     await t.app.jobs.drain();
     const fileOf = async (jobId: number) =>
