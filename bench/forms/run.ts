@@ -12,6 +12,7 @@ import pg from 'pg';
 import { seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { createResponseService } from '../../apps/server/src/modules/forms/response-service.ts';
 import { createTemplateService } from '../../apps/server/src/modules/forms/template-service.ts';
+import { createUserDirectory } from '../../apps/server/src/modules/users/directory.ts';
 import type { AuthContext } from '../../apps/server/src/platform/auth/context.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus } from '../../apps/server/src/platform/events.ts';
@@ -99,7 +100,8 @@ try {
     roles: ['customeradmin'],
     permissions: new Set([FORM_PERMISSIONS.build, FORM_PERMISSIONS.readResponses]),
   };
-  const templates = createTemplateService({ db });
+  const users = createUserDirectory(db);
+  const templates = createTemplateService({ db, users });
   const unused = () => {
     throw new Error('not used by the bench');
   };
@@ -109,6 +111,7 @@ try {
     clock: systemClock,
     blobs: { put: unused, write: unused, open: unused, delete: unused },
     directory: { asset: unused, device: unused, visibleAssetIds: unused, usersForAsset: unused },
+    users,
     templates,
     actions: { run: async () => [] },
     log: console,

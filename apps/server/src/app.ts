@@ -38,6 +38,7 @@ import { createMailSender, type MailSender } from './platform/mail.ts';
 import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
+import type { ActiveUsers } from './platform/push/sessions.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
@@ -183,10 +184,19 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const exports = downloads.ports.exports;
   const deviceRecords = createDeviceRecords(db);
-  const sites = createSitesModule({ db, config, devices: deviceRecords, exports });
-  const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
   const users = createUsersModule({ db, exports });
-  const push = createPushModule({ database, events, log, sessionIdleMinutes: config.auth.sessionIdleMinutes, sites: directory });
+  // Platform (push sessions, the video relay's session check) asks the users module which users are still active.
+  const activeUsers: ActiveUsers = (tenantId, userIds) => users.ports.directory.actors(tenantId, userIds);
+  const sites = createSitesModule({ db, config, devices: deviceRecords, exports, users: users.ports.directory });
+  const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
+  const push = createPushModule({
+    database,
+    events,
+    log,
+    sessionIdleMinutes: config.auth.sessionIdleMinutes,
+    sites: directory,
+    users: activeUsers,
+  });
   const helpdesk = createHelpdeskModule({
     db,
     events,
@@ -217,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     sites: sites.ports.sites,
     provisionCustomer: sites.ports.siteCustomers.byProvisionKey,
     exports,
+    users: users.ports.directory,
   });
   const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
@@ -229,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     exports,
     events,
     evidenceSecret: await installSecret(db, 'evidence'),
+    users: activeUsers,
   });
   const forms = createFormsModule({
     db,
@@ -238,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     blobs: createLocalBlobStore(join(dataDir, 'blobs')),
     directory,
     helpdesk: tickets,
+    users: users.ports.directory,
     exports,
     log,
   });

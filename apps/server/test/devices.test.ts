@@ -249,7 +249,14 @@ describe('alarm actions', () => {
     stop();
 
     const log = (await admin.get(`/iotapp/devices/${e.router.id}/alarm-actions/`)).json();
+    const me = await t.db
+      .selectFrom('users')
+      .select(['id', 'firstname', 'lastname'])
+      .where('tenant_id', '=', t.tenantA)
+      .where('username', '=', 'customeradmin')
+      .executeTakeFirstOrThrow();
     expect(log.contents[0]).toMatchObject({
+      user: { id: me.id, name: `${me.firstname} ${me.lastname}` },
       telemetryKey: 'maintenance',
       telemetryValue: true,
       updateChildDevice: true,

@@ -19,6 +19,17 @@ afterAll(async () => {
 
 const T = '/ifmapp/dynamic-form-templates';
 
+/** A demo user's id and name as the forms show it (the tests read the users table directly). */
+async function person(username: string) {
+  const u = await t.db
+    .selectFrom('users')
+    .select(['id', 'firstname', 'lastname'])
+    .where('tenant_id', '=', t.tenantA)
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
+  return { id: u.id, name: `${u.firstname} ${u.lastname}` };
+}
+
 describe('templates', () => {
   it('creates a form with every field type, reads it by name and by bound view', async () => {
     const form = await createTemplate(admin, allFieldsTemplate('Site Audit Test'));
@@ -68,6 +79,7 @@ describe('templates', () => {
     const versions = (await admin.get(`${T}/${form.id}/versions/`)).json().contents;
     expect(versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
     expect(versions[0].fieldCount).toBe(16);
+    expect(versions.map((v: { createdBy: string | null }) => v.createdBy)).toEqual(Array(2).fill((await person('customeradmin')).name));
     const v1 = (await admin.get(`${T}/${form.id}/versions/1/`)).json();
     expect(v1.metadata.schema.properties.title.description).toBe('What you audited');
     const restored = await admin.post(`${T}/${form.id}/versions/1/restore/`);
@@ -163,6 +175,13 @@ describe('responses', () => {
     const first = (await admin.get(`${T}/${form.id}/responses/?limit=2`)).json();
     expect(first.totalCount).toBe(4);
     expect(first.contents.map((r: { data: { title: string } }) => r.data.title)).toEqual(['mine', 'three']);
+    expect(first.contents.map((r: { submittedBy: unknown }) => r.submittedBy)).toEqual([
+      await person('customer'),
+      await person('customeradmin'),
+    ]);
+    expect((await admin.get(`${T}/${form.id}/responses/${first.contents[0].id}/`)).json().response.submittedBy).toEqual(
+      await person('customer'),
+    );
     const second = (await admin.get(`${T}/${form.id}/responses/?limit=2&cursor=${first.nextCursor}`)).json();
     expect(second.contents.map((r: { data: { title: string } }) => r.data.title)).toEqual(['two', 'one']);
     expect(second.nextCursor).toBeNull();

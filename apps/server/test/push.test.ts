@@ -177,6 +177,28 @@ describe('/ws', () => {
     await tab.next('never', 1000);
     expect(tab.closed?.code).toBe(PUSH_CLOSE.sessionEnded);
   });
+
+  it('closes the sockets of a user who was deactivated, and keeps the others with their permissions', async () => {
+    const deactivated = await open(await t.login('storemanager'));
+    const staying = await open(await t.login('fieldexecutive'));
+    const feId = await userIdOf(t.db, t.tenantA, 'fieldexecutive');
+    const feConnections = () => [...(t.handles.push?.hub.connections() ?? [])].filter((c) => c.tenantId === t.tenantA && c.userId === feId);
+    const before = feConnections().map((c) => ({ roles: c.roles, permissions: [...c.permissions].sort() }));
+    expect(before[0]?.permissions.length).toBeGreaterThan(0);
+    const users = () => t.db.updateTable('users').where('tenant_id', '=', t.tenantA).where('username', '=', 'storemanager');
+    await users().set({ is_active: false }).execute();
+    try {
+      await t.handles.push?.checkSessions();
+      await deactivated.next('never', 1000);
+      expect(deactivated.closed?.code).toBe(PUSH_CLOSE.sessionEnded);
+      expect(staying.closed).toBeNull();
+      expect(feConnections().map((c) => ({ roles: c.roles, permissions: [...c.permissions].sort() }))).toEqual(before);
+      expect(before[0]?.roles).toEqual(['fieldexecutive']);
+    } finally {
+      await users().set({ is_active: true }).execute();
+      staying.close();
+    }
+  });
 });
 
 describe('fan-out across server processes', () => {

@@ -6,6 +6,7 @@ import type { ExportRegistry } from '../downloads/index.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
 import type { DirectoryDevice } from '../sites/directory.ts';
 import type { SiteService } from '../sites/service.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { createDeviceActivityRepository, type DeviceActivityRepository } from './activity-repository.ts';
 import { createCatalogService } from './catalog-service.ts';
 import { deviceExports } from './exports.ts';
@@ -60,6 +61,8 @@ export interface DevicesPorts {
   /** The site customer whose device-provisioning key this is (the sites module owns customers). */
   provisionCustomer(tenantId: number, key: string): Promise<{ id: number; provision_secret: string } | undefined>;
   exports: ExportRegistry;
+  /** Names in the alarm-action log (the users module owns users). */
+  users: UserDirectory;
 }
 
 /** Devices: the list and tree, templates, mappings, provisioning, alarm actions. */
@@ -71,6 +74,7 @@ export function createDevicesModule(ports: DevicesPorts): DomainModule {
     settings: ports.settings,
     tickets: ports.tickets,
     provisionCustomer: ports.provisionCustomer,
+    users: ports.users,
   });
   const catalog = createCatalogService(db);
   for (const source of deviceExports(devices)) ports.exports.registerSource(source);

@@ -309,7 +309,6 @@ export async function listAlarmActions(db: Db, tenantId: number, deviceId: numbe
   const base = db.selectFrom('device_alarm_actions as x').where('x.tenant_id', '=', tenantId).where('x.device_id', '=', deviceId);
   const [rows, total] = await Promise.all([
     base
-      .leftJoin('users as u', 'u.id', 'x.user_id')
       .select([
         'x.id',
         'x.telemetry_key',
@@ -319,10 +318,7 @@ export async function listAlarmActions(db: Db, tenantId: number, deviceId: numbe
         'x.create_ticket',
         'x.description',
         'x.created_at',
-        'u.id as user_id',
-        'u.firstname',
-        'u.lastname',
-        'u.username',
+        'x.user_id',
       ])
       .orderBy('x.created_at', 'desc')
       .orderBy('x.id', 'desc')

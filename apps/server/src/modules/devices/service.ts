@@ -23,6 +23,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
 import { iso, isoOf, type Viewer } from '../sites/scope.ts';
 import { siteRoot } from '../sites/service.ts';
+import { type UserDirectory, usersById } from '../users/directory.ts';
 import * as repo from './repository.ts';
 
 const SETTING_OF: Record<AlarmActionInput['telemetryKey'], keyof CustomerSettings['deviceAlarmActions']> = {
@@ -103,6 +104,8 @@ export function createDeviceService(deps: {
   tickets: SystemTickets;
   /** The customer whose device-provisioning key this is (the sites module owns customers). */
   provisionCustomer: (tenantId: number, key: string) => Promise<{ id: number; provision_secret: string } | undefined>;
+  /** Names of who took each alarm action (the users module owns users). */
+  users: Pick<UserDirectory, 'byIds'>;
 }) {
   const { db, events } = deps;
 
@@ -370,18 +373,26 @@ export function createDeviceService(deps: {
     async alarmActionLog(viewer: Viewer, id: number, page: number, limit: number) {
       await get(viewer, id);
       const { rows, total } = await repo.listAlarmActions(db, viewer.tenantId, id, page, limit);
+      const users = await usersById(
+        deps.users,
+        viewer.tenantId,
+        rows.map((r) => r.user_id),
+      );
       return {
-        contents: rows.map((r) => ({
-          id: r.id,
-          telemetryKey: r.telemetry_key,
-          telemetryValue: r.telemetry_value,
-          updateChildDevice: r.update_child_device,
-          updatedDevices: r.updated_devices,
-          createTicket: r.create_ticket,
-          description: r.description,
-          user: r.user_id ? { id: r.user_id, name: `${r.firstname ?? ''} ${r.lastname ?? ''}`.trim() || (r.username ?? '') } : null,
-          createdAt: isoOf(r.created_at),
-        })),
+        contents: rows.map((r) => {
+          const u = r.user_id === null ? undefined : users.get(r.user_id);
+          return {
+            id: r.id,
+            telemetryKey: r.telemetry_key,
+            telemetryValue: r.telemetry_value,
+            updateChildDevice: r.update_child_device,
+            updatedDevices: r.updated_devices,
+            createTicket: r.create_ticket,
+            description: r.description,
+            user: u ? { id: u.id, name: `${u.firstname} ${u.lastname}`.trim() || u.username } : null,
+            createdAt: isoOf(r.created_at),
+          };
+        }),
         totalCount: total,
       };
     },

@@ -2,6 +2,8 @@ import type { FormField } from '@sitewatch/contracts';
 import { z } from 'zod';
 import type { Db } from '../../platform/db.ts';
 import type { ExportSource } from '../downloads/index.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import { withSubmitters } from './people.ts';
 import * as repo from './repository.ts';
 import { canReadAll } from './response-service.ts';
 
@@ -25,7 +27,7 @@ function cell(field: FormField | undefined, value: unknown): string {
  * The responses of one form as CSV through the downloads job centre. Columns are fixed (the registry's shape),
  * so the answers go into one cell as "Label: value" pairs in the order of the template.
  */
-export function formResponsesSource(db: Db): ExportSource<Params> {
+export function formResponsesSource(db: Db, users: Pick<UserDirectory, 'byIds'>): ExportSource<Params> {
   return {
     kind: 'form-responses',
     label: 'Form Responses',
@@ -44,7 +46,11 @@ export function formResponsesSource(db: Db): ExportSource<Params> {
       const template = await repo.templateById(db, scope.tenantId, p.formTemplate);
       if (!template) return { rows: [], nextCursor: null };
       const after = cursor ? (JSON.parse(cursor) as { createdAt: string; id: number }) : null;
-      const rows = await repo.listResponses(db, scope.tenantId, p.formTemplate, { from: p.from, to: p.to }, after, limit);
+      const rows = await withSubmitters(
+        users,
+        scope.tenantId,
+        await repo.listResponses(db, scope.tenantId, p.formTemplate, { from: p.from, to: p.to }, after, limit),
+      );
       const fields = Object.entries(template.metadata.schema.properties).filter(([, f]) => f.type !== 'labelrenderer');
       const last = rows.at(-1);
       return {

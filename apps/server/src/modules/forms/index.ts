@@ -7,6 +7,7 @@ import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SystemTickets } from '../helpdesk/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { createSubmissionActions } from './actions.ts';
 import { formResponsesSource } from './export.ts';
 import { deleteAttachments, listTemplates, staleAttachments } from './repository.ts';
@@ -28,6 +29,8 @@ export interface FormsPorts {
   directory: SiteDirectory;
   /** Tickets raised by submissions (low rating, a form set to open a ticket or work order). */
   helpdesk: SystemTickets;
+  /** Names of who saved a version and who submitted a response (the users module owns users). */
+  users: UserDirectory;
   exports: ExportRegistry;
   log: { error(obj: unknown, msg: string): void };
 }
@@ -43,7 +46,7 @@ export interface FormsPort {
  * responses through the downloads job centre.
  */
 export function createFormsModule(ports: FormsPorts): DomainModule<FormsPort> & { templates: ReturnType<typeof createTemplateService> } {
-  const templates = createTemplateService({ db: ports.db });
+  const templates = createTemplateService({ db: ports.db, users: ports.users });
   const actions = createSubmissionActions({ helpdesk: ports.helpdesk, directory: ports.directory, log: ports.log });
   const responses = createResponseService({ ...ports, templates, actions });
   return {
@@ -54,7 +57,7 @@ export function createFormsModule(ports: FormsPorts): DomainModule<FormsPort> & 
       },
     },
     async register(app: FastifyInstance) {
-      ports.exports.registerSource(formResponsesSource(ports.db));
+      ports.exports.registerSource(formResponsesSource(ports.db, ports.users));
       await app.register(async (scope) => formRoutes(scope, { templates, responses }));
       // Uploads never submitted with a response are removed after a day.
       ports.jobs.register(CLEANUP_QUEUE, async () => {

@@ -137,13 +137,12 @@ export const deleteTemplate = (db: Q, tenantId: number, id: number) =>
 export const listVersions = (db: Q, tenantId: number, templateId: number) =>
   db
     .selectFrom('form_template_versions as v')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'v.created_by').onRef('u.tenant_id', '=', 'v.tenant_id'))
     .select([
       'v.version',
       'v.label',
       'v.created_at',
+      'v.created_by',
       sql<number>`(select count(*) from jsonb_object_keys(v.metadata->'schema'->'properties'))::int`.as('field_count'),
-      sql<string | null>`nullif(trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, '')), '')`.as('created_by_name'),
     ])
     .where('v.tenant_id', '=', tenantId)
     .where('v.template_id', '=', templateId)
@@ -264,18 +263,7 @@ export const setResponseTickets = (db: Q, tenantId: number, id: number, ticketId
 const responseBase = (db: Q, tenantId: number) =>
   db
     .selectFrom('form_responses as r')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'r.submitted_by').onRef('u.tenant_id', '=', 'r.tenant_id'))
-    .select([
-      'r.id',
-      'r.template_id',
-      'r.version',
-      'r.data',
-      'r.submitted_by',
-      'r.ticket_ids',
-      'r.created_at',
-      sql<string | null>`nullif(trim(coalesce(u.firstname, '') || ' ' || coalesce(u.lastname, '')), '')`.as('submitter_name'),
-      'u.username',
-    ])
+    .select(['r.id', 'r.template_id', 'r.version', 'r.data', 'r.submitted_by', 'r.ticket_ids', 'r.created_at'])
     .where('r.tenant_id', '=', tenantId);
 export type ResponseRow = Awaited<ReturnType<typeof responseById>> & object;
 

@@ -21,7 +21,9 @@ import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import { sniffContentType } from '../../platform/sniff.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import type { SubmissionActions } from './actions.ts';
+import { withSubmitters } from './people.ts';
 import * as repo from './repository.ts';
 import type { TemplateService } from './template-service.ts';
 
@@ -32,7 +34,10 @@ type ResponseCreate = z.output<typeof formResponseCreateSchema>;
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 export const canReadAll = (auth: Pick<AuthContext, 'permissions'>) => auth.permissions.has(FORM_PERMISSIONS.readResponses);
 
-export function toResponse(row: NonNullable<Awaited<ReturnType<typeof repo.responseById>>>, attachments: FormAttachment[]): FormResponse {
+export function toResponse(
+  row: repo.ResponseRow & { submitter_name: string | null; username: string | null },
+  attachments: FormAttachment[],
+): FormResponse {
   return {
     id: Number(row.id),
     formTemplate: row.template_id,
@@ -58,6 +63,8 @@ export interface ResponseDeps {
   clock: Clock;
   blobs: BlobStore;
   directory: SiteDirectory;
+  /** Submitters' names (the users module's directory). */
+  users: Pick<UserDirectory, 'byIds'>;
   templates: TemplateService;
   actions: SubmissionActions;
   log: { error(obj: unknown, msg: string): void };
@@ -186,12 +193,15 @@ export function createResponseService(deps: ResponseDeps) {
       ]);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
-      const files = await attachmentsByResponse(
-        auth.tenantId,
-        page.map((r) => Number(r.id)),
-      );
+      const [files, named] = await Promise.all([
+        attachmentsByResponse(
+          auth.tenantId,
+          page.map((r) => Number(r.id)),
+        ),
+        withSubmitters(deps.users, auth.tenantId, page),
+      ]);
       return {
-        contents: page.map((r) => toResponse(r, files.get(Number(r.id)) ?? [])),
+        contents: named.map((r) => toResponse(r, files.get(Number(r.id)) ?? [])),
         nextCursor: rows.length > query.limit && last ? encodeCursor(last.created_at, Number(last.id)) : null,
         totalCount,
       };
@@ -202,9 +212,12 @@ export function createResponseService(deps: ResponseDeps) {
       await deps.templates.get(auth, templateId);
       const row = await repo.responseById(db, auth.tenantId, templateId, responseId);
       if (!row || !(canReadAll(auth) || row.submitted_by === auth.userId)) throw notFound();
-      const files = await attachmentsByResponse(auth.tenantId, [Number(row.id)]);
+      const [files, [named]] = await Promise.all([
+        attachmentsByResponse(auth.tenantId, [Number(row.id)]),
+        withSubmitters(deps.users, auth.tenantId, [row]),
+      ]);
       return {
-        response: toResponse(row, files.get(Number(row.id)) ?? []),
+        response: toResponse(named ?? { ...row, submitter_name: null, username: null }, files.get(Number(row.id)) ?? []),
         template: await deps.templates.atVersion(auth, templateId, row.version),
       };
     },

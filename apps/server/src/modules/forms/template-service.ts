@@ -11,6 +11,8 @@ import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import { withCreators } from './people.ts';
 import * as repo from './repository.ts';
 
 type TemplateInput = z.output<typeof formTemplateInputSchema>;
@@ -56,7 +58,7 @@ function checked(input: TemplateInput): repo.TemplateContent {
 }
 
 /** Templates: anyone signed in reads and fills them; building needs the build permission. */
-export function createTemplateService(deps: { db: Db }) {
+export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory, 'byIds'> }) {
   const { db } = deps;
 
   async function get(auth: AuthContext, id: number) {
@@ -119,7 +121,7 @@ export function createTemplateService(deps: { db: Db }) {
     async versions(auth: AuthContext, id: number) {
       if (!canBuild(auth)) throw forbidden();
       await get(auth, id);
-      const rows = await repo.listVersions(db, auth.tenantId, id);
+      const rows = await withCreators(deps.users, auth.tenantId, await repo.listVersions(db, auth.tenantId, id));
       return {
         contents: rows.map((r) => ({
           version: r.version,

@@ -1,26 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
-/** SQL of what happens around a ticket: history, comments, attachments and attendance. */
+/** SQL of what happens around a ticket: history, comments, attachments and attendance (user ids only, named by the service). */
 
 export async function listHistory(db: Db, tenantId: number, ticketId: number, page: { offset: number; limit: number; ascending: boolean }) {
   const direction = page.ascending ? 'asc' : 'desc';
   // One round trip: the page and the total (a window count) together; an empty page past the end counts apart.
   const rows = await db
     .selectFrom('ticket_history as h')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'h.actor_id').onRef('u.tenant_id', '=', 'h.tenant_id'))
-    .select([
-      'h.id',
-      'h.ticket_id',
-      'h.action',
-      'h.changes',
-      'h.note',
-      'h.created_at',
-      'h.actor_id',
-      'u.firstname',
-      'u.lastname',
-      'u.email',
-    ])
+    .select(['h.id', 'h.ticket_id', 'h.action', 'h.changes', 'h.note', 'h.created_at', 'h.actor_id'])
     .select(sql<number>`count(*) over ()`.as('total'))
     .where('h.ticket_id', '=', ticketId)
     .where('h.tenant_id', '=', tenantId)
@@ -50,8 +38,7 @@ export async function listComments(
   const [rows, total] = await Promise.all([
     db
       .selectFrom('ticket_comments as m')
-      .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'm.author_id').onRef('u.tenant_id', '=', 'm.tenant_id'))
-      .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id', 'u.firstname', 'u.lastname', 'u.email'])
+      .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id'])
       .where('m.ticket_id', '=', ticketId)
       .where('m.tenant_id', '=', tenantId)
       .orderBy('m.updated_at', direction)
@@ -81,8 +68,7 @@ export const insertComment = (db: Db, values: { tenantId: number; ticketId: numb
 export const findComment = (db: Db, tenantId: number, id: number) =>
   db
     .selectFrom('ticket_comments as m')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'm.author_id').onRef('u.tenant_id', '=', 'm.tenant_id'))
-    .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id', 'u.firstname', 'u.lastname', 'u.email'])
+    .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id'])
     .where('m.tenant_id', '=', tenantId)
     .where('m.id', '=', id)
     .executeTakeFirstOrThrow();
@@ -92,18 +78,7 @@ export const findComment = (db: Db, tenantId: number, id: number) =>
 const attachmentSelect = (db: Db) =>
   db
     .selectFrom('ticket_attachments as f')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'f.uploaded_by').onRef('u.tenant_id', '=', 'f.tenant_id'))
-    .select([
-      'f.id',
-      'f.ticket_id',
-      'f.name',
-      'f.blob_key',
-      'f.size',
-      'f.content_type',
-      'f.created_at',
-      'f.updated_at',
-      'u.email as uploader_email',
-    ]);
+    .select(['f.id', 'f.ticket_id', 'f.name', 'f.blob_key', 'f.size', 'f.content_type', 'f.created_at', 'f.updated_at', 'f.uploaded_by']);
 export type AttachmentRow = Awaited<ReturnType<ReturnType<typeof attachmentSelect>['executeTakeFirstOrThrow']>>;
 
 export const listAttachments = (db: Db, tenantId: number, ticketId: number) =>
@@ -151,8 +126,7 @@ export const refreshAttachmentSummary = (db: Db, tenantId: number, ticketId: num
 export const listAttendance = (db: Db, tenantId: number, ticketId: number) =>
   db
     .selectFrom('ticket_attendance as d')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'd.user_id').onRef('u.tenant_id', '=', 'd.tenant_id'))
-    .select(['d.id', 'd.note', 'd.latitude', 'd.longitude', 'd.created_at', 'd.user_id', 'u.firstname', 'u.lastname', 'u.email'])
+    .select(['d.id', 'd.note', 'd.latitude', 'd.longitude', 'd.created_at', 'd.user_id'])
     .where('d.tenant_id', '=', tenantId)
     .where('d.ticket_id', '=', ticketId)
     .orderBy('d.created_at', 'desc')

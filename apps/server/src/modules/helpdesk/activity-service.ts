@@ -11,6 +11,7 @@ import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { isTerminal } from './ticket-rules.ts';
 import { type HelpdeskDeps, staleVersion, type TicketService } from './ticket-service.ts';
+import { withUserNames } from './user-names.ts';
 
 /** A file name safe to store and to send back in a header: no path, quotes or control characters, 200 at most. */
 function cleanFileName(name: string) {
@@ -71,20 +72,31 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
     async history(actor: Actor, id: number, q: { page: number; limit: number; orderBy: string }) {
       await tickets.visibleTicket(actor, id);
       const { rows, total } = await activity.listHistory(db, actor.tenantId, id, page(q));
-      return { contents: rows.map(toHistory), totalCount: total };
+      const names = await withUserNames(
+        deps.users,
+        actor.tenantId,
+        rows.map((r) => r.actor_id),
+      );
+      return { contents: rows.map((r) => toHistory(r, names)), totalCount: total };
     },
 
     async comments(actor: Actor, id: number, q: { page: number; limit: number; orderBy: string }) {
       await tickets.visibleTicket(actor, id);
       const { rows, total } = await activity.listComments(db, actor.tenantId, id, page(q));
-      return { contents: rows.map(toComment), totalCount: total };
+      const names = await withUserNames(
+        deps.users,
+        actor.tenantId,
+        rows.map((r) => r.author_id),
+      );
+      return { contents: rows.map((r) => toComment(r, names)), totalCount: total };
     },
 
     async addComment(actor: Actor, id: number, text: string) {
       const row = await tickets.visibleTicket(actor, id);
       const commentId = await activity.insertComment(db, { tenantId: actor.tenantId, ticketId: id, authorId: actor.userId, text });
       tickets.emit(row, 'updated', { changes: ['comment'], actorId: actor.userId });
-      return toComment(await activity.findComment(db, actor.tenantId, commentId));
+      const comment = await activity.findComment(db, actor.tenantId, commentId);
+      return toComment(comment, await withUserNames(deps.users, actor.tenantId, [comment.author_id]));
     },
 
     async watch(actor: Actor, id: number, userId: number | undefined) {

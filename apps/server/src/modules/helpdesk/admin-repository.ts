@@ -4,29 +4,19 @@ import type { EscalationPoliciesTable, IssueTypesTable } from './tables.ts';
 
 /** SQL of the helpdesk's configuration tables (users are read through the users module's directory). */
 
-/** The active user of a role with the fewest unfinished tickets assigned (ties: lowest id). */
-export const leastLoadedUserOfRole = (db: Db, tenantId: number, role: string) =>
-  db
-    .selectFrom('users as u')
-    .select([
-      'u.id',
-      (eb) =>
-        eb
-          .selectFrom('tickets as t')
-          .select(eb.fn.countAll<number>().as('n'))
-          .where('t.tenant_id', '=', tenantId)
-          .whereRef('t.assigned_to', '=', 'u.id')
-          // Literal statuses, so that the partial index of unfinished tickets per assignee applies.
-          .where(sql<boolean>`t.assigned_to is not null and t.status not in ('RESOLVED', 'CLOSED')`)
-          .as('load'),
-    ])
-    .where('u.tenant_id', '=', tenantId)
-    .where('u.is_active', '=', true)
-    .where(sql<boolean>`${role} = any(u.roles)`)
-    .orderBy('load')
-    .orderBy('u.id')
-    .limit(1)
-    .executeTakeFirst();
+/** The unfinished tickets assigned to each of these users; users without any are left out. */
+export const unfinishedTicketCounts = (db: Db, tenantId: number, userIds: number[]) =>
+  userIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('tickets as t')
+        .select(['t.assigned_to', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('t.tenant_id', '=', tenantId)
+        .where('t.assigned_to', 'in', userIds)
+        // Literal statuses, so that the partial index of unfinished tickets per assignee applies.
+        .where(sql<boolean>`t.assigned_to is not null and t.status not in ('RESOLVED', 'CLOSED')`)
+        .groupBy('t.assigned_to')
+        .execute();
 
 // Issue types ---------------------------------------------------------------------------------------------------
 

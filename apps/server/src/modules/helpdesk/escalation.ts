@@ -17,6 +17,10 @@ export const SWEEP_INTERVAL_MS = 30_000;
 /** Up to this many events of a batch go out one by one (browsers refresh at once); more travel as one batch event. */
 export const SINGLE_EVENTS_MAX = 20;
 
+/** The active users of a role in a tenant, keyed `${tenantId}:${role}`, as the users directory gave them. */
+type RoleMembers = Map<string, number[]>;
+const roleKey = (tenantId: number, role: string) => `${tenantId}:${role}`;
+
 interface Plan {
   steps: esc.EscalationStep[];
   clear: number[];
@@ -34,13 +38,33 @@ interface Plan {
 export function createEscalationEngine(deps: HelpdeskDeps) {
   const { db, clock } = deps;
 
-  async function plan(trx: Db, rows: esc.DueEscalation[]): Promise<Plan> {
+  /** Of these users, the one with the fewest unfinished tickets assigned (ties: lowest id), or null. */
+  async function leastLoaded(trx: Db, tenantId: number, userIds: number[]) {
+    const loads = new Map((await adminRepo.unfinishedTicketCounts(trx, tenantId, userIds)).map((l) => [l.assigned_to, Number(l.n)]));
+    let best: { id: number; load: number } | null = null;
+    for (const id of userIds) {
+      const load = loads.get(id) ?? 0;
+      if (!best || load < best.load || (load === best.load && id < best.id)) best = { id, load };
+    }
+    return best?.id ?? null;
+  }
+
+  /**
+   * The steps of a locked batch. A role level needs the role's members, which the users directory reads on its own
+   * connection, never inside this transaction: roles not in `members` yet are returned as missing instead.
+   */
+  async function plan(
+    trx: Db,
+    rows: esc.DueEscalation[],
+    members: RoleMembers,
+  ): Promise<Plan | { missing: Array<{ tenantId: number; role: string }> }> {
     const policies = new Map(
       (
         await adminRepo.policiesByIds(trx, [...new Set(rows.map((r) => r.escalation_policy_id).filter((id): id is number => id !== null))])
       ).map((p) => [p.id, p]),
     );
     const roleUsers = new Map<string, number | null>();
+    const missing = new Map<string, { tenantId: number; role: string }>();
     const result: Plan = { steps: [], clear: [], fired: new Map() };
     for (const row of rows) {
       const policy = row.escalation_policy_id === null ? undefined : policies.get(row.escalation_policy_id);
@@ -52,8 +76,13 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       }
       let assignee = step.assigneeId;
       if (assignee === null && step.role) {
-        const key = `${row.tenant_id}:${step.role}`;
-        if (!roleUsers.has(key)) roleUsers.set(key, (await adminRepo.leastLoadedUserOfRole(trx, row.tenant_id, step.role))?.id ?? null);
+        const key = roleKey(row.tenant_id, step.role);
+        const candidates = members.get(key);
+        if (!candidates) {
+          missing.set(key, { tenantId: row.tenant_id, role: step.role });
+          continue;
+        }
+        if (!roleUsers.has(key)) roleUsers.set(key, await leastLoaded(trx, row.tenant_id, candidates));
         assignee = roleUsers.get(key) ?? null;
       }
       const status = ESCALATABLE.includes(row.status) ? 'ESCALATE' : row.status;
@@ -72,7 +101,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       });
       result.fired.set(row.id, { level: step, reassigned });
     }
-    return result;
+    return missing.size > 0 ? { missing: [...missing.values()] } : result;
   }
 
   function payloadOf(t: esc.SweptTicket, changes: string[]): TicketEventPayload {
@@ -151,11 +180,13 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
         announce(rows, 'overdue');
         if (rows.length < batch || Date.now() > deadline) break;
       }
+      const members: RoleMembers = new Map();
       for (;;) {
         const out = await db.transaction().execute(async (trx) => {
           const now = clock.now();
           const due = await esc.lockDueEscalations(trx, batch, now);
-          const p = await plan(trx, due);
+          const p = await plan(trx, due, members);
+          if ('missing' in p) return p;
           await esc.clearEscalation(trx, p.clear);
           const applied = await esc.applyEscalations(trx, p.steps, now);
           // The next levels: one wake-up per distinct wait of the batch.
@@ -163,6 +194,16 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
           for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(now.getTime() + wait * 60_000));
           return { due: due.length, applied, fired: p.fired };
         });
+        if ('missing' in out) {
+          // Nothing was changed: read the roles' members outside the transaction, then take the batch again.
+          for (const { tenantId, role } of out.missing) {
+            members.set(
+              roleKey(tenantId, role),
+              (await deps.users.withRoles(tenantId, [role])).map((u) => u.id),
+            );
+          }
+          continue;
+        }
         escalated += out.applied.length;
         announce(out.applied, 'escalated', out.fired);
         if (out.due < batch) break;

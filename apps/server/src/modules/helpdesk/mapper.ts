@@ -10,8 +10,12 @@ import type {
 } from '@sitewatch/contracts';
 import type { AttachmentRow, CommentRow, HistoryRow } from './activity-repository.ts';
 import type { TicketRow } from './ticket-repository.ts';
+import { nameOf, type UserNames } from './user-names.ts';
 
-/** Database rows to API shapes, explicitly: table types never leak out. */
+/**
+ * Database rows to API shapes, explicitly: table types never leak out. The users a row names come from the users
+ * module's directory (`withUserNames`), looked up once per list.
+ */
 
 export const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 export const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
@@ -26,7 +30,7 @@ export function userRef(id: number | null, u: { firstname: string | null; lastna
 
 export const attachmentPath = (ticketId: number, attachmentId: number) => `/helpdesk/tickets/${ticketId}/attachments/${attachmentId}/`;
 
-export function toSummary(r: TicketRow): TicketSummary {
+export function toSummary(r: TicketRow, names: UserNames): TicketSummary {
   return {
     id: r.id,
     ticketId: r.ticket_no,
@@ -38,11 +42,11 @@ export function toSummary(r: TicketRow): TicketSummary {
     title: r.title,
     description: r.description,
     assignedTo: r.assigned_to,
-    assignee: userRef(r.assigned_to, { firstname: r.assignee_firstname, lastname: r.assignee_lastname, email: r.assignee_email }),
+    assignee: userRef(r.assigned_to, nameOf(names, r.assigned_to)),
     createdBy:
       r.created_by === null
         ? null
-        : (userRef(r.created_by, { firstname: r.creator_firstname, lastname: r.creator_lastname, email: r.creator_email }) ?? {
+        : (userRef(r.created_by, nameOf(names, r.created_by)) ?? {
             id: r.created_by,
             name: r.created_by_email ?? '',
             email: r.created_by_email ?? '',
@@ -71,33 +75,39 @@ export function toSummary(r: TicketRow): TicketSummary {
   };
 }
 
-export function toAttachment(r: AttachmentRow): Attachment {
+export function toAttachment(r: AttachmentRow, names: UserNames): Attachment {
   return {
     id: r.id,
     name: r.name,
     src: attachmentPath(r.ticket_id, r.id),
     size: r.size,
     type: r.content_type,
-    updatedBy: r.uploader_email,
+    updatedBy: nameOf(names, r.uploaded_by).email,
     updatedAt: iso(r.updated_at),
     createdAt: iso(r.created_at),
   };
 }
 
-export function toHistory(r: HistoryRow): HistoryEntry {
+export function toHistory(r: HistoryRow, names: UserNames): HistoryEntry {
   return {
     history_id: r.id,
     ticket: r.ticket_id,
     action: r.action,
     changes: r.changes ?? [],
     note: r.note,
-    actor: userRef(r.actor_id, r),
+    actor: userRef(r.actor_id, nameOf(names, r.actor_id)),
     updatedAt: iso(r.created_at),
   };
 }
 
-export function toComment(r: CommentRow): Comment {
-  return { id: r.id, text: r.text, author: userRef(r.author_id, r), createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) };
+export function toComment(r: CommentRow, names: UserNames): Comment {
+  return {
+    id: r.id,
+    text: r.text,
+    author: userRef(r.author_id, nameOf(names, r.author_id)),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
 }
 
 export function eventPayload(

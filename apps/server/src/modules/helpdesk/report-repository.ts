@@ -102,10 +102,10 @@ export async function reportRows(db: Db, tenantId: number, kind: string, f: Reso
         .limit(200)
         .execute();
     case 'assignee':
+      // Per assignee id; the service names them through the users module's directory.
       return q
-        .leftJoin('users as u', (j) => j.onRef('u.id', '=', 't.assigned_to').onRef('u.tenant_id', '=', 't.tenant_id'))
         .select([
-          sql<string>`coalesce(nullif(trim(u.firstname || ' ' || u.lastname), ''), u.email, 'Unassigned')`.as('assignee'),
+          't.assigned_to as assignedTo',
           (eb) => eb.fn.countAll<number>().as('assigned'),
           sql<number>`count(*) filter (where ${OPEN})`.as('open'),
           sql<number>`count(*) filter (where t.resolved_date is not null)`.as('resolved'),
@@ -113,7 +113,7 @@ export async function reportRows(db: Db, tenantId: number, kind: string, f: Reso
           hours('t.created_at', 't.resolved_date').as('avgResolutionHours'),
           sql<number | null>`round(avg(t.rating)::numeric, 2)`.as('avgRating'),
         ])
-        .groupBy(['t.assigned_to', 'u.firstname', 'u.lastname', 'u.email'])
+        .groupBy('t.assigned_to')
         .orderBy('assigned', 'desc')
         .limit(500)
         .execute();

@@ -12,6 +12,7 @@ import type { AdminService } from './admin-service.ts';
 import * as repo from './report-repository.ts';
 import type { ResolvedFilter, TicketScope } from './ticket-repository.ts';
 import type { HelpdeskDeps, TicketService } from './ticket-service.ts';
+import { type UserNames, withUserNames } from './user-names.ts';
 
 const DAY = 86_400_000;
 const MAX_RANGE_DAYS = 366;
@@ -65,6 +66,13 @@ const REPORT_COLUMNS: Record<TicketReportKind, Array<{ key: string; label: strin
 };
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** An assignee as the report names them: "firstname lastname" (spaces trimmed), else the email; 'Unassigned' without one. */
+function assigneeName(names: UserNames, id: unknown) {
+  const user = typeof id === 'number' ? names.get(id) : undefined;
+  if (!user) return 'Unassigned';
+  return `${user.firstname} ${user.lastname}`.replace(/^ +| +$/g, '') || user.email;
+}
 
 /** The ticket dashboard and the ticket reports: the list's filters and visibility, grouped in SQL. */
 export function createReportService(deps: HelpdeskDeps & { tickets: TicketService; admin: AdminService }) {
@@ -128,7 +136,15 @@ export function createReportService(deps: HelpdeskDeps & { tickets: TicketServic
     async report(actor: Actor, kind: TicketReportKind, q: Parameters<typeof scopeAndFilter>[1]): Promise<TicketReport> {
       if (!mayReport(actor)) throw forbidden();
       const { scope, filter } = await scopeAndFilter(actor, q);
-      const rows = await repo.reportRows(db, actor.tenantId, kind, filter, scope);
+      let rows = await repo.reportRows(db, actor.tenantId, kind, filter, scope);
+      if (kind === 'assignee') {
+        const names = await withUserNames(
+          deps.users,
+          actor.tenantId,
+          rows.map((r) => (typeof r.assignedTo === 'number' ? r.assignedTo : null)),
+        );
+        rows = rows.map((r) => ({ ...r, assignee: assigneeName(names, r.assignedTo) }));
+      }
       const columns = REPORT_COLUMNS[kind];
       return {
         kind,

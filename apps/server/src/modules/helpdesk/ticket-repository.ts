@@ -4,13 +4,14 @@ import type { Database } from '../../db/types.ts';
 import type { Db } from '../../platform/db.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 
-/** The only SQL of tickets themselves. Every function takes the tenant; callers pass `db` or a transaction. */
+/**
+ * The only SQL of tickets themselves. Every function takes the tenant; callers pass `db` or a transaction. Rows carry
+ * user ids only: the service names them through the users module's directory (user-names.ts).
+ */
 
 const ticketSelect = (db: Db) =>
   db
     .selectFrom('tickets as t')
-    .leftJoin('users as a', (j) => j.onRef('a.id', '=', 't.assigned_to').onRef('a.tenant_id', '=', 't.tenant_id'))
-    .leftJoin('users as c', (j) => j.onRef('c.id', '=', 't.created_by').onRef('c.tenant_id', '=', 't.tenant_id'))
     .select([
       't.id',
       't.tenant_id',
@@ -59,12 +60,6 @@ const ticketSelect = (db: Db) =>
       't.version',
       't.created_at',
       't.updated_at',
-      'a.firstname as assignee_firstname',
-      'a.lastname as assignee_lastname',
-      'a.email as assignee_email',
-      'c.firstname as creator_firstname',
-      'c.lastname as creator_lastname',
-      'c.email as creator_email',
     ]);
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['executeTakeFirstOrThrow']>>;

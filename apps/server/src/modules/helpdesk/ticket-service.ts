@@ -49,6 +49,7 @@ import type { SystemTicketInput } from './ports.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { actionOf, isTerminal, matchPolicy, mergeChecklist, stopReached, track } from './ticket-rules.ts';
+import { nameOf, withUserNames } from './user-names.ts';
 
 export interface HelpdeskDeps {
   db: Db;
@@ -244,16 +245,26 @@ export function createTicketService(deps: HelpdeskDeps) {
   async function detail(actor: Actor, row: repo.TicketRow, settings?: HelpdeskConfig): Promise<Ticket> {
     const config = settings ?? (await admin.config(actor.tenantId));
     const view = config.types[row.type as TicketType].ticketViewConfigs;
-    const people = [...new Set([...(row.watchers ?? []), ...(row.rated_by ? [row.rated_by] : [])])];
-    const [attachments, users, linked, attendance, policy] = await Promise.all([
+    const [attachments, ticketPeople, linked, attendance, policy] = await Promise.all([
       activity.listAttachments(db, actor.tenantId, row.id),
-      deps.users.byIds(actor.tenantId, people),
+      withUserNames(deps.users, actor.tenantId, [row.assigned_to, row.created_by, ...(row.watchers ?? []), row.rated_by]),
       repo.findLinked(db, actor.tenantId, { parentId: row.parent_id, childrenOf: row.id }),
       activity.listAttendance(db, actor.tenantId, row.id),
       row.escalation_policy_id ? adminRepo.findPolicy(db, actor.tenantId, row.escalation_policy_id) : Promise.resolve(undefined),
     ]);
-    const watchers = (row.watchers ?? []).map((id) => users.find((u) => u.id === id)).filter((u) => u !== undefined);
-    const rater = users.filter((u) => u.id === row.rated_by);
+    // Uploaders and attendees the ticket does not name already: one more lookup, only when there are any.
+    const names = await withUserNames(
+      deps.users,
+      actor.tenantId,
+      [...attachments.map((a) => a.uploaded_by), ...attendance.map((a) => a.user_id)],
+      ticketPeople,
+    );
+    const person = (id: number) => {
+      const user = names.get(id);
+      return user ? { id, ...user } : undefined;
+    };
+    const watchers = (row.watchers ?? []).map(person).filter((u) => u !== undefined);
+    const rater = row.rated_by === null ? undefined : person(row.rated_by);
     const link = (l: (typeof linked)[number]) => ({
       id: l.id,
       ticketId: l.ticket_no,
@@ -270,8 +281,8 @@ export function createTicketService(deps: HelpdeskDeps) {
     const mayChange = canChange(actor);
     const mayEdit = canEdit(actor, row);
     return {
-      ...toSummary(row),
-      attachments: attachments.map(toAttachment),
+      ...toSummary(row, names),
+      attachments: attachments.map((a) => toAttachment(a, names)),
       metadata: row.metadata ?? {},
       statusAgeing: row.status_ageing ?? {},
       watchers: watchers.map(ref),
@@ -281,7 +292,7 @@ export function createTicketService(deps: HelpdeskDeps) {
           : {
               value: row.rating,
               comment: row.rating_comment ?? '',
-              ratedBy: rater[0] ? ref(rater[0]) : null,
+              ratedBy: rater ? ref(rater) : null,
               ratedAt: iso(row.rated_at ?? row.updated_at),
               raisedTicketId: row.rating_ticket_id,
             },
@@ -291,7 +302,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       workOrders: linked.filter((l) => l.parent_id === row.id && l.type === 'WORKORDERTICKET').map(link),
       attendance: attendance.map((a) => ({
         id: a.id,
-        user: userRef(a.user_id, a),
+        user: userRef(a.user_id, nameOf(names, a.user_id)),
         note: a.note,
         latitude: a.latitude,
         longitude: a.longitude,
@@ -667,16 +678,25 @@ export function createTicketService(deps: HelpdeskDeps) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, query.type, config);
       const filter = resolveFilter(actor, query);
-      const [rows, count] = await Promise.all([
-        repo.listTickets(db, actor.tenantId, filter, scope, {
-          offset: (query.page - 1) * query.limit,
-          limit: query.limit,
-          orderBy: query.orderBy,
-          priorities: config.priorities.map((p) => p.name),
-        }),
+      const [{ rows, names }, count] = await Promise.all([
+        repo
+          .listTickets(db, actor.tenantId, filter, scope, {
+            offset: (query.page - 1) * query.limit,
+            limit: query.limit,
+            orderBy: query.orderBy,
+            priorities: config.priorities.map((p) => p.name),
+          })
+          .then(async (rows) => ({
+            rows,
+            names: await withUserNames(
+              deps.users,
+              actor.tenantId,
+              rows.flatMap((r) => [r.assigned_to, r.created_by]),
+            ),
+          })),
         repo.countTickets(db, actor.tenantId, filter, scope),
       ]);
-      return { contents: rows.map(toSummary), totalCount: count.count, totalExact: count.exact };
+      return { contents: rows.map((r) => toSummary(r, names)), totalCount: count.count, totalExact: count.exact };
     },
     async stats(actor: Actor, query: TicketFilter) {
       const config = await admin.config(actor.tenantId);

@@ -2,24 +2,13 @@ import type { NotificationMetadata } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
-const itemColumns = [
-  'i.id',
-  'i.uuid',
-  'i.is_read',
-  'i.created_at',
-  'n.verb',
-  'n.message',
-  'n.metadata',
-  'a.email as actor_email',
-  'a.profile as actor_profile',
-] as const;
+const itemColumns = ['i.id', 'i.uuid', 'i.is_read', 'i.created_at', 'n.verb', 'n.message', 'n.metadata', 'n.actor_id'] as const;
 
-/** Inbox items of the tenant with their notification and actor. */
+/** Inbox items of the tenant with their notification (the actor is looked up in the users module's directory). */
 const inboxOfTenant = (db: Db, tenantId: number) =>
   db
     .selectFrom('notification_inbox as i')
     .innerJoin('notifications as n', (join) => join.onRef('n.id', '=', 'i.notification_id').onRef('n.tenant_id', '=', 'i.tenant_id'))
-    .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'n.actor_id').onRef('a.tenant_id', '=', 'n.tenant_id'))
     .where('i.tenant_id', '=', tenantId);
 
 const itemQuery = (db: Db, tenantId: number, userId: number) =>

@@ -12,7 +12,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
-import type { UserDirectory } from '../users/directory.ts';
+import { type DirectoryUserById, type UserDirectory, usersById } from '../users/directory.ts';
 import * as repo from './repository.ts';
 
 /** Inbox rows are kept this long, read or not. */
@@ -29,7 +29,11 @@ const DEFAULT_TICKET_CONFIG = ticketNotificationPrefsSchema.parse({});
 const ticketConfigOf = (value: unknown) =>
   value ? ticketNotificationPrefsSchema.catch(DEFAULT_TICKET_CONFIG).parse(value) : DEFAULT_TICKET_CONFIG;
 
-export function toInboxItem(row: repo.InboxRow): InboxItem {
+/** Who acted on the notifications, by user id (from the users module's directory). */
+type Actors = Map<number, Pick<DirectoryUserById, 'email' | 'profile'>>;
+
+export function toInboxItem(row: repo.InboxRow, actors: Actors): InboxItem {
+  const actor = row.actor_id === null ? undefined : actors.get(row.actor_id);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -38,7 +42,7 @@ export function toInboxItem(row: repo.InboxRow): InboxItem {
     notification: {
       verb: row.verb,
       message: row.message,
-      actor: row.actor_email ? { email: row.actor_email, profile: row.actor_profile ?? {} } : null,
+      actor: actor?.email ? { email: actor.email, profile: actor.profile ?? {} } : null,
       metadata: row.metadata,
     },
   };
@@ -83,6 +87,14 @@ export function createNotificationService(deps: NotificationServiceDeps) {
   }
   const announceCount = async (tenantId: number, userId: number) => (await announceCounts(tenantId, [userId])).get(userId) ?? 0;
 
+  /** The actors of these inbox rows, in one lookup. */
+  const actorsOf = (tenantId: number, rows: Array<{ actor_id: number | null }>): Promise<Actors> =>
+    usersById(
+      deps.users,
+      tenantId,
+      rows.map((r) => r.actor_id),
+    );
+
   return {
     async list(auth: AuthContext, query: InboxQuery) {
       const isRead = query.isRead === undefined ? undefined : query.isRead === 'true';
@@ -95,8 +107,11 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         }),
         repo.countInbox(db, auth.tenantId, auth.userId, isRead),
       ]);
-      const unreadCount = isRead === undefined ? counts.unread : await repo.countUnread(db, auth.tenantId, auth.userId);
-      return { contents: rows.map(toInboxItem), unreadCount, totalCount: counts.total };
+      const [unreadCount, actors] = await Promise.all([
+        isRead === undefined ? counts.unread : repo.countUnread(db, auth.tenantId, auth.userId),
+        actorsOf(auth.tenantId, rows),
+      ]);
+      return { contents: rows.map((row) => toInboxItem(row, actors)), unreadCount, totalCount: counts.total };
     },
 
     async update(auth: AuthContext, id: number, body: InboxUpdate) {
@@ -104,7 +119,8 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       if (!updated) throw notFound();
       const [row] = await repo.findItems(db, auth.tenantId, auth.userId, [id]);
       if (!row) throw notFound();
-      return { item: toInboxItem(row), unreadCount: await announceCount(auth.tenantId, auth.userId) };
+      const [actors, unreadCount] = await Promise.all([actorsOf(auth.tenantId, [row]), announceCount(auth.tenantId, auth.userId)]);
+      return { item: toInboxItem(row, actors), unreadCount };
     },
 
     async markAllRead(auth: AuthContext) {
@@ -151,8 +167,10 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         else byUser.set(user_id, [id]);
       }
       const one = [...byUser.values()].filter((ids) => ids.length <= POPUP_BURST).flat();
-      for (const row of await repo.itemsOfTenant(db, tenantId, one)) {
-        events.emit({ type: EVENT_TYPES.notificationCreated, tenantId, userIds: [row.user_id], payload: toInboxItem(row) });
+      const rows = await repo.itemsOfTenant(db, tenantId, one);
+      const actors = await actorsOf(tenantId, rows);
+      for (const row of rows) {
+        events.emit({ type: EVENT_TYPES.notificationCreated, tenantId, userIds: [row.user_id], payload: toInboxItem(row, actors) });
       }
       const many = [...byUser].filter(([, ids]) => ids.length > POPUP_BURST).map(([userId]) => userId);
       await announceCounts(tenantId, many);

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import { createSiteCustomerService, type SiteCustomerService } from './customers-service.ts';
 import { createSiteDirectory, type DirectoryDevice, type SiteDirectory } from './directory.ts';
 import { siteExports } from './exports.ts';
@@ -16,6 +17,8 @@ export interface SitesPorts {
   /** Device lookups for the directory (the devices module's records). */
   devices: { device(tenantId: number, deviceId: number): Promise<DirectoryDevice | null> };
   exports: ExportRegistry;
+  /** Names and roles of the users assigned to a site (the users module owns users). */
+  users: UserDirectory;
 }
 
 export interface SitesPort {
@@ -28,7 +31,7 @@ export interface SitesPort {
 /** Sites and their customers: assets, the site tree and summaries, site customers, users' site assignments. */
 export function createSitesModule(ports: SitesPorts): DomainModule<SitesPort> {
   const { db, config } = ports;
-  const sites = createSiteService(db);
+  const sites = createSiteService(db, ports.users);
   const siteCustomers = createSiteCustomerService(db, config);
   for (const source of siteExports(sites)) ports.exports.registerSource(source);
   return {

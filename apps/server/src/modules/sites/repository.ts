@@ -151,19 +151,6 @@ export const renameDevicePrefix = (db: Db, tenantId: number, assetId: number, ol
     .where(sql<boolean>`left(name, ${oldRoot.length + 1}) = ${`${oldRoot}:`}`)
     .execute();
 
-/** Users assigned to a site with their roles (the asset's `roles` of SPEC 3). */
-export const assetUsers = (db: Db, tenantId: number, assetId: number, role?: string) =>
-  db
-    .selectFrom('user_assets as ua')
-    .innerJoin('users as u', 'u.id', 'ua.user_id')
-    .select(['u.id', 'u.firstname', 'u.lastname', 'u.username', 'u.email', 'u.roles'])
-    .where('ua.tenant_id', '=', tenantId)
-    .where('ua.asset_id', '=', assetId)
-    .where('u.is_active', '=', true)
-    .$if(role !== undefined, (q) => q.where(sql<boolean>`${role as string} = any(u.roles)`))
-    .orderBy('u.firstname')
-    .execute();
-
 export const userIdsForAsset = (db: Db, tenantId: number, assetId: number) =>
   db
     .selectFrom('user_assets')

@@ -12,6 +12,7 @@ import {
 import { DEVICE_TYPES } from '@sitewatch/contracts/devices';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import type { UserDirectory } from '../users/directory.ts';
 import * as repo from './repository.ts';
 import { isoOf, type Viewer } from './scope.ts';
 import * as summary from './summary-repository.ts';
@@ -54,7 +55,8 @@ const siteNode = (row: { id: number; name: string; address: string[]; alarm_rank
 
 const counts = (row: DeviceCount): DeviceCount => ({ total: row.total, online: row.online, offline: row.offline, notC: row.notC });
 
-export function createSiteService(db: Db) {
+/** `users`: the users module's directory (names and roles of the users assigned to a site). */
+export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>) {
   async function get(viewer: Viewer, id: number) {
     const row = await repo.findAsset(db, viewer, id);
     if (!row) throw notFound();
@@ -77,9 +79,11 @@ export function createSiteService(db: Db) {
     async detail(viewer: Viewer, id: number, opts: { showRoles?: boolean; userRole?: string }) {
       const asset = toAsset(await get(viewer, id));
       if (opts.showRoles || opts.userRole) {
-        const users = await repo.assetUsers(db, viewer.tenantId, id, opts.userRole);
+        // The site's active users (by first name), with the role asked for if any: the asset's `roles` of SPEC 3.
+        const assigned = await users.byIds(viewer.tenantId, await repo.userIdsForAsset(db, viewer.tenantId, id));
         const roles: Record<string, { id: number; name: string; email: string }[]> = {};
-        for (const u of users) {
+        for (const u of assigned) {
+          if (!u.isActive || (opts.userRole !== undefined && !u.roles.includes(opts.userRole))) continue;
           for (const role of u.roles) {
             if (opts.userRole && role !== opts.userRole) continue;
             const name = `${u.firstname} ${u.lastname}`.trim() || u.username;

@@ -13,7 +13,7 @@ export interface UsersPorts {
 }
 
 /** Users of a tenant: the user list and its exports (users, sign-ins). */
-export type { DirectoryActor, DirectoryUser, UserDirectory } from './directory.ts';
+export type { DirectoryActor, DirectoryUser, DirectoryUserById, UserDirectory } from './directory.ts';
 
 export interface UsersPort {
   /** What other modules may read about users (the users module owns the users table). */

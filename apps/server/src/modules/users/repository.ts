@@ -153,14 +153,18 @@ export const saveGroupPermissions = (db: Db, tenantId: number, id: number, permi
 
 // Reads other modules make through the user directory (directory.ts) --------------------------------------------
 
+/** By name (first name, last name, id), as lists of people are shown. */
 export const usersByIds = (db: Db, tenantId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
     : db
         .selectFrom('users')
-        .select(['id', 'firstname', 'lastname', 'email', 'roles', 'is_active'])
+        .select(['id', 'firstname', 'lastname', 'email', 'roles', 'username', 'profile', 'is_active'])
         .where('tenant_id', '=', tenantId)
         .where('id', 'in', ids)
+        .orderBy('firstname')
+        .orderBy('lastname')
+        .orderBy('id')
         .execute();
 
 export function searchUsers(db: Db, tenantId: number, opts: { search?: string; ids?: number[]; limit: number }) {
@@ -178,6 +182,33 @@ export function searchUsers(db: Db, tenantId: number, opts: { search?: string; i
   }
   return q.orderBy('firstname').orderBy('lastname').orderBy('id').limit(opts.limit).execute();
 }
+
+/** The active users among these ids, with their roles and the permissions of their first group (one statement). */
+export async function activeActors(db: Db, tenantId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users as u')
+    .leftJoin('groups as g', (join) => join.on(sql<boolean>`g.id = u.group_ids[1]`).onRef('g.tenant_id', '=', 'u.tenant_id'))
+    .select(['u.id', 'u.roles', 'g.permissions'])
+    .where('u.tenant_id', '=', tenantId)
+    .where('u.id', 'in', ids)
+    .where('u.is_active', '=', true)
+    .execute();
+  return rows.map((r) => ({ userId: r.id, tenantId, roles: r.roles, permissions: new Set((r.permissions ?? []).map((p) => p.codename)) }));
+}
+
+/** The active users holding any of the roles, by id. */
+export const activeUsersWithRoles = (db: Db, tenantId: number, roles: string[]) =>
+  roles.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .select(['id', 'firstname', 'lastname', 'email', 'roles'])
+        .where('tenant_id', '=', tenantId)
+        .where('is_active', '=', true)
+        .where(sql<boolean>`roles && ${sql.val(roles)}::text[]`)
+        .orderBy('id')
+        .execute();
 
 /** A user's roles and the permissions of their first group, for work done on their behalf in the background. */
 export async function actorOf(db: Db, tenantId: number, userId: number) {

@@ -8,7 +8,7 @@ import type { EventBus } from '../events.ts';
 import type { DomainModule } from '../module.ts';
 import { createFanout, type Fanout, transportFor } from './fanout.ts';
 import { createPushHub, PUSH_WATCH_EVENT, type PushConnection, type PushHub, type PushWatchPayload } from './hub.ts';
-import { liveSessions } from './sessions.ts';
+import { type ActiveUsers, liveSessions } from './sessions.ts';
 
 const HEARTBEAT_MS = 30_000;
 const SESSION_CHECK_MS = 60_000;
@@ -30,6 +30,8 @@ export interface PushPorts {
    * sockets of users who see that site.
    */
   sites: { visibleAssetIds(tenantId: number, userId: number, roles: string[]): Promise<number[] | 'all'> };
+  /** Which users are still active, with their current roles and permissions (the users module's directory). */
+  users: ActiveUsers;
 }
 
 export interface PushPort {
@@ -99,7 +101,7 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
   async function checkSessions() {
     const conns = [...hub.connections()];
     if (conns.length === 0) return;
-    const live = await liveSessions(db, [...new Set(conns.map((c) => c.sessionId))], ports.sessionIdleMinutes);
+    const live = await liveSessions(db, ports.users, [...new Set(conns.map((c) => c.sessionId))], ports.sessionIdleMinutes);
     const refreshAssets = ++checks % ASSET_REFRESH_EVERY === 0;
     const assetsByUser = new Map<string, Promise<PushConnection['assets']>>();
     for (const conn of conns) {
