@@ -38,7 +38,6 @@ import { createMailSender, type MailSender } from './platform/mail.ts';
 import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
-import type { ActiveUsers } from './platform/push/sessions.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
@@ -162,17 +161,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // The modules, in dependency order: each gets the ports it needs, as built by the ones before it.
   const tenantSettings = createTenantSettingsModule({ db });
   const settings = (tenantId: number) => tenantSettings.ports.tenantSettings.settings(tenantId);
-  const auth = createAuthModule({
-    db,
-    signer,
-    sms: deps.sms ?? createOutboxSmsSender(db, app.log),
-    settings: config.auth,
-    mfaRequiredRoles: async (tenantId) => (await settings(tenantId)).mfaRequiredRoles,
-    mobileNumberLength: async (tenantId) => (await settings(tenantId)).mobileNumberLength,
-    secureCookies: config.auth.secureCookies,
-    loginRateLimit: config.auth.loginRateLimitPerMinute,
-    clock,
-  });
   const downloads = createDownloadsModule({
     db,
     events,
@@ -185,17 +173,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const exports = downloads.ports.exports;
   const deviceRecords = createDeviceRecords(db);
   const users = createUsersModule({ db, exports });
-  // Platform (push sessions, the video relay's session check) asks the users module which users are still active.
-  const activeUsers: ActiveUsers = (tenantId, userIds) => users.ports.directory.actors(tenantId, userIds);
+  const auth = createAuthModule({
+    db,
+    signer,
+    sms: deps.sms ?? createOutboxSmsSender(db, app.log),
+    settings: config.auth,
+    mfaRequiredRoles: async (tenantId) => (await settings(tenantId)).mfaRequiredRoles,
+    mobileNumberLength: async (tenantId) => (await settings(tenantId)).mobileNumberLength,
+    secureCookies: config.auth.secureCookies,
+    loginRateLimit: config.auth.loginRateLimitPerMinute,
+    clock,
+    accounts: users.ports.accounts,
+    users: users.ports.directory,
+  });
+  // Platform (the push hub, the video relay) asks the auth module whether open sockets' sessions still hold.
+  const liveSessions = auth.ports.auth.liveSessions;
   const sites = createSitesModule({ db, config, devices: deviceRecords, exports, users: users.ports.directory });
   const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
   const push = createPushModule({
     database,
     events,
     log,
-    sessionIdleMinutes: config.auth.sessionIdleMinutes,
     sites: directory,
-    users: activeUsers,
+    sessions: liveSessions,
   });
   const helpdesk = createHelpdeskModule({
     db,
@@ -240,7 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     exports,
     events,
     evidenceSecret: await installSecret(db, 'evidence'),
-    users: activeUsers,
+    sessions: liveSessions,
   });
   const forms = createFormsModule({
     db,

@@ -34,9 +34,9 @@ export function modulesNeedTheirPorts() {
   createPushModule(pushWithoutSites);
   // @ts-expect-error nor with one that answers "no filter"
   createPushModule({ ...push, sites: { visibleAssetIds: async () => null } });
-  const { users: _pu, ...pushWithoutUsers } = push;
-  // @ts-expect-error nor without the users module's port that says which users are still active
-  createPushModule(pushWithoutUsers);
+  const { sessions: _pu, ...pushWithoutSessions } = push;
+  // @ts-expect-error nor without the auth module's check that open sockets' sessions still hold
+  createPushModule(pushWithoutSessions);
 
   const { directory: _n, ...notificationsWithoutDirectory } = notifications;
   // @ts-expect-error notifications cannot be built without the site directory

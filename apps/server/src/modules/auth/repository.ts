@@ -1,102 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 
-export type UserRow = Awaited<ReturnType<typeof findUserById>>;
-
-const userColumns = [
-  'id',
-  'tenant_id',
-  'username',
-  'email',
-  'firstname',
-  'lastname',
-  'mobile',
-  'password_hash',
-  'roles',
-  'group_ids',
-  'profile',
-  'notification_config',
-  'failed_logins',
-  'locked_until',
-  'totp_secret',
-  'totp_enabled',
-  'is_active',
-] as const;
-
-export const findUserById = (db: Db, tenantId: number, userId: number) =>
-  db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('id', '=', userId).executeTakeFirst();
-
-export type GroupRow = { id: number; name: string; permissions: { codename: string; name: string }[] };
-
-/** A user with their groups, in one statement (the hot path of /current-login/). */
-export const findUserWithGroups = (db: Db, tenantId: number, userId: number) =>
-  db
-    .selectFrom('users as u')
-    .select(userColumns.map((c) => `u.${c}` as const))
-    .select(
-      sql<
-        GroupRow[]
-      >`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'permissions', g.permissions)) from groups g where g.tenant_id = u.tenant_id and g.id = any(u.group_ids)), '[]'::json)`.as(
-        'groups',
-      ),
-    )
-    .where('u.tenant_id', '=', tenantId)
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
-
-export const findUserByUsername = (db: Db, tenantId: number, username: string) =>
-  db
-    .selectFrom('users')
-    .select(userColumns)
-    .where('tenant_id', '=', tenantId)
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
-
-export const findUserByMobile = (db: Db, tenantId: number, mobile: string) =>
-  db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('mobile', '=', mobile).executeTakeFirst();
-
-export const findGroups = (db: Db, tenantId: number, ids: number[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-
-/** Counts a failed password and locks the account when the count reaches the limit. */
-export const recordLoginFailure = (db: Db, userId: number, maxFailures: number, lockoutMinutes: number, now: Date) =>
-  db
-    .updateTable('users')
-    .set({
-      failed_logins: sql`failed_logins + 1`,
-      locked_until: sql`case when failed_logins + 1 >= ${maxFailures} then ${now}::timestamptz + make_interval(mins => ${lockoutMinutes}) else locked_until end`,
-    })
-    .where('id', '=', userId)
-    .returning(['failed_logins', 'locked_until'])
-    .executeTakeFirstOrThrow();
-
-export const resetLoginFailures = (db: Db, userId: number) =>
-  db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', userId).execute();
-
-export const updateUser = (
-  db: Db,
-  tenantId: number,
-  userId: number,
-  values: Partial<{
-    firstname: string;
-    lastname: string;
-    email: string;
-    mobile: string | null;
-    notification_config: string;
-    password_hash: string;
-    totp_secret: string | null;
-    totp_enabled: boolean;
-  }>,
-) =>
-  db
-    .updateTable('users')
-    .set({ ...values, updated_at: sql`now()`, ...(values.password_hash ? { password_changed_at: sql`now()` } : {}) })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', userId)
-    .execute();
-
 export interface NewSession {
   id: string;
   tenantId: number;
@@ -128,12 +32,10 @@ export const insertSession = (db: Db, s: NewSession) =>
     })
     .execute();
 
-/** The session with what a request needs to know of its user, by session id or by cookie hash. */
-export const findPrincipal = (db: Db, tenantId: number, by: { sessionId: string } | { cookieHash: string }) => {
+/** The session a request names, by session id or by cookie hash (its user is read through the users module). */
+export const findSession = (db: Db, tenantId: number, by: { sessionId: string } | { cookieHash: string }) => {
   let query = db
     .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .leftJoin('groups as g', (join) => join.on(sql<boolean>`g.id = u.group_ids[1]`))
     .select([
       's.id as sessionId',
       's.user_id as userId',
@@ -142,14 +44,24 @@ export const findPrincipal = (db: Db, tenantId: number, by: { sessionId: string 
       's.revoked_at as revokedAt',
       's.last_seen_at as lastSeenAt',
       's.refresh_gen as refreshGen',
-      'u.roles',
-      'u.is_active as isActive',
-      'g.permissions',
     ])
     .where('s.tenant_id', '=', tenantId);
   query = 'sessionId' in by ? query.where('s.id', '=', by.sessionId) : query.where('s.cookie_hash', '=', by.cookieHash);
   return query.executeTakeFirst();
 };
+
+/** Of these sessions, those not revoked, not past their expiry and used since `idleSince` at `now`. */
+export const unexpiredSessions = (db: Db, sessionIds: string[], now: Date, idleSince: Date) =>
+  sessionIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('sessions')
+        .select(['id', 'tenant_id', 'user_id'])
+        .where('id', 'in', sessionIds)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', idleSince)
+        .execute();
 
 export const touchSession = (db: Db, sessionId: string, at: Date) =>
   db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', sessionId).execute();

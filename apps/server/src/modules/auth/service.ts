@@ -11,8 +11,12 @@ import { randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../platform/errors.ts';
 import type { Clock } from '../../platform/module.ts';
+import type { LiveSession, LiveSessionCheck } from '../../platform/push/sessions.ts';
 import type { SmsSender } from '../../platform/sms.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
+import type { Account, UserAccounts } from '../users/accounts.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import type { UserSessionsPort } from '../users/sessions.ts';
 import * as repo from './repository.ts';
 import { toUserView, userViewOf } from './user-view.ts';
 
@@ -35,6 +39,10 @@ export interface AuthDeps {
   mobileNumberLength(tenantId: number): Promise<number>;
   /** Session, captcha, code and lockout times (caches keep real time: they only save lookups). */
   clock: Clock;
+  /** The users table for sign-in: credentials, lockout, second factor, profile (the users module owns it). */
+  accounts: UserAccounts;
+  /** A session's user as requests see them: active, with current roles and permissions (the users module). */
+  users: Pick<UserDirectory, 'actors'>;
 }
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
@@ -57,20 +65,32 @@ export interface SessionStart {
  */
 const PRINCIPAL_TTL_MS = 2_000;
 const PRINCIPAL_CACHE_MAX = 10_000;
-type Principal = NonNullable<Awaited<ReturnType<typeof repo.findPrincipal>>>;
+/** A session with what a request needs of its user: whether they are active, their roles and permissions. */
+type Principal = NonNullable<Awaited<ReturnType<typeof repo.findSession>>> & {
+  roles: string[];
+  permissions: Set<string>;
+  isActive: boolean;
+};
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, signer, settings, clock } = deps;
+  const { db, signer, settings, clock, accounts } = deps;
   const now = () => clock.now();
   const principals = new Map<string, { principal: Principal; at: number }>();
   /** Token pairs handed out by /current-login/, per session (see currentTokens). */
   const minted = new Map<string, { gen: number; access: string; refresh: string; until: number }>();
 
+  async function findPrincipal(tenantId: number, by: { sessionId: string } | { cookieHash: string }): Promise<Principal | undefined> {
+    const session = await repo.findSession(db, tenantId, by);
+    if (!session) return undefined;
+    const [user] = await deps.users.actors(tenantId, [session.userId]);
+    return { ...session, roles: user?.roles ?? [], permissions: user?.permissions ?? new Set(), isActive: user !== undefined };
+  }
+
   async function lookupPrincipal(tenantId: number, by: { sessionId: string } | { cookieHash: string }) {
     const key = 'sessionId' in by ? `${tenantId}:s:${by.sessionId}` : `${tenantId}:c:${by.cookieHash}`;
     const hit = principals.get(key);
     if (hit && Date.now() - hit.at < PRINCIPAL_TTL_MS) return hit.principal;
-    const principal = await repo.findPrincipal(db, tenantId, by);
+    const principal = await findPrincipal(tenantId, by);
     if (principals.size >= PRINCIPAL_CACHE_MAX) principals.clear();
     if (principal) principals.set(key, { principal, at: Date.now() });
     return principal;
@@ -111,7 +131,7 @@ export function createAuthService(deps: AuthDeps) {
   async function startSession(
     request: FastifyRequest,
     tenant: Tenant,
-    user: NonNullable<repo.UserRow>,
+    user: Account,
     loginRole: string,
     method: string,
   ): Promise<SessionStart> {
@@ -131,7 +151,7 @@ export function createAuthService(deps: AuthDeps) {
       startedAt,
       expiresAt: new Date(startedAt.getTime() + maxAgeSeconds * 1000),
     });
-    await repo.resetLoginFailures(db, user.id);
+    await accounts.resetLoginFailures(tenant.id, user.id);
     await writeAudit(db, request, {
       tenantId: tenant.id,
       userId: user.id,
@@ -141,7 +161,7 @@ export function createAuthService(deps: AuthDeps) {
       detail: { role: loginRole },
     });
     const tokens = await issueTokens(tenant.id, user.id, sessionId, 0);
-    return { login: { user: await toUserView(db, user), ...tokens }, cookie, maxAgeSeconds };
+    return { login: { user: await toUserView(accounts, user), ...tokens }, cookie, maxAgeSeconds };
   }
 
   async function deny(
@@ -163,7 +183,7 @@ export function createAuthService(deps: AuthDeps) {
   async function afterFirstFactor(
     request: FastifyRequest,
     tenant: Tenant,
-    user: NonNullable<repo.UserRow>,
+    user: Account,
     role: string,
     method: string,
   ): Promise<LoginResult | SessionStart> {
@@ -174,7 +194,7 @@ export function createAuthService(deps: AuthDeps) {
     return { mfaRequired: true, mfaToken, setupRequired: !user.totp_enabled };
   }
 
-  function checkRoleAndState(request: FastifyRequest, tenant: Tenant, user: NonNullable<repo.UserRow>, role: string, action: string) {
+  function checkRoleAndState(request: FastifyRequest, tenant: Tenant, user: Account, role: string, action: string) {
     if (!user.is_active)
       return deny(request, tenant, action, 'denied', user.username, user.id, 'inactive', 401, LOGIN_MESSAGES.invalidCredentials);
     if (role !== 'auth' && !user.roles.includes(role)) {
@@ -186,7 +206,7 @@ export function createAuthService(deps: AuthDeps) {
   async function mfaUser(tenant: Tenant, mfaToken: string) {
     const claims = await signer.verifyMfa(mfaToken);
     if (!claims || claims.tid !== tenant.id) throw unauthorized(SERVER_MESSAGES.sessionExpired);
-    const user = await repo.findUserById(db, tenant.id, Number(claims.sub));
+    const user = await accounts.byId(tenant.id, Number(claims.sub));
     if (!user?.is_active) throw unauthorized(SERVER_MESSAGES.sessionExpired);
     return { claims, user };
   }
@@ -235,7 +255,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!USERNAME_PATTERN.test(body.username)) {
         return deny(request, tenant, action, 'failure', body.username, null, 'username_format', 400, LOGIN_MESSAGES.invalidUserName);
       }
-      const user = await repo.findUserByUsername(db, tenant.id, body.username);
+      const user = await accounts.byUsername(tenant.id, body.username);
       if (!user) {
         await burnPasswordCheck(body.password);
         return deny(request, tenant, action, 'failure', body.username, null, 'unknown_user', 401, LOGIN_MESSAGES.invalidCredentials);
@@ -244,7 +264,7 @@ export function createAuthService(deps: AuthDeps) {
         return deny(request, tenant, action, 'denied', user.username, user.id, 'locked', 423, LOGIN_MESSAGES.accountLocked);
       }
       if (!(await verifyPassword(user.password_hash, body.password))) {
-        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes, now());
+        const after = await accounts.recordLoginFailure(tenant.id, user.id, settings, now());
         const locked = after.locked_until !== null && after.locked_until > now();
         return deny(
           request,
@@ -263,7 +283,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async sendOtp(request: FastifyRequest, tenant: Tenant, body: { mobile: string; role: string }) {
-      const user = await repo.findUserByMobile(db, tenant.id, body.mobile);
+      const user = await accounts.byMobile(tenant.id, body.mobile);
       if (!user?.is_active) {
         return deny(request, tenant, 'otp.send', 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
       }
@@ -283,7 +303,7 @@ export function createAuthService(deps: AuthDeps) {
 
     async verifyOtp(request: FastifyRequest, tenant: Tenant, body: { mobile: string; otp: string; role: string }) {
       const action = 'login.otp';
-      const user = await repo.findUserByMobile(db, tenant.id, body.mobile);
+      const user = await accounts.byMobile(tenant.id, body.mobile);
       if (!user?.is_active)
         return deny(request, tenant, action, 'failure', body.mobile, null, 'unknown_mobile', 404, LOGIN_MESSAGES.mobileNotRegistered);
       if (user.locked_until && user.locked_until > now()) {
@@ -305,7 +325,7 @@ export function createAuthService(deps: AuthDeps) {
     async verifyTotpLogin(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
       const { claims, user } = await mfaUser(tenant, body.mfaToken);
       if (!user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) {
-        const after = await repo.recordLoginFailure(db, user.id, settings.maxFailures, settings.lockoutMinutes, now());
+        const after = await accounts.recordLoginFailure(tenant.id, user.id, settings, now());
         const locked = after.locked_until !== null && after.locked_until > now();
         return deny(
           request,
@@ -327,14 +347,14 @@ export function createAuthService(deps: AuthDeps) {
       const { user } = await mfaUser(tenant, mfaToken);
       if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
       const secret = generateSecret();
-      await repo.updateUser(db, tenant.id, user.id, { totp_secret: secret });
+      await accounts.update(tenant.id, user.id, { totp_secret: secret });
       return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
     },
 
     async enrolTotpFinish(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
       const { claims, user } = await mfaUser(tenant, body.mfaToken);
       if (user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
-      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: true });
+      await accounts.update(tenant.id, user.id, { totp_enabled: true });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -346,18 +366,18 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async totpSetup(tenant: Tenant, auth: AuthContext) {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user) throw unauthorized();
       if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
       const secret = generateSecret();
-      await repo.updateUser(db, tenant.id, user.id, { totp_secret: secret });
+      await accounts.update(tenant.id, user.id, { totp_secret: secret });
       return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
     },
 
     async totpEnable(request: FastifyRequest, tenant: Tenant, auth: AuthContext, code: string) {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user || user.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
-      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: true });
+      await accounts.update(tenant.id, user.id, { totp_enabled: true });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -365,15 +385,15 @@ export function createAuthService(deps: AuthDeps) {
         action: 'totp.enable',
         outcome: 'success',
       });
-      return toUserView(db, { ...user, totp_enabled: true });
+      return toUserView(accounts, { ...user, totp_enabled: true });
     },
 
     async totpDisable(request: FastifyRequest, tenant: Tenant, auth: AuthContext, code: string) {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user?.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
       const required = await deps.mfaRequiredRoles(tenant.id);
       if (user.roles.some((r) => required.includes(r))) throw forbidden(SERVER_MESSAGES.mfaSetupRequired);
-      await repo.updateUser(db, tenant.id, user.id, { totp_enabled: false, totp_secret: null });
+      await accounts.update(tenant.id, user.id, { totp_enabled: false, totp_secret: null });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -381,12 +401,12 @@ export function createAuthService(deps: AuthDeps) {
         action: 'totp.disable',
         outcome: 'success',
       });
-      return toUserView(db, { ...user, totp_enabled: false, totp_secret: null });
+      return toUserView(accounts, { ...user, totp_enabled: false, totp_secret: null });
     },
 
     /** The signed-in user with a fresh token pair. */
     async currentLogin(tenant: Tenant, auth: AuthContext): Promise<CurrentLogin> {
-      const row = await repo.findUserWithGroups(db, tenant.id, auth.userId);
+      const row = await accounts.withGroups(tenant.id, auth.userId);
       if (!row) throw unauthorized();
       const { groups, ...user } = row;
       const tokens = await currentTokens(tenant.id, user.id, auth.sessionId, auth.refreshGen);
@@ -409,7 +429,7 @@ export function createAuthService(deps: AuthDeps) {
         });
         throw unauthorized(SERVER_MESSAGES.refreshReused, 'token_reused');
       }
-      const principal = gen === null ? undefined : await repo.findPrincipal(db, tenant.id, { sessionId: claims.sid });
+      const principal = gen === null ? undefined : await findPrincipal(tenant.id, { sessionId: claims.sid });
       if (!principal || gen === null || !isLive(principal)) throw unauthorized(SERVER_MESSAGES.sessionExpired, 'token_not_valid');
       return issueTokens(tenant.id, principal.userId, principal.sessionId, gen);
     },
@@ -426,7 +446,7 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Reads the caller from a bearer access token or, failing that, the session cookie. */
     async authenticate(tenant: Tenant, bearer: string | undefined, cookie: string | undefined): Promise<AuthContext | null> {
-      let principal: Awaited<ReturnType<typeof repo.findPrincipal>>;
+      let principal: Principal | undefined;
       const claims = bearer ? await signer.verifyAccess(bearer) : null;
       if (claims && claims.tid === tenant.id) principal = await lookupPrincipal(tenant.id, { sessionId: claims.sid });
       if (!principal && cookie) principal = await lookupPrincipal(tenant.id, { cookieHash: sha256(cookie) });
@@ -443,12 +463,12 @@ export function createAuthService(deps: AuthDeps) {
         loginRole: principal.loginRole,
         refreshGen: principal.refreshGen,
         roles: principal.roles,
-        permissions: new Set((principal.permissions ?? []).map((p) => p.codename)),
+        permissions: new Set(principal.permissions),
       };
     },
 
     async changePassword(request: FastifyRequest, tenant: Tenant, auth: AuthContext, body: { oldPassword: string; newPassword: string }) {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user) throw unauthorized();
       if (!(await verifyPassword(user.password_hash, body.oldPassword))) {
         await writeAudit(db, request, {
@@ -463,7 +483,7 @@ export function createAuthService(deps: AuthDeps) {
       if (isCommonPassword(body.newPassword) || body.newPassword.toLowerCase() === user.username.toLowerCase()) {
         throw badRequest(SERVER_MESSAGES.weakPassword, 'weak_password');
       }
-      await repo.updateUser(db, tenant.id, user.id, { password_hash: await hashPassword(body.newPassword) });
+      await accounts.update(tenant.id, user.id, { password_hash: await hashPassword(body.newPassword) });
       await repo.revokeOtherSessions(db, tenant.id, user.id, auth.sessionId);
       forgetPrincipals({ userId: user.id });
       await writeAudit(db, request, {
@@ -477,9 +497,9 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async profile(tenant: Tenant, auth: AuthContext) {
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user) throw unauthorized();
-      return toUserView(db, user);
+      return toUserView(accounts, user);
     },
 
     async updateProfile(
@@ -492,7 +512,7 @@ export function createAuthService(deps: AuthDeps) {
         throw badRequest(`Mobile number must be ${digits} digits`, 'mobile_length');
       }
       try {
-        await repo.updateUser(db, tenant.id, auth.userId, {
+        await accounts.update(tenant.id, auth.userId, {
           firstname: body.firstname,
           lastname: body.lastname,
           email: body.email,
@@ -503,9 +523,9 @@ export function createAuthService(deps: AuthDeps) {
         if ((error as { code?: string }).code === '23505') throw new HttpError(409, 'This mobile number is already in use');
         throw error;
       }
-      const user = await repo.findUserById(db, tenant.id, auth.userId);
+      const user = await accounts.byId(tenant.id, auth.userId);
       if (!user) throw unauthorized();
-      return toUserView(db, user);
+      return toUserView(accounts, user);
     },
 
     async sessions(tenant: Tenant, auth: AuthContext) {
@@ -572,6 +592,29 @@ export function createAuthService(deps: AuthDeps) {
       refreshAll: () => principals.clear(),
     } satisfies UserSessionsPort,
 
+    /** The push hub's and the live relay's check of open sockets: the same rule as isLive, for many sessions at once. */
+    liveSessions: (async (sessionIds) => {
+      const at = now();
+      const idleSince = new Date(at.getTime() - settings.sessionIdleMinutes * 60_000);
+      const live = new Map<string, LiveSession>();
+      for (let i = 0; i < sessionIds.length; i += 1000) {
+        const rows = await repo.unexpiredSessions(db, sessionIds.slice(i, i + 1000), at, idleSince);
+        const idsByTenant = new Map<number, Set<number>>();
+        for (const row of rows) idsByTenant.set(row.tenant_id, (idsByTenant.get(row.tenant_id) ?? new Set()).add(row.user_id));
+        const users = new Map<string, LiveSession>();
+        for (const [tenantId, ids] of idsByTenant) {
+          for (const user of await deps.users.actors(tenantId, [...ids])) {
+            users.set(`${tenantId}:${user.userId}`, { roles: user.roles, permissions: user.permissions });
+          }
+        }
+        for (const row of rows) {
+          const user = users.get(`${row.tenant_id}:${row.user_id}`);
+          if (user) live.set(row.id, { roles: user.roles, permissions: new Set(user.permissions) });
+        }
+      }
+      return live;
+    }) satisfies LiveSessionCheck,
+
     async outbox(tenant: Tenant) {
       const rows = await repo.listOutbox(db, tenant.id, 50);
       return {
@@ -588,14 +631,3 @@ export function createAuthService(deps: AuthDeps) {
   }
 }
 export type AuthService = ReturnType<typeof createAuthService>;
-
-export interface UserSessionsPort {
-  list(
-    tenantId: number,
-    userId: number,
-  ): Promise<{ id: string; created_at: Date; last_seen_at: Date; user_agent: string | null; ip: string | null; login_method: string }[]>;
-  lastSignIns(tenantId: number, userIds: number[]): Promise<Map<number, Date>>;
-  endAll(tenantId: number, userId: number): Promise<void>;
-  refresh(userId: number): void;
-  refreshAll(): void;
-}

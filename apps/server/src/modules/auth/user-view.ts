@@ -1,17 +1,16 @@
 import type { User } from '@sitewatch/contracts';
 import { roleSchema } from '@sitewatch/contracts';
-import type { Db } from '../../platform/db.ts';
-import * as repo from './repository.ts';
+import type { Account, GroupRow, UserAccounts } from '../users/accounts.ts';
 
-type Row = NonNullable<repo.UserRow>;
+type Row = Account;
 
 /** The API shape of a user: groups in the user's own order, the first one granting permissions. */
-export async function toUserView(db: Db, row: Row): Promise<User> {
-  return userViewOf(row, await repo.findGroups(db, row.tenant_id, row.group_ids));
+export async function toUserView(accounts: UserAccounts, row: Row): Promise<User> {
+  return userViewOf(row, await accounts.groups(row.tenant_id, row.group_ids));
 }
 
 /** The API shape from a user row and the rows of their groups (any order). */
-export function userViewOf(row: Row, groups: repo.GroupRow[]): User {
+export function userViewOf(row: Row, groups: GroupRow[]): User {
   const ordered = row.group_ids.map((id) => groups.find((g) => g.id === id)).filter((g) => g !== undefined);
   return {
     id: row.id,

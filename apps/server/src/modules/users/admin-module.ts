@@ -3,7 +3,6 @@ import type { BlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { MailSender } from '../../platform/mail.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
-import type { UserSessionsPort } from '../auth/service.ts';
 import { namesOf } from './admin-repository.ts';
 import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
@@ -11,6 +10,7 @@ import { groupRoutes } from './groups-routes.ts';
 import { createGroupService } from './groups-service.ts';
 import { registrationRoutes } from './registration-routes.ts';
 import { createRegistrationService } from './registration-service.ts';
+import type { UserSessionsPort } from './sessions.ts';
 
 export interface UserAdminPorts {
   db: Db;

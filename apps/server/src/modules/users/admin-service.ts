@@ -20,12 +20,12 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { MailSender } from '../../platform/mail.ts';
 import type { Clock } from '../../platform/module.ts';
-import type { UserSessionsPort } from '../auth/service.ts';
 import { contains } from '../sites/scope.ts';
 import * as repo from './admin-repository.ts';
 import { sniffImage } from './avatar.ts';
 import { ADMIN_ROLES, grantableRoles, holdsAll, isAdmin, mayManage } from './privileges.ts';
 import * as usersRepo from './repository.ts';
+import type { UserSessionsPort } from './sessions.ts';
 
 export interface UserAdminDeps {
   db: Db;

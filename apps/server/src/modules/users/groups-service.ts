@@ -11,9 +11,9 @@ import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
-import type { UserSessionsPort } from '../auth/service.ts';
 import * as repo from './groups-repository.ts';
 import { holdsAll, mayManage } from './privileges.ts';
+import type { UserSessionsPort } from './sessions.ts';
 
 /** Permission groups of /permissions/: a group's permissions by codename, and which users it is the first group of. */
 export function createGroupService(deps: { db: Db; sessions: UserSessionsPort }) {

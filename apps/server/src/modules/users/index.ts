@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
+import { createUserAccounts, type UserAccounts } from './accounts.ts';
 import { createUserDirectory, type UserDirectory } from './directory.ts';
 import { usersSource } from './exports.ts';
 import { userRoutes } from './routes.ts';
@@ -13,11 +14,14 @@ export interface UsersPorts {
 }
 
 /** Users of a tenant: the user list and its exports (users, sign-ins). */
+export type { Account, UserAccounts } from './accounts.ts';
 export type { DirectoryActor, DirectoryUser, DirectoryUserById, UserDirectory } from './directory.ts';
 
 export interface UsersPort {
   /** What other modules may read about users (the users module owns the users table). */
   directory: UserDirectory;
+  /** Sign-in's reads and writes of the users table (the auth module). */
+  accounts: UserAccounts;
 }
 
 export function createUsersModule(ports: UsersPorts): DomainModule<UsersPort> {
@@ -25,7 +29,7 @@ export function createUsersModule(ports: UsersPorts): DomainModule<UsersPort> {
   ports.exports.registerSource(usersSource(ports.db));
   ports.exports.registerSource(signInsSource(ports.db));
   return {
-    ports: { directory: createUserDirectory(ports.db) },
+    ports: { directory: createUserDirectory(ports.db), accounts: createUserAccounts(ports.db) },
     register(app) {
       userRoutes(app, { users });
     },

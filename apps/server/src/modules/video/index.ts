@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { DomainModule } from '../../platform/module.ts';
-import { type ActiveUsers, liveSessions } from '../../platform/push/sessions.ts';
+import type { LiveSessionCheck } from '../../platform/push/sessions.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createEvidencePacks } from './evidence.ts';
@@ -34,8 +34,8 @@ export interface VideoPorts {
   events: EventBus;
   /** The install's secret that signs evidence pack links. */
   evidenceSecret: Uint8Array;
-  /** Which users are still active (the live relay re-checks its viewers' sessions; the users module's directory). */
-  users: ActiveUsers;
+  /** Whether a viewer's session still holds (the live relay re-checks it; the auth module). */
+  sessions: LiveSessionCheck;
 }
 
 export interface VideoPort {
@@ -88,8 +88,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
         live: app.websocketServer
           ? {
               relay,
-              session: async (sessionId) =>
-                (await liveSessions(db, ports.users, [sessionId], config.auth.sessionIdleMinutes)).get(sessionId) ?? null,
+              session: async (sessionId) => (await ports.sessions([sessionId])).get(sessionId) ?? null,
             }
           : undefined,
       });

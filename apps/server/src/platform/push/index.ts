@@ -8,7 +8,7 @@ import type { EventBus } from '../events.ts';
 import type { DomainModule } from '../module.ts';
 import { createFanout, type Fanout, transportFor } from './fanout.ts';
 import { createPushHub, PUSH_WATCH_EVENT, type PushConnection, type PushHub, type PushWatchPayload } from './hub.ts';
-import { type ActiveUsers, liveSessions } from './sessions.ts';
+import type { LiveSessionCheck } from './sessions.ts';
 
 const HEARTBEAT_MS = 30_000;
 const SESSION_CHECK_MS = 60_000;
@@ -24,14 +24,13 @@ export interface PushPorts {
   database: DbHandle;
   events: EventBus;
   log: FastifyBaseLogger;
-  sessionIdleMinutes: number;
   /**
    * Which sites a user sees (the sites module's directory). Required: an event about a site reaches only the
    * sockets of users who see that site.
    */
   sites: { visibleAssetIds(tenantId: number, userId: number, roles: string[]): Promise<number[] | 'all'> };
-  /** Which users are still active, with their current roles and permissions (the users module's directory). */
-  users: ActiveUsers;
+  /** Which sockets' sessions still hold, with their users' current roles and permissions (the auth module). */
+  sessions: LiveSessionCheck;
 }
 
 export interface PushPort {
@@ -101,7 +100,7 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
   async function checkSessions() {
     const conns = [...hub.connections()];
     if (conns.length === 0) return;
-    const live = await liveSessions(db, ports.users, [...new Set(conns.map((c) => c.sessionId))], ports.sessionIdleMinutes);
+    const live = await ports.sessions([...new Set(conns.map((c) => c.sessionId))]);
     const refreshAssets = ++checks % ASSET_REFRESH_EVERY === 0;
     const assetsByUser = new Map<string, Promise<PushConnection['assets']>>();
     for (const conn of conns) {
