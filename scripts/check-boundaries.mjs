@@ -3,7 +3,9 @@
 //  - relative imports form a cycle (type-only imports count: they tie the files together just the same);
 //  - a server module imports another module's repository or tables (it must go through that module's ports);
 //  - apps/server/src/platform imports a module (platform is below every domain);
-//  - apps/web/src/components or apps/web/src/lib import a feature.
+//  - apps/web/src/components or apps/web/src/lib import a feature;
+//  - a server module's or platform's SQL names another module's table (query builder calls and sql`` text alike),
+//    beyond the reads listed in SHARED_READS below.
 // `--stats` prints the figures (files, imports, cycles, upward arrows) and never fails.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -113,10 +115,58 @@ for (const [file, targets] of graph) {
   }
 }
 
+// Table ownership: each module's tables (its tables.ts) and the foundation tables of the module that owns them.
+// (The other foundation tables, such as tenants, audit_log and the mail and SMS outboxes, belong to platform/.)
+const FOUNDATION_OWNERS = { users: 'users', groups: 'users', sessions: 'auth', captchas: 'auth', otp_codes: 'auth' };
+/**
+ * Another module's tables still named in SQL, by `module -> table`: site scoping and device counts join the sites'
+ * and devices' tables for speed, and platform's audit writer adds a change's activity entry in the change's own
+ * transaction. The list may only shrink; a new need gets a port instead.
+ */
+const SHARED_READS = new Set([
+  'platform -> user_activity_logs',
+  'alarms -> devices',
+  'alarms -> device_templates',
+  'devices -> assets',
+  'sites -> devices',
+  'sites -> entity_mappings',
+  'telemetry -> devices',
+  'users -> assets',
+  'users -> user_assets',
+  'video -> assets',
+  'video -> devices',
+]);
+const owners = new Map(Object.entries(FOUNDATION_OWNERS));
+for (const file of files) {
+  const m = rel(file).match(/^apps\/server\/src\/modules\/([^/]+)\/(?:[\w-]+-)?tables\.ts$/);
+  if (!m) continue;
+  const block = readFileSync(file, 'utf8').match(/export interface \w+Tables \{([^}]*)\}/)?.[1] ?? '';
+  for (const t of block.matchAll(/^\s*(\w+):\s*\w+;/gm)) owners.set(t[1], m[1]);
+}
+const BUILDER = /\b(?:selectFrom|updateTable|insertInto|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'(\w+)/g;
+const SQL_TEXT = /\bsql(?:<[^`]*?>)?`([^`]*)`/g;
+const SQL_TABLE = /\b(?:from|join|update|into)\s+(\w+)/gi;
+const sharedSeen = new Set();
+for (const file of files) {
+  const mod = serverModule(file) ?? (rel(file).startsWith('apps/server/src/platform/') ? 'platform' : null);
+  if (!mod || /\.test\.ts$|fixtures\.ts$/.test(file)) continue;
+  const text = readFileSync(file, 'utf8');
+  const named = [...text.matchAll(BUILDER)].map((m) => m[1]);
+  for (const q of text.matchAll(SQL_TEXT)) named.push(...[...q[1].matchAll(SQL_TABLE)].map((m) => m[1]));
+  for (const table of new Set(named)) {
+    const owner = owners.get(table);
+    if (!owner || owner === mod) continue;
+    const key = `${mod} -> ${table}`;
+    if (SHARED_READS.has(key)) sharedSeen.add(key);
+    else violations.push(`${rel(file)} names the ${owner} module's table ${table} in SQL (use its ports)`);
+  }
+}
+for (const key of SHARED_READS) if (!sharedSeen.has(key)) violations.push(`SHARED_READS lists ${key}, which no longer happens: remove it`);
+
 if (process.argv.includes('--stats')) {
   const largest = cycles.reduce((n, c) => Math.max(n, c.length), 0);
   console.log(
-    `files ${files.length}, imports ${edges}, cycles ${cycles.length} (largest ${largest} files), upward arrows ${upward}, violations ${violations.length}`,
+    `files ${files.length}, imports ${edges}, cycles ${cycles.length} (largest ${largest} files), upward arrows ${upward}, tables ${owners.size}, SQL reads of another module's table ${sharedSeen.size}, violations ${violations.length}`,
   );
   process.exit(0);
 }
@@ -124,4 +174,6 @@ if (violations.length > 0) {
   console.error(`Boundary check failed (${violations.length}):\n  ${violations.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`Boundaries hold: ${files.length} files, ${edges} imports, no cycle, no upward import.`);
+console.log(
+  `Boundaries hold: ${files.length} files, ${edges} imports, no cycle, no upward import, ${owners.size} tables each named in SQL by its owner (and ${sharedSeen.size} listed shared reads).`,
+);

@@ -101,6 +101,16 @@ export interface SmsOutboxTable {
   created_at: Generated<Date>;
 }
 
+/** The platform mail sender's outbox (platform/mail.ts); sysadmins read it in user administration. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  tenant_id: number;
+  to: string;
+  subject: string;
+  body: string;
+  created_at: Generated<Date>;
+}
+
 export interface SystemAlertsTable {
   id: Generated<number>;
   tenant_id: number;
@@ -132,6 +142,7 @@ export interface FoundationTables {
   otp_codes: OtpCodesTable;
   audit_log: AuditLogTable;
   sms_outbox: SmsOutboxTable;
+  mail_outbox: MailOutboxTable;
   system_alerts: SystemAlertsTable;
   app_secrets: AppSecretsTable;
 }

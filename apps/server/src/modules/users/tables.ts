@@ -13,15 +13,6 @@ export interface PasswordTokensTable {
   created_at: Generated<Date>;
 }
 
-export interface MailOutboxTable {
-  id: Generated<number>;
-  tenant_id: number;
-  to: string;
-  subject: string;
-  body: string;
-  created_at: Generated<Date>;
-}
-
 export interface RegistrationRequestsTable {
   id: Generated<number>;
   tenant_id: number;
@@ -45,5 +36,4 @@ export interface RegistrationRequestsTable {
 export interface UserAdminTables {
   registration_requests: RegistrationRequestsTable;
   password_tokens: PasswordTokensTable;
-  mail_outbox: MailOutboxTable;
 }
