@@ -27,7 +27,11 @@ export interface WorkerOptions {
   pollMs?: number;
   concurrency?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Decides when a queued job is due (leases stay on the database's time: they measure real work). */
+  /**
+   * A queued job is due once its time has come by the database's clock or by this one, which tests step ahead
+   * (a job just enqueued at the database's `now()` is due at once). Leases stay on the database's time: they
+   * measure real work.
+   */
   clock?: Clock;
 }
 
@@ -77,7 +81,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
           .where('queue', 'in', queues)
           .where((eb) =>
             eb.or([
-              eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', clock.now())]),
+              eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', sql<Date>`greatest(now(), ${clock.now()}::timestamptz)`)]),
               eb.and([eb('status', '=', 'running'), eb('locked_until', '<', sql<Date>`now()`)]),
             ]),
           )
