@@ -57,11 +57,6 @@ export const findUserByUsername = (db: Db, tenantId: number, username: string) =
 export const findUserByMobile = (db: Db, tenantId: number, mobile: string) =>
   db.selectFrom('users').select(userColumns).where('tenant_id', '=', tenantId).where('mobile', '=', mobile).executeTakeFirst();
 
-export const findGroups = (db: Db, tenantId: number, ids: number[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-
 /** Counts a failed password and locks the account when the count reaches the limit. */
 export const recordLoginFailure = (db: Db, tenantId: number, userId: number, maxFailures: number, lockoutMinutes: number, now: Date) =>
   db

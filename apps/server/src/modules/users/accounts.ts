@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db.ts';
 import * as repo from './accounts-repository.ts';
+import { groupsOf } from './repository.ts';
 
 export type { AccountChange, AccountRow, GroupRow } from './accounts-repository.ts';
 
@@ -35,7 +36,7 @@ export function createUserAccounts(db: Db): UserAccounts {
     withGroups: (tenantId, userId) => repo.findUserWithGroups(db, tenantId, userId),
     byUsername: (tenantId, username) => repo.findUserByUsername(db, tenantId, username),
     byMobile: (tenantId, mobile) => repo.findUserByMobile(db, tenantId, mobile),
-    groups: (tenantId, ids) => repo.findGroups(db, tenantId, ids),
+    groups: (tenantId, ids) => groupsOf(db, tenantId, ids),
     recordLoginFailure: (tenantId, userId, limits, now) =>
       repo.recordLoginFailure(db, tenantId, userId, limits.maxFailures, limits.lockoutMinutes, now),
     resetLoginFailures: async (tenantId, userId) => {
