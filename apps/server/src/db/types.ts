@@ -1,4 +1,3 @@
-import type { ActivityLogTables } from '../modules/activity-log/tables.ts';
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { AnalysisTables } from '../modules/analysis/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
@@ -10,6 +9,7 @@ import type { SiteTables } from '../modules/sites/tables.ts';
 import type { TelemetryTables } from '../modules/telemetry/tables.ts';
 import type { UserAdminTables } from '../modules/users/tables.ts';
 import type { VideoTables } from '../modules/video/tables.ts';
+import type { ActivityLogTables } from '../platform/activity-log-tables.ts';
 import type { JobTables } from '../platform/jobs/tables.ts';
 import type { FoundationTables } from './foundation-tables.ts';
 

@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import * as repo from '../../platform/activity-log.ts';
 import { type AuditEntry, writeAudit } from '../../platform/audit.ts';
 import { type AuthContext, requireAuth } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
@@ -15,7 +16,6 @@ import { badRequest, forbidden } from '../../platform/errors.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { ExportSource } from '../downloads/registry.ts';
-import * as repo from './repository.ts';
 
 export interface ActivityLogPorts {
   db: Db;

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db.ts';
+import type { Db } from './db.ts';
 
-/** SQL of the user activity log: filtered keyset pages, and the monthly partitions' upkeep. */
+/**
+ * SQL of the user activity log that `writeAudit` appends to: filtered keyset pages for the activity-log module's screen
+ * and export, and the monthly partitions' upkeep.
+ */
 
 export interface ActivityFilter {
   userId?: number;
