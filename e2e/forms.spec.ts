@@ -138,8 +138,22 @@ test('builds a form with one field of each type, binds it to a screen, edits a d
   await expect(page.getByTestId('canvas-group')).toHaveCount(0);
   await page.getByRole('button', { name: 'Redo' }).click();
   await expect(page.getByTestId('canvas-group')).toHaveCount(1);
+  // A second group goes into the first by keyboard: pick up its handle, one step up into the empty group, drop.
+  await page.getByTestId('palette-Group').click();
+  await page.getByTestId('group-properties').getByLabel('Label').fill('Inner');
+  const handle = page.getByRole('button', { name: 'Move group Inner', exact: true });
+  await handle.focus();
+  await page.keyboard.press('Space');
+  await expect(handle).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('ArrowUp');
+  // dnd-kit's live region names where the group is over: the drop zone of the first group.
+  await expect(page.getByText(/^Draggable item group:\w+ was moved over droppable area drop:\w+\.$/)).toBeAttached();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('canvas-group').first().getByTestId('canvas-group')).toHaveAttribute('data-group-label', 'Inner');
   await page.getByRole('tab', { name: 'Preview' }).click();
   await expect(page.getByText('Built in the browser')).toBeVisible();
+  // The form screen's renderers show the nested group inside its parent.
+  await expect(page.getByRole('group', { name: 'Group' }).getByRole('group', { name: 'Inner' })).toBeVisible();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/forms\/builder\/\d+$/, SLOW);
   const id = Number(page.url().split('/').pop());
@@ -150,6 +164,11 @@ test('builds a form with one field of each type, binds it to a screen, edits a d
       .map((f) => (f as { type: string }).type)
       .sort(),
   ).toEqual(types.filter((t) => t !== 'Group').sort());
+  expect(saved.metadata.uiSchema.elements.at(-1)).toEqual({
+    type: 'Group',
+    label: 'Group',
+    elements: [{ type: 'Group', label: 'Inner', elements: [] }],
+  });
   expect(saved.views).toEqual(['/tickets']);
 
   await page.getByRole('tab', { name: 'Fields' }).click();

@@ -397,6 +397,67 @@ describe('stopping, retries, crashes and expiry', () => {
   });
 });
 
+describe('columns decided per export', () => {
+  let asked = 0;
+  let failuresLeft = 0;
+
+  beforeAll(() => {
+    // Columns from the filters and the caller, as a form's fields are; three pages of two rows.
+    t.handles.downloads.exports.registerSource<{ extra?: string[] }>({
+      kind: 'test-columns',
+      label: 'Dynamic columns',
+      columns: [{ key: 'n', header: 'N' }],
+      async columnsFor(scope, params) {
+        asked++;
+        if (failuresLeft-- > 0) throw new Error('columns unavailable');
+        return [
+          { key: 'n', header: 'N' },
+          { key: 'user', header: `User ${scope.userId}` },
+          ...(params.extra ?? []).map((e) => ({ key: `x:${e}`, header: e })),
+        ];
+      },
+      allowed: () => true,
+      pageSize: 2,
+      async fetchPage(scope, params, cursor) {
+        const from = Number(cursor ?? 0);
+        const rows = [from, from + 1].map((n) => ({
+          n,
+          user: scope.userId,
+          ...Object.fromEntries((params.extra ?? []).map((e) => [`x:${e}`, `${e}${n}`])),
+          ignored: 'not a column',
+        }));
+        return { rows, nextCursor: from + 2 < 6 ? String(from + 2) : null };
+      },
+    });
+  });
+
+  it('writes the header a source computes from the filters, asked once (and retried) before the first row', async () => {
+    failuresLeft = 1;
+    const job = await startExport(admin, { kind: 'test-columns', params: { extra: ['b', '=a'] } });
+    await t.app.jobs.drain();
+    const done = await jobOf(admin, job.jobId);
+    expect(done?.status).toBe('ready-to-download');
+    expect(asked).toBe(2);
+    const lines = (await admin.get(done?.tasks[0]?.path as string)).body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    const me = (
+      await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('tenant_id', '=', t.tenantA)
+        .where('username', '=', 'customeradmin')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(lines[0]).toBe(`N,User ${me},b,'=a`);
+    expect(lines.slice(1)).toEqual([0, 1, 2, 3, 4, 5].map((n) => `${n},${me},b${n},'=a${n}`));
+    // The list of sources shows the fixed columns.
+    const listed = (await admin.get('/api/exports/sources/')).json().contents.find((s: { kind: string }) => s.kind === 'test-columns');
+    expect(listed.columns).toEqual(['N']);
+  });
+});
+
 describe('exports of other domains', () => {
   const csvLines = async (client: TestClient, job: DownloadJob) => {
     await t.app.jobs.drain();

@@ -1,4 +1,4 @@
-import { FORM_MESSAGES, VALIDATION_MESSAGES } from '@sitewatch/contracts';
+import { FORM_LIMITS, FORM_MESSAGES, VALIDATION_MESSAGES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allFieldsTemplate, createTemplate, submit, upload } from './forms-fixtures.ts';
 import { getTicket, makeDevice, makeSite, PNG } from './helpdesk-fixtures.ts';
@@ -57,6 +57,13 @@ describe('templates', () => {
     const res2 = await admin.post(`${T}/`, rule);
     expect(res2.statusCode).toBe(400);
     expect(res2.json().errors[0]).toMatchObject({ path: 'metadata.schema.properties.count.validation' });
+    const deep = allFieldsTemplate();
+    let layout: Record<string, unknown> = { type: 'Control', scope: '#/properties/title' };
+    for (let level = 0; level <= FORM_LIMITS.groupDepth; level++) layout = { type: 'Group', label: `Level ${level}`, elements: [layout] };
+    deep.metadata.uiSchema.elements = [layout] as never;
+    const res3 = await admin.post(`${T}/`, deep);
+    expect(res3.statusCode).toBe(400);
+    expect(res3.json().detail).toBe(FORM_MESSAGES.groupTooDeep);
   });
 
   it('lets only form builders create and change forms', async () => {
@@ -245,22 +252,97 @@ describe('submissions that act', () => {
 });
 
 describe('export', () => {
-  it('exports the responses of a form as CSV through the downloads job centre', async () => {
-    const form = await createTemplate(admin);
-    await submit(admin, form.id, { title: '=cmd', score: 5 });
-    const start = await admin.post('/api/exports/', { kind: 'form-responses', name: 'Audit responses', params: { formTemplate: form.id } });
+  /** The CSV of a finished form-responses export, as rows of cells (the test values hold no commas or quotes). */
+  async function exportCsv(formTemplate: number) {
+    const start = await admin.post('/api/exports/', { kind: 'form-responses', name: 'Audit responses', params: { formTemplate } });
     expect(start.statusCode, start.body).toBe(201);
-    expect((await viewer.post('/api/exports/', { kind: 'form-responses', name: 'x', params: { formTemplate: form.id } })).statusCode).toBe(
-      403,
-    );
     await t.app.jobs.drain();
     const job = (await admin.get('/api/batch-playback-download/'))
       .json()
       .jobs.find((j: { jobId: number }) => j.jobId === start.json().jobId);
     expect(job.status).toBe('ready-to-download');
-    const csv = (await admin.get(job.tasks[0].path)).body;
-    expect(csv).toContain('Response ID,Form,Version,Submitted By,Submitted At,Answers');
-    expect(csv).toContain('Title: =cmd');
+    const csv = (await admin.get(job.tasks[0].path)).body as string;
+    return csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+  }
+
+  it('exports the responses of a form as CSV with one column per field of every version', async () => {
+    const control = (k: string) => ({ type: 'Control', scope: `#/properties/${k}` });
+    const body = allFieldsTemplate();
+    // Groups nested three deep: the export flattens them in layout order.
+    body.metadata.uiSchema.elements = [
+      control('note'),
+      control('title'),
+      {
+        type: 'Group',
+        label: 'Details',
+        elements: [
+          ...'site device outcome powered spent shift score'.split(' ').map(control),
+          {
+            type: 'Group',
+            label: 'Timing',
+            elements: [...'visited ref period'.split(' ').map(control), { type: 'Group', label: 'Proof', elements: [control('photos')] }],
+          },
+          ...'arrival area count'.split(' ').map(control),
+        ],
+      },
+    ] as never;
+    const form = await createTemplate(admin, body);
+    expect((await admin.get(`${T}/${form.id}/`)).json().metadata.uiSchema).toEqual(body.metadata.uiSchema);
+    const uid = (await upload(admin)).json().contents[0].uid;
+    const first = await submit(admin, form.id, { title: '=cmd', score: 5, area: ['Power', 'UPS'], count: 3, photos: [uid], powered: true });
+    expect(first.statusCode, first.body).toBe(201);
+    // Version 2 drops "count" and adds "weather" after the title.
+    const { count: _dropped, ...properties } = body.metadata.schema.properties;
+    const v2 = {
+      ...body,
+      metadata: {
+        schema: { ...body.metadata.schema, properties: { ...properties, weather: { type: 'string', label: '=Weather' } } },
+        uiSchema: JSON.parse(JSON.stringify(body.metadata.uiSchema).replace('"#/properties/count"', '"#/properties/weather"')),
+      },
+    };
+    v2.metadata.uiSchema.elements.splice(2, 0, v2.metadata.uiSchema.elements[2].elements.pop());
+    const put = await admin.put(`${T}/${form.id}/`, { ...v2, version: 1 });
+    expect(put.statusCode, put.body).toBe(200);
+    const second = await submit(admin, form.id, { title: 'Second', score: 2, weather: 'Rain', shift: 'Night' });
+    expect(second.statusCode, second.body).toBe(201);
+
+    expect((await viewer.post('/api/exports/', { kind: 'form-responses', name: 'x', params: { formTemplate: form.id } })).statusCode).toBe(
+      403,
+    );
+    const [header, ...rows] = await exportCsv(form.id);
+    expect(header?.join(',')).toBe(
+      "Response ID,Form,Version,Submitted By,Submitted At,Title,'=Weather,Site,Device,Outcome,Powered,Time spent,Shift,Score,Visited,Reference,Period,Photos,Arrival,Area,People on site",
+    );
+    expect(rows).toHaveLength(2);
+    const named = (row: string[] | undefined) => Object.fromEntries((header ?? []).map((h, i) => [h, row?.[i]]));
+    const who = (await person('customeradmin')).name;
+    expect(named(rows[0])).toMatchObject({
+      'Response ID': String(second.json().id),
+      Form: `${body.label}`,
+      Version: '2',
+      'Submitted By': who,
+      Title: 'Second',
+      "'=Weather": 'Rain',
+      Shift: 'Night',
+      Score: '2',
+      'People on site': '',
+    });
+    expect(named(rows[1])).toMatchObject({
+      'Response ID': String(first.json().id),
+      Version: '1',
+      Title: "'=cmd",
+      "'=Weather": '',
+      Powered: 'true',
+      Score: '5',
+      Photos: '1 file(s)',
+      Area: 'Power > UPS',
+      'People on site': '3',
+    });
+    expect(named(rows[1])['Submitted At']).toBe(new Date(first.json().createdAt).toISOString());
   });
 });
 

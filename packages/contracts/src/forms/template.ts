@@ -31,6 +31,8 @@ export const FORM_LIMITS = {
   selectDebounceMs: 500,
   selectPageSize: 15,
   maxFields: 500,
+  /** Groups nest in Groups this many levels deep at most (a Group at the top of the form is level 1). */
+  groupDepth: 5,
   /** How often the form screen saves a draft. */
   draftSaveMs: 5000,
 } as const;
@@ -45,6 +47,7 @@ export const FORM_MESSAGES = {
   uploadingResponse: 'Uploading Response...',
   attachmentTooLarge: 'Attachments file size too large - Failed to upload',
   uploadFailed: 'Upload attachments - Fail',
+  groupTooDeep: `Groups can be nested at most ${FORM_LIMITS.groupDepth} levels deep`,
 } as const;
 
 export const validationRuleSchema = z.discriminatedUnion('kind', [
@@ -215,7 +218,7 @@ function checkRule(key: string, field: FormField, rule: unknown, problems: Templ
     problems.push({ path, message: `Field "${key}" cannot take a ${r.kind} rule` });
 }
 
-function walkUi(element: UiElement, keys: Set<string>, seen: Set<string>, problems: TemplateProblem[]) {
+function walkUi(element: UiElement, keys: Set<string>, seen: Set<string>, problems: TemplateProblem[], depth = 0) {
   if (element.type === 'Control') {
     const key = element.scope.slice('#/properties/'.length);
     if (!keys.has(key)) problems.push({ path: 'metadata.uiSchema', message: `The layout names an unknown field "${key}"` });
@@ -223,7 +226,12 @@ function walkUi(element: UiElement, keys: Set<string>, seen: Set<string>, proble
     seen.add(key);
     return;
   }
-  for (const child of element.elements) walkUi(child, keys, seen, problems);
+  const level = element.type === 'Group' ? depth + 1 : depth;
+  if (level > FORM_LIMITS.groupDepth) {
+    problems.push({ path: 'metadata.uiSchema', message: FORM_MESSAGES.groupTooDeep });
+    return;
+  }
+  for (const child of element.elements) walkUi(child, keys, seen, problems, level);
 }
 
 /**

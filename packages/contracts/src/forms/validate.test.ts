@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATION_MESSAGES } from '../messages.ts';
 import { formatDateRange, formatDuration, generateRandomId, parseStrict } from './formats.ts';
-import { checkTemplate, type FormField, formMetadataSchema } from './template.ts';
+import { checkTemplate, FORM_LIMITS, FORM_MESSAGES, type FormField, formMetadataSchema } from './template.ts';
 import { FORMAT_MESSAGES, validateField, validateResponse } from './validate.ts';
 
 const f = (field: Partial<FormField> & { type: FormField['type'] }): FormField => ({ label: 'Site name', ...field }) as FormField;
@@ -102,6 +102,17 @@ describe('templates', () => {
     expect(checkTemplate(meta({ a: { type: 'string' } }, { required: ['zz'] }))[0]?.message).toBe(
       'The required list names an unknown field "zz"',
     );
+  });
+  it('accepts Groups nested in Groups up to the limit', () => {
+    const nest = (depth: number): unknown =>
+      depth === 0 ? { type: 'Control', scope: '#/properties/a' } : { type: 'Group', label: `Level ${depth}`, elements: [nest(depth - 1)] };
+    const layout = (depth: number) =>
+      formMetadataSchema.parse({
+        schema: { type: 'object', properties: { a: { type: 'string' } } },
+        uiSchema: { type: 'VerticalLayout', elements: [nest(depth)] },
+      });
+    expect(checkTemplate(layout(FORM_LIMITS.groupDepth))).toEqual([]);
+    expect(checkTemplate(layout(FORM_LIMITS.groupDepth + 1))).toEqual([{ path: 'metadata.uiSchema', message: FORM_MESSAGES.groupTooDeep }]);
   });
   it('checks a whole response, including fields the template does not have', () => {
     const m = { schema: { type: 'object' as const, properties: { a: f({ type: 'rating', label: 'Score' }) }, required: ['a'] } };

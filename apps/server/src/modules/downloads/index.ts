@@ -10,7 +10,7 @@ import { downloadRoutes } from './routes.ts';
 import { createExportRunner, EXPORT_LEASE_SECONDS, EXPORT_QUEUE } from './runner.ts';
 import { createDownloadService, type DownloadService } from './service.ts';
 
-export type { DownloadProvider, ExportRegistry, ExportScope, ExportSource } from './registry.ts';
+export type { DownloadProvider, ExportColumn, ExportRegistry, ExportScope, ExportSource } from './registry.ts';
 
 const CLEANUP_QUEUE = 'downloads.cleanup';
 const CLEANUP_EVERY_MS = 5 * 60_000;

@@ -28,7 +28,13 @@ export interface ExportPage {
 export interface ExportSource<P = Record<string, unknown>> {
   kind: string;
   label: string;
+  /** The columns users are shown for this export, and its header unless `columnsFor` decides it. */
   columns: readonly ExportColumn[];
+  /**
+   * Columns that depend on the filters or the caller (a form's fields): asked once per run, before the header line
+   * is written, so every page is written under the same header. Without it the export has `columns`.
+   */
+  columnsFor?(scope: ExportScope, params: P): Promise<readonly ExportColumn[]>;
   /** Filters the caller may pass (validated before the job is created; a bad value is a 400). */
   params?: z.ZodType<P>;
   allowed(scope: ExportScope): boolean;

@@ -126,6 +126,9 @@ export function createExportRunner(deps: RunnerDeps) {
       const pageSize = source.pageSize ?? DEFAULT_PAGE_SIZE;
       const count = source.count;
       const total = count ? Math.min(await withRetry(() => count(scope, params), controller.signal), maxRows) : null;
+      // The header is decided before the first line: the file is streamed and never rewritten.
+      const columnsFor = source.columnsFor;
+      const columns = columnsFor ? await withRetry(() => columnsFor(scope, params), controller.signal) : source.columns;
       let rows = 0;
       let lastCheck = Date.now();
       let lastReport = 0;
@@ -140,7 +143,7 @@ export function createExportRunner(deps: RunnerDeps) {
 
       const src = source;
       async function* lines(): AsyncGenerator<string> {
-        yield CSV_BOM + csvLine(src.columns.map((c) => c.header));
+        yield CSV_BOM + csvLine(columns.map((c) => c.header));
         let cursor: string | null = null;
         for (;;) {
           if (Date.now() - lastCheck > STOP_CHECK_MS) {
@@ -154,7 +157,7 @@ export function createExportRunner(deps: RunnerDeps) {
           const page: ExportPage = await withRetry(() => src.fetchPage(scope, params, after, limit), controller.signal);
           if (page.rows.length > 0) {
             let chunk = '';
-            for (const r of page.rows) chunk += csvLine(src.columns.map((c) => r[c.key]));
+            for (const r of page.rows) chunk += csvLine(columns.map((c) => r[c.key]));
             rows += page.rows.length;
             yield chunk;
           }

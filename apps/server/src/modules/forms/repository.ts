@@ -158,6 +158,33 @@ export const versionOf = (db: Q, tenantId: number, templateId: number, version: 
     .where('version', '=', version)
     .executeTakeFirst();
 
+/**
+ * Older versions that have a field besides `keys` (the current template's), newest first, for an export's columns: a
+ * template saved a hundred times without new fields costs nothing.
+ */
+export const versionsWithOtherFields = (db: Q, tenantId: number, templateId: number, below: number, keys: string[]) =>
+  db
+    .selectFrom('form_template_versions as v')
+    .select(['v.version', 'v.metadata'])
+    .where('v.tenant_id', '=', tenantId)
+    .where('v.template_id', '=', templateId)
+    .where('v.version', '<', below)
+    .where(sql<boolean>`(v.metadata->'schema'->'properties') - array[${sql.join(keys.length ? keys : [''])}]::text[] <> '{}'::jsonb`)
+    .orderBy('v.version', 'desc')
+    .execute();
+
+/** The layouts of some versions of a template (to read the responses filled against them). */
+export const versionsMetadata = (db: Q, tenantId: number, templateId: number, versions: number[]) =>
+  versions.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('form_template_versions')
+        .select(['version', 'metadata'])
+        .where('tenant_id', '=', tenantId)
+        .where('template_id', '=', templateId)
+        .where('version', 'in', versions)
+        .execute();
+
 // Attachments
 
 export const insertAttachment = (

@@ -24,15 +24,21 @@ import { closestCenter, DndContext, Palette, useCanvas } from './Canvas.tsx';
 import {
   type BuilderState,
   emptyState,
+  findGroup,
   fromTemplate,
   historyReducer,
   type Item,
+  insertItem,
   newField,
-  newGroupId,
+  newGroup,
+  placeProblem,
   ROOT,
+  removeGroup,
   removeKey,
+  renameKey,
   toInput,
   uniqueKey,
+  updateGroup,
 } from './model.ts';
 import { Preview } from './Preview.tsx';
 import { FieldProperties, GroupProperties } from './PropertyPanel.tsx';
@@ -98,37 +104,27 @@ function Builder({ id, initial, version: loadedVersion }: { id: number | null; i
   }
 
   function add(type: FormFieldType, container = ROOT, index = Number.MAX_SAFE_INTEGER) {
-    if (type === 'Group') {
-      const group: Item = { kind: 'group', id: newGroupId(), label: 'Group', description: '', placeholder: '', children: [] };
-      const items = [...state.items];
-      items.splice(Math.min(index, items.length), 0, group);
-      set({ ...state, items });
-      setSelected(`group:${group.id}`);
+    const key = type === 'Group' ? null : uniqueKey(type, state.properties);
+    const item: Item = key === null ? newGroup() : { kind: 'field', key };
+    const problem = placeProblem(state.items, item, container);
+    if (problem) {
+      toast.warning(problem);
       return;
     }
-    const key = uniqueKey(type, state.properties);
-    const properties = { ...state.properties, [key]: newField(type) };
-    let items: Item[];
-    if (container === ROOT) {
-      items = [...state.items];
-      items.splice(Math.min(index, items.length), 0, { kind: 'field', key });
-    } else
-      items = state.items.map((i) =>
-        i.kind === 'group' && i.id === container ? { ...i, children: [...i.children.slice(0, index), key, ...i.children.slice(index)] } : i,
-      );
-    set({ ...state, properties, items });
-    setSelected(key);
+    const items = insertItem(state.items, item, container, index);
+    if (item.kind === 'group') {
+      set({ ...state, items });
+      setSelected(`group:${item.id}`);
+    } else {
+      set({ ...state, properties: { ...state.properties, [item.key]: newField(type as Exclude<FormFieldType, 'Group'>) }, items });
+      setSelected(item.key);
+    }
   }
 
   function remove(itemId: string) {
     if (itemId.startsWith('group:')) {
-      const gid = itemId.slice(6);
-      const group = state.items.find((i) => i.kind === 'group' && i.id === gid);
-      // A removed group's fields stay in the form, where the group was.
-      const at = state.items.indexOf(group as Item);
-      const items = state.items.filter((i) => i !== group);
-      if (group?.kind === 'group') items.splice(at, 0, ...group.children.map((key) => ({ kind: 'field' as const, key })));
-      set({ ...state, items });
+      // A removed group's fields and groups stay in the form, where the group was.
+      set({ ...state, items: removeGroup(state.items, itemId.slice(6)) });
     } else {
       const { [itemId]: _gone, ...properties } = state.properties;
       set({ ...state, properties, items: removeKey(state.items, itemId) });
@@ -138,10 +134,7 @@ function Builder({ id, initial, version: loadedVersion }: { id: number | null; i
 
   function rename(from: string, to: string) {
     const properties = Object.fromEntries(Object.entries(state.properties).map(([k, f]) => [k === from ? to : k, f]));
-    const items = state.items.map((i) =>
-      i.kind === 'field' ? (i.key === from ? { ...i, key: to } : i) : { ...i, children: i.children.map((k) => (k === from ? to : k)) },
-    );
-    set({ ...state, properties, items });
+    set({ ...state, properties, items: renameKey(state.items, from, to) });
     setSelected(to);
   }
 
@@ -161,8 +154,9 @@ function Builder({ id, initial, version: loadedVersion }: { id: number | null; i
     onAdd: add,
     onRemove: remove,
     onDescription: editDescription,
+    onRefuse: (message) => toast.warning(message),
   });
-  const group = selected?.startsWith('group:') ? state.items.find((i) => i.kind === 'group' && `group:${i.id}` === selected) : undefined;
+  const group = selected?.startsWith('group:') ? findGroup(state.items, selected.slice(6)) : undefined;
   const field = selected && !group ? state.properties[selected] : undefined;
 
   return (
@@ -228,8 +222,8 @@ function Builder({ id, initial, version: loadedVersion }: { id: number | null; i
                   onChange={(f) => set({ ...state, properties: { ...state.properties, [selected]: f } })}
                   onRename={(to) => rename(selected, to)}
                 />
-              ) : group && group.kind === 'group' ? (
-                <GroupProperties group={group} onChange={(g) => set({ ...state, items: state.items.map((i) => (i === group ? g : i)) })} />
+              ) : group ? (
+                <GroupProperties group={group} onChange={(g) => set({ ...state, items: updateGroup(state.items, g) })} />
               ) : (
                 <Typography variant="body2" color="text.secondary">
                   Select a field to edit its properties

@@ -4,6 +4,7 @@ import {
   type DragEndEvent,
   KeyboardSensor,
   PointerSensor,
+  useDndContext,
   useDraggable,
   useDroppable,
   useSensor,
@@ -19,10 +20,22 @@ import InputBase from '@mui/material/InputBase';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { FORM_FIELD_TYPES, type FormFieldType } from '@sitewatch/contracts/forms';
-import { type ReactNode, useState } from 'react';
-import { type BuilderState, containerOf, FIELD_LABELS, type Item, moveItem, ROOT } from './model.ts';
-
-const idOf = (i: Item) => (i.kind === 'field' ? i.key : `group:${i.id}`);
+import { type ReactNode, useMemo, useState } from 'react';
+import {
+  type BuilderState,
+  containerOf,
+  contentsOf,
+  FIELD_LABELS,
+  findGroup,
+  findItem,
+  type GroupItem,
+  type Item,
+  idsInside,
+  itemId,
+  moveItem,
+  placeProblem,
+  ROOT,
+} from './model.ts';
 
 export interface CanvasProps {
   state: BuilderState;
@@ -33,6 +46,8 @@ export interface CanvasProps {
   onRemove(id: string): void;
   /** Saves an edited description at once (saved forms). */
   onDescription(key: string, description: string): void;
+  /** A drop that is refused (a group into itself, or nested too deep), with the reason. */
+  onRefuse(message: string): void;
 }
 
 /** The palette of the 16 field types: drag onto the form, or press to add at the end. */
@@ -69,15 +84,30 @@ function PaletteItem({ type, onAdd }: { type: FormFieldType; onAdd(type: FormFie
   );
 }
 
-function Sortable({ id, children }: { id: string; children: (handle: ReactNode) => ReactNode }) {
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id });
+function Sortable({
+  id,
+  name,
+  frozen,
+  children,
+}: {
+  id: string;
+  /** What the move handle is called (screen readers). */
+  name: string;
+  /** Inside the group being dragged: no place to drop it. */
+  frozen: boolean;
+  children: (handle: ReactNode) => ReactNode;
+}) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+    disabled: frozen ? { draggable: false, droppable: true } : false,
+  });
   const style = {
     transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
     transition,
     opacity: isDragging ? 0.5 : 1,
   };
   const handle = (
-    <IconButton size="small" {...listeners} {...attributes} aria-label={`Move ${id.replace('group:', 'group ')}`} sx={{ cursor: 'grab' }}>
+    <IconButton size="small" {...listeners} {...attributes} aria-label={`Move ${name}`} sx={{ cursor: 'grab' }}>
       <DragIndicator fontSize="small" />
     </IconButton>
   );
@@ -147,8 +177,8 @@ function FieldCard({ fieldKey, handle, props }: { fieldKey: string; handle: Reac
   );
 }
 
-function GroupDrop({ id, empty, children }: { id: string; empty: string; children: ReactNode }) {
-  const { setNodeRef, isOver } = useDroppable({ id: `drop:${id}` });
+function GroupDrop({ id, empty, frozen, children }: { id: string; empty: string; frozen?: boolean; children: ReactNode }) {
+  const { setNodeRef, isOver } = useDroppable({ id: `drop:${id}`, disabled: frozen });
   return (
     <Box
       ref={setNodeRef}
@@ -164,7 +194,7 @@ function GroupDrop({ id, empty, children }: { id: string; empty: string; childre
   );
 }
 
-/** The form being built: fields and Groups in order, sortable and nestable by drag and drop or keyboard. */
+/** The form being built: fields and Groups (nested to FORM_LIMITS.groupDepth) in order, sortable and nestable by drag and drop or keyboard. */
 export function useCanvas(props: CanvasProps) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -179,9 +209,9 @@ export function useCanvas(props: CanvasProps) {
     let target = ROOT;
     let index = items.length;
     if (overId.startsWith('drop:')) {
+      // The empty end of a container: the item goes last in it.
       target = overId.slice(5);
-      const g = items.find((i) => i.kind === 'group' && i.id === target);
-      index = g && g.kind === 'group' ? g.children.length : items.length;
+      index = contentsOf(items, target)?.length ?? items.length;
     } else {
       const at = containerOf(items, overId);
       if (at) {
@@ -190,11 +220,16 @@ export function useCanvas(props: CanvasProps) {
       }
     }
     if (activeId.startsWith('palette:')) {
-      const type = activeId.slice(8) as FormFieldType;
-      props.onAdd(type, type === 'Group' ? ROOT : target, index);
+      props.onAdd(activeId.slice(8) as FormFieldType, target, index);
       return;
     }
     if (activeId === overId) return;
+    const moving = findItem(items, activeId);
+    const problem = moving ? placeProblem(items, moving, target) : null;
+    if (problem) {
+      props.onRefuse(problem);
+      return;
+    }
     props.onChange({ ...props.state, items: moveItem(items, activeId, target, index) });
   }
 
@@ -203,49 +238,75 @@ export function useCanvas(props: CanvasProps) {
 
 function Board(props: CanvasProps) {
   const { items } = props.state;
+  const { active } = useDndContext();
+  const activeId = active ? String(active.id) : null;
+  // While a group is dragged, nothing inside it takes the drop (a group never goes into itself): the items it
+  // holds and the drop zones of it and of its groups are switched off.
+  const frozen = useMemo(() => {
+    const group = activeId?.startsWith('group:') ? findGroup(items, activeId.slice(6)) : undefined;
+    if (!group) return new Set<string>();
+    const inside = idsInside(group);
+    return new Set([`drop:${group.id}`, ...inside, ...inside.filter((id) => id.startsWith('group:')).map((id) => `drop:${id.slice(6)}`)]);
+  }, [items, activeId]);
   return (
     <GroupDrop id={ROOT} empty={items.length ? '' : 'Drag fields here, or press a field type to add it'}>
-      <SortableContext items={items.map(idOf)} strategy={verticalListSortingStrategy}>
-        {items.map((item) => (
-          <Sortable key={idOf(item)} id={idOf(item)}>
+      <ItemList items={items} frozen={frozen} props={props} />
+    </GroupDrop>
+  );
+}
+
+function ItemList({ items, frozen, props }: { items: Item[]; frozen: Set<string>; props: CanvasProps }) {
+  return (
+    <SortableContext items={items.map(itemId)} strategy={verticalListSortingStrategy}>
+      {items.map((item) => {
+        const id = itemId(item);
+        const name = item.kind === 'field' ? props.state.properties[item.key]?.label || item.key : `group ${item.label || 'Group'}`;
+        return (
+          <Sortable key={id} id={id} name={name} frozen={frozen.has(id)}>
             {(handle) =>
               item.kind === 'field' ? (
                 <FieldCard fieldKey={item.key} handle={handle} props={props} />
               ) : (
-                <Paper
-                  variant="outlined"
-                  sx={{ p: 1, borderColor: props.selected === `group:${item.id}` ? 'primary.main' : 'divider' }}
-                  onClick={(e) => {
-                    if (e.target === e.currentTarget) props.onSelect(`group:${item.id}`);
-                  }}
-                  data-testid="canvas-group"
-                >
-                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
-                    {handle}
-                    <Button size="small" onClick={() => props.onSelect(`group:${item.id}`)} sx={{ textTransform: 'none', fontWeight: 600 }}>
-                      {item.label || 'Group'}
-                    </Button>
-                    <Box sx={{ flex: 1 }} />
-                    <IconButton size="small" aria-label={`Remove group ${item.label}`} onClick={() => props.onRemove(`group:${item.id}`)}>
-                      <DeleteOutline fontSize="small" />
-                    </IconButton>
-                  </Box>
-                  <GroupDrop id={item.id} empty={item.children.length ? '' : item.placeholder || 'Drag fields into this group'}>
-                    <SortableContext items={item.children} strategy={verticalListSortingStrategy}>
-                      {item.children.map((key) => (
-                        <Sortable key={key} id={key}>
-                          {(h) => <FieldCard fieldKey={key} handle={h} props={props} />}
-                        </Sortable>
-                      ))}
-                    </SortableContext>
-                  </GroupDrop>
-                </Paper>
+                <GroupCard group={item} handle={handle} frozen={frozen} props={props} />
               )
             }
           </Sortable>
-        ))}
-      </SortableContext>
-    </GroupDrop>
+        );
+      })}
+    </SortableContext>
+  );
+}
+
+function GroupCard({ group, handle, frozen, props }: { group: GroupItem; handle: ReactNode; frozen: Set<string>; props: CanvasProps }) {
+  const id = itemId(group);
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 1, borderColor: props.selected === id ? 'primary.main' : 'divider' }}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) props.onSelect(id);
+      }}
+      data-testid="canvas-group"
+      data-group-label={group.label}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
+        {handle}
+        <Button size="small" onClick={() => props.onSelect(id)} sx={{ textTransform: 'none', fontWeight: 600 }}>
+          {group.label || 'Group'}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        <IconButton size="small" aria-label={`Remove group ${group.label}`} onClick={() => props.onRemove(id)}>
+          <DeleteOutline fontSize="small" />
+        </IconButton>
+      </Box>
+      <GroupDrop
+        id={group.id}
+        frozen={frozen.has(`drop:${group.id}`)}
+        empty={group.children.length ? '' : group.placeholder || 'Drag fields into this group'}
+      >
+        <ItemList items={group.children} frozen={frozen} props={props} />
+      </GroupDrop>
+    </Paper>
   );
 }
 
