@@ -17,7 +17,7 @@ import { createDownloadsModule, type DownloadsPort } from './modules/downloads/i
 import { createFormsModule, type FormsPort } from './modules/forms/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
 import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
-import { createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
+import { createSiteAssignments, createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
 import { blobStoreCheck, brokerCheck, createSystemModule, databaseCheck } from './modules/system/index.ts';
 import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
 import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
@@ -172,7 +172,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const exports = downloads.ports.exports;
   const deviceRecords = createDeviceRecords(db);
-  const users = createUsersModule({ db, exports });
+  // Users' site assignments, built before the users module that lists and changes them.
+  const siteAssignments = createSiteAssignments(db);
+  const users = createUsersModule({ db, exports, siteAssignments });
   const auth = createAuthModule({
     db,
     signer,
@@ -272,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mail: deps.mail ?? createMailSender(db, app.log, { url: config.mail.smtpUrl, from: config.mail.from }),
     sessions: auth.ports.auth.userSessions,
     blobs: createLocalBlobStore(join(dataDir, 'blobs')),
+    siteAssignments,
     publicUrl: config.publicUrl,
     setPasswordRateLimit: config.auth.loginRateLimitPerMinute,
     allowedEmailDomains: async (tenantId) => (await settings(tenantId)).registrationEmailDomains,

@@ -343,7 +343,7 @@ describe('pending durations across a restart', () => {
     // an engine started afresh (nothing in memory), ten minutes later: the duration has passed
     const restarted = createAlarmService({
       repo: createAlarmRepository(t.db),
-      link: createDeviceRecords(t.db).activity,
+      devices: createDeviceRecords(t.db),
       events: t.handles.events,
       log: { error: () => undefined, warn: () => undefined },
       tickets: { createTicket: () => Promise.reject(new Error('no ticket expected')) },

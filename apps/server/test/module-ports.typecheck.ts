@@ -1,12 +1,14 @@
 /**
  * Compile-time checks, verified by `npm run typecheck` (this file is not run): a module that needs the site
- * directory, the push scoping port or the ticket port cannot be built without it. Each `@ts-expect-error` fails
- * the type check if the line below it ever compiles.
+ * directory, the push scoping port, the ticket port or the sites' assignments port cannot be built without it. Each
+ * `@ts-expect-error` fails the type check if the line below it ever compiles.
  */
 import { createAlarmsModule } from '../src/modules/alarms/index.ts';
 import { createHelpdeskModule } from '../src/modules/helpdesk/index.ts';
 import { createNotificationsModule } from '../src/modules/notifications/index.ts';
 import { createTelemetryModule } from '../src/modules/telemetry/index.ts';
+import { createUserAdminModule } from '../src/modules/users/admin-module.ts';
+import { createUsersModule } from '../src/modules/users/index.ts';
 import { createVideoModule } from '../src/modules/video/index.ts';
 import { createPushModule } from '../src/platform/push/index.ts';
 
@@ -17,6 +19,8 @@ declare const push: PortsOf<typeof createPushModule>;
 declare const notifications: PortsOf<typeof createNotificationsModule>;
 declare const alarms: PortsOf<typeof createAlarmsModule>;
 declare const video: PortsOf<typeof createVideoModule>;
+declare const users: PortsOf<typeof createUsersModule>;
+declare const userAdmin: PortsOf<typeof createUserAdminModule>;
 
 export function modulesNeedTheirPorts() {
   const { directory: _t, ...telemetryWithoutDirectory } = telemetry;
@@ -49,4 +53,11 @@ export function modulesNeedTheirPorts() {
   const { directory: _v, ...videoWithoutDirectory } = video;
   // @ts-expect-error video cannot be built without the site directory
   createVideoModule(videoWithoutDirectory);
+
+  const { siteAssignments: _u, ...usersWithoutAssignments } = users;
+  // @ts-expect-error the users module cannot be built without the sites' assignments port
+  createUsersModule(usersWithoutAssignments);
+  const { siteAssignments: _ua, ...userAdminWithoutAssignments } = userAdmin;
+  // @ts-expect-error nor user administration
+  createUserAdminModule(userAdminWithoutAssignments);
 }

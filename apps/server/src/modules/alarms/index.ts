@@ -32,7 +32,7 @@ export interface AlarmsPort {
 export function createAlarmsModule(ports: AlarmsPorts): DomainModule<AlarmsPort> {
   const alarms = createAlarmService({
     repo: createAlarmRepository(ports.db),
-    link: ports.devices.activity,
+    devices: ports.devices,
     events: ports.events,
     log: ports.log,
     tickets: ports.tickets,

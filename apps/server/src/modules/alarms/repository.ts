@@ -1,6 +1,7 @@
 import type { AlarmListQuery, AlarmRuleInput } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { devicesAtSites, joinExistingDevices } from '../devices/scope.ts';
 
 export interface PendingRow {
   deviceId: number;
@@ -17,15 +18,6 @@ export function createAlarmRepository(db: Db) {
     listRules: (tenantId: number) => db.selectFrom('alarm_rules').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute(),
     findRule: (tenantId: number, id: number) =>
       db.selectFrom('alarm_rules').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst(),
-    templateInTenant: async (tenantId: number, templateId: number) =>
-      Boolean(
-        await db
-          .selectFrom('device_templates')
-          .select('id')
-          .where('tenant_id', '=', tenantId)
-          .where('id', '=', templateId)
-          .executeTakeFirst(),
-      ),
     insertRule: (tenantId: number, r: AlarmRuleInput) =>
       db
         .insertInto('alarm_rules')
@@ -89,7 +81,7 @@ export function createAlarmRepository(db: Db) {
           select e.d, e.r, e.t, to_timestamp(e.ms / 1000), e.v
           from unnest(${started.map((p) => p.deviceId)}::int[], ${started.map((p) => p.ruleId)}::int[], ${started.map((p) => p.tenantId)}::int[],
                       ${started.map((p) => p.since)}::float8[], ${started.map((p) => JSON.stringify(p.value ?? null))}::jsonb[]) as e(d, r, t, ms, v)
-            join devices on devices.id = e.d
+            ${joinExistingDevices('e.d')}
             join alarm_rules on alarm_rules.id = e.r
           on conflict (device_id, rule_id) do nothing`.execute(db);
       }
@@ -145,11 +137,12 @@ export function createAlarmRepository(db: Db) {
         .returning(['id', 'severity', 'suppressed_by', 'message'])
         .executeTakeFirst(),
     async list(tenantId: number, q: AlarmListQuery, visibleAssets: number[] | 'all') {
-      let base = db.selectFrom('alarms as al').innerJoin('devices as d', 'd.id', 'al.device_id').where('al.tenant_id', '=', tenantId);
+      let base = db
+        .selectFrom('alarms as al')
+        .innerJoin(devicesAtSites(db, visibleAssets).as('d'), 'd.id', 'al.device_id')
+        .where('al.tenant_id', '=', tenantId);
       if (q.deviceId) base = base.where('al.device_id', '=', q.deviceId);
       if (q.state) base = base.where('al.state', '=', q.state);
-      if (visibleAssets !== 'all')
-        base = visibleAssets.length ? base.where('d.asset_id', 'in', visibleAssets) : base.where(sql<boolean>`false`);
       const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
       const rows = await base
         .select([

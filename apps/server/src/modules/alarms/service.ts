@@ -13,7 +13,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
-import type { DeviceActivityRepository, DeviceFlags } from '../devices/index.ts';
+import type { DeviceFlags, DeviceRecords } from '../devices/index.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { BatchDevice } from '../telemetry/ingest.ts';
@@ -50,7 +50,7 @@ const slotOf = (deviceId: number, ruleId: number) => `${deviceId}:${ruleId}`;
 
 export function createAlarmService(deps: {
   repo: AlarmRepository;
-  link: DeviceActivityRepository;
+  devices: Pick<DeviceRecords, 'activity' | 'templateExists'>;
   events: EventBus;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   /** Rules that ask for it open a device-health ticket through the helpdesk. */
@@ -59,7 +59,8 @@ export function createAlarmService(deps: {
   /** Pending durations and rule caches read this clock. */
   clock: Clock;
 }) {
-  const { repo, link, events, log } = deps;
+  const { repo, events, log } = deps;
+  const link = deps.devices.activity;
   const now = () => deps.clock.now().getTime();
   let rules: RuleView[] = [];
   let rulesLoadedAt = 0;
@@ -311,7 +312,7 @@ export function createAlarmService(deps: {
   }
 
   async function checkRule(tenantId: number, input: AlarmRuleInput) {
-    if (input.templateId !== null && !(await repo.templateInTenant(tenantId, input.templateId)))
+    if (input.templateId !== null && !(await deps.devices.templateExists(tenantId, input.templateId)))
       throw badRequest('templateId: no such device template');
   }
 

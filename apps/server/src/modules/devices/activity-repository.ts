@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { siteNames } from '../sites/scope.ts';
 
 /**
  * The devices table as device traffic sees it: look a device up by its access token, record activity and the latest
@@ -65,7 +66,7 @@ export interface StatusChange {
 const SELECT_FLAGS = sql`
   select d.id, d.tenant_id, d.label, d.type, d.template_id, d.asset_id, a.name as asset_label, d.status, d.alarm_status,
          d.last_activity_at, d.metadata
-  from devices d left join assets a on a.id = d.asset_id`;
+  from devices d left join ${siteNames} a on a.id = d.asset_id`;
 
 const toFlags = (r: Record<string, unknown>): DeviceFlags => {
   const metadata = (r.metadata ?? {}) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { TemplateTelemetry } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { assetVisible, contains, type Viewer } from '../sites/scope.ts';
+import { assetVisible, contains, siteEntityOf, type Viewer } from '../sites/scope.ts';
 
 /** SQL of device templates and entity mappings. */
 
@@ -103,8 +103,7 @@ const endColumns = (side: 'from' | 'to', viewer: Viewer) => {
   return sql<{ id: number; name: string; label: string; type: string | null } | null>`case ${typeCol}
     when 'DEVICE' then (select json_build_object('id', d.id, 'name', d.name, 'label', d.label, 'type', d.type) from devices d
       where d.id = ${idCol} and d.tenant_id = m.tenant_id and ${assetVisible(viewer, 'd.asset_id')})
-    else (select json_build_object('id', a.id, 'name', a.name, 'label', a.name, 'type', null) from assets a
-      where a.id = ${idCol} and a.tenant_id = m.tenant_id and ${assetVisible(viewer, 'a.id')}) end`;
+    else ${siteEntityOf(viewer, `m.${side}_id`)} end`;
 };
 
 export async function listMappings(
@@ -170,22 +169,12 @@ export const insertMapping = (
 export const deleteMapping = (db: Db, tenantId: number, id: number) =>
   db.deleteFrom('entity_mappings').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 
-/** An entity end the viewer may see, with its device type. */
-export async function visibleEntity(db: Db, viewer: Viewer, kind: string, id: number) {
-  if (kind === 'DEVICE') {
-    return db
-      .selectFrom('devices')
-      .select(['id', 'type'])
-      .where('tenant_id', '=', viewer.tenantId)
-      .where('id', '=', id)
-      .where(assetVisible(viewer, 'asset_id'))
-      .executeTakeFirst();
-  }
-  return db
-    .selectFrom('assets')
-    .select(['id', sql<string | null>`null`.as('type')])
+/** A device the viewer may see, with its type (a mapping's device end). */
+export const visibleDevice = (db: Db, viewer: Viewer, id: number) =>
+  db
+    .selectFrom('devices')
+    .select(['id', 'type'])
     .where('tenant_id', '=', viewer.tenantId)
     .where('id', '=', id)
-    .where(assetVisible(viewer, 'id'))
+    .where(assetVisible(viewer, 'asset_id'))
     .executeTakeFirst();
-}

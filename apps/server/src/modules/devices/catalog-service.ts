@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { isoOf, type Viewer } from '../sites/scope.ts';
+import type { SiteService } from '../sites/service.ts';
 import * as repo from './catalog-repository.ts';
 
 type TemplateInput = z.output<typeof deviceTemplateInputSchema>;
@@ -35,7 +36,13 @@ const toTemplate = (row: repo.TemplateRow): DeviceTemplate => ({
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 /** Device templates (per type and vendor) and entity mappings between sites and devices. */
-export function createCatalogService(db: Db) {
+export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSite'>) {
+  /** A mapping's end the viewer may see, with its device type (null for a site). */
+  async function visibleEntity(viewer: Viewer, kind: string, id: number) {
+    if (kind === 'DEVICE') return repo.visibleDevice(db, viewer, id);
+    return (await sites.visibleSite(viewer, id)) ? { id, type: null } : undefined;
+  }
+
   async function template(tenantId: number, id: number) {
     const row = await repo.findTemplate(db, tenantId, id);
     if (!row) throw notFound();
@@ -107,9 +114,9 @@ export function createCatalogService(db: Db) {
       }
       if (input.fromType === input.toType && input.fromEntity === input.toEntity)
         throw badRequest('toEntity: An entity cannot map to itself');
-      const from = await repo.visibleEntity(db, viewer, input.fromType, input.fromEntity);
+      const from = await visibleEntity(viewer, input.fromType, input.fromEntity);
       if (!from) throw badRequest('fromEntity: Unknown entity');
-      const to = await repo.visibleEntity(db, viewer, input.toType, input.toEntity);
+      const to = await visibleEntity(viewer, input.toType, input.toEntity);
       if (!to) throw badRequest('toEntity: Unknown entity');
       if (ends.toDeviceType && to.type !== ends.toDeviceType) throw badRequest('toEntity: A camera mapping must end at a camera');
       const { id } = await unique(
@@ -149,8 +156,8 @@ export function createCatalogService(db: Db) {
     async deleteMapping(viewer: Viewer, id: number) {
       const mapping = await repo.findMapping(db, viewer.tenantId, id);
       if (!mapping) throw notFound();
-      const from = await repo.visibleEntity(db, viewer, mapping.from_type, mapping.from_id);
-      const to = await repo.visibleEntity(db, viewer, mapping.to_type, mapping.to_id);
+      const from = await visibleEntity(viewer, mapping.from_type, mapping.from_id);
+      const to = await visibleEntity(viewer, mapping.to_type, mapping.to_id);
       if (!from || !to) throw notFound();
       await repo.deleteMapping(db, viewer.tenantId, id);
     },

@@ -10,7 +10,7 @@ import type { UserDirectory } from '../users/directory.ts';
 import { createDeviceActivityRepository, type DeviceActivityRepository } from './activity-repository.ts';
 import { createCatalogService } from './catalog-service.ts';
 import { deviceExports } from './exports.ts';
-import { deviceById } from './repository.ts';
+import { deleteMappingsOf, deviceById, renameSiteRoot, templateExists } from './repository.ts';
 import { deviceRoutes } from './routes.ts';
 import { createDeviceService } from './service.ts';
 
@@ -25,11 +25,16 @@ export type {
 
 /**
  * The devices tables as other domains may use them, built before any module because the site directory, telemetry
- * and alarms need them: device lookups by id, and the activity/status/alarm-status records ingest keeps current.
+ * and alarms need them: device lookups by id, the activity/status/alarm-status records ingest keeps current, and
+ * what a site's change does to its devices (in the site's transaction `db`).
  */
 export interface DeviceRecords {
   device(tenantId: number, deviceId: number): Promise<DirectoryDevice | null>;
   activity: DeviceActivityRepository;
+  templateExists(tenantId: number, templateId: number): Promise<boolean>;
+  /** Device names start with their site's root (its code, else its name): a new root renames them. */
+  renameSiteRoot(db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string): Promise<void>;
+  removeMappingsOf(db: Db, tenantId: number, type: 'ASSET' | 'DEVICE', id: number): Promise<void>;
 }
 
 export function createDeviceRecords(db: Db): DeviceRecords {
@@ -48,6 +53,13 @@ export function createDeviceRecords(db: Db): DeviceRecords {
       };
     },
     activity: createDeviceActivityRepository(db),
+    templateExists: (tenantId, templateId) => templateExists(db, tenantId, templateId),
+    async renameSiteRoot(trx, tenantId, assetId, oldRoot, newRoot) {
+      await renameSiteRoot(trx, tenantId, assetId, oldRoot, newRoot);
+    },
+    async removeMappingsOf(trx, tenantId, type, id) {
+      await deleteMappingsOf(trx, tenantId, type, id);
+    },
   };
 }
 
@@ -75,8 +87,9 @@ export function createDevicesModule(ports: DevicesPorts): DomainModule {
     tickets: ports.tickets,
     provisionCustomer: ports.provisionCustomer,
     users: ports.users,
+    sites: ports.sites,
   });
-  const catalog = createCatalogService(db);
+  const catalog = createCatalogService(db, ports.sites);
   for (const source of deviceExports(devices)) ports.exports.registerSource(source);
   return {
     ports: {},

@@ -2,7 +2,7 @@ import type { EntitiesQueryCount, EntityKind, KeyFilter, KeyPredicate } from '@s
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import { badRequest } from '../../platform/errors.ts';
-import { assetVisible, likeEscape, type Viewer } from '../sites/scope.ts';
+import { assetVisible, countVisibleSites, likeEscape, SITE_FIELDS, siteNameOf, type Viewer } from '../sites/scope.ts';
 
 /**
  * POST /iotapp/entities-query-count/: the ThingsBoard entity count query (entity filter + key filters) translated
@@ -26,7 +26,7 @@ const fromText = (text: Sql): KeyExpr => ({
   bool: sql`(case lower(${text}) when 'true' then true when 'false' then false end)`,
 });
 const native = (text: Sql, num: Sql, bool: Sql = sql`null::boolean`): KeyExpr => ({ text, num, bool });
-const epochMs = (column: string) => sql`(extract(epoch from ${sql.ref(column)}) * 1000)`;
+const epochMs = (column: Sql) => sql`(extract(epoch from ${column}) * 1000)`;
 
 const DEVICE_FIELDS: Record<string, KeyExpr> = {
   name: fromText(sql`d.name`),
@@ -34,22 +34,22 @@ const DEVICE_FIELDS: Record<string, KeyExpr> = {
   type: fromText(sql`d.type`),
   status: fromText(sql`d.status`),
   alarmStatus: fromText(sql`d.alarm_status`),
-  createdTime: native(sql`d.created_at::text`, epochMs('d.created_at')),
-  lastActivityTime: native(sql`d.last_activity_at::text`, epochMs('d.last_activity_at')),
+  createdTime: native(sql`d.created_at::text`, epochMs(sql`d.created_at`)),
+  lastActivityTime: native(sql`d.last_activity_at::text`, epochMs(sql`d.last_activity_at`)),
   assetId: native(sql`d.asset_id::text`, sql`d.asset_id::numeric`),
   parentId: native(sql`d.parent_id::text`, sql`d.parent_id::numeric`),
   isParent: native(sql`d.is_parent::text`, sql`null::numeric`, sql`d.is_parent`),
-  siteName: fromText(sql`(select a.name from assets a where a.id = d.asset_id)`),
+  siteName: fromText(siteNameOf('d.asset_id')),
 };
 
 const ASSET_FIELDS: Record<string, KeyExpr> = {
-  name: fromText(sql`a.name`),
-  label: fromText(sql`a.name`),
+  name: fromText(SITE_FIELDS.name),
+  label: fromText(SITE_FIELDS.name),
   type: fromText(sql`'SITE'::text`),
-  createdTime: native(sql`a.created_at::text`, epochMs('a.created_at')),
-  customerId: native(sql`a.customer_id::text`, sql`a.customer_id::numeric`),
-  assetCode: fromText(sql`(a.metadata->>'assetCode')`),
-  merchantId: fromText(sql`(a.metadata->>'merchantId')`),
+  createdTime: native(sql`${SITE_FIELDS.createdAt}::text`, epochMs(SITE_FIELDS.createdAt)),
+  customerId: native(sql`${SITE_FIELDS.customerId}::text`, sql`${SITE_FIELDS.customerId}::numeric`),
+  assetCode: fromText(SITE_FIELDS.metadata('assetCode')),
+  merchantId: fromText(SITE_FIELDS.metadata('merchantId')),
 };
 
 function keyExpr(kind: EntityKind, filter: KeyFilter): KeyExpr {
@@ -65,7 +65,7 @@ function keyExpr(kind: EntityKind, filter: KeyFilter): KeyExpr {
   // Attributes: "active" is the connectivity attribute ThingsBoard keeps; the rest live in metadata.
   if (kind === 'DEVICE' && key === 'active')
     return native(sql`(d.status = 'Online')::text`, sql`null::numeric`, sql`(d.status = 'Online')`);
-  return fromText(kind === 'DEVICE' ? sql`(d.metadata->>${key})` : sql`(a.metadata->>${key})`);
+  return fromText(kind === 'DEVICE' ? sql`(d.metadata->>${key})` : SITE_FIELDS.metadata(key));
 }
 
 function predicateSql(expr: KeyExpr, p: KeyPredicate): Sql {
@@ -117,6 +117,8 @@ function predicateSql(expr: KeyExpr, p: KeyPredicate): Sql {
   throw badRequest('query.keyFilters: Unsupported predicate');
 }
 
+const idOf = (kind: EntityKind) => (kind === 'DEVICE' ? sql`d.id` : SITE_FIELDS.id);
+
 /** Counts matching entities of one kind, with extra conditions from the entity filter. */
 async function countKind(db: Db, viewer: Viewer, kind: EntityKind, conditions: Sql[], keyFilters: KeyFilter[]) {
   const where: Sql[] = [...conditions];
@@ -125,8 +127,7 @@ async function countKind(db: Db, viewer: Viewer, kind: EntityKind, conditions: S
     kind === 'DEVICE'
       ? sql`select count(*)::int as n from devices d where d.tenant_id = ${viewer.tenantId} and not d.discovered
           and ${assetVisible(viewer, 'd.asset_id')} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`
-      : sql`select count(*)::int as n from assets a where a.tenant_id = ${viewer.tenantId}
-          and ${assetVisible(viewer, 'a.id')} ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
+      : countVisibleSites(viewer, where);
   const result = await sql<{ n: number }>`${body}`.execute(db);
   return result.rows[0]?.n ?? 0;
 }
@@ -144,30 +145,27 @@ export async function countEntities(db: Db, viewer: Viewer, body: EntitiesQueryC
     case 'assetType': {
       if (f.assetTypes?.length && !f.assetTypes.some((t) => t.toUpperCase() === 'SITE')) return 0;
       const conditions: Sql[] = [];
-      if (f.assetNameFilter) conditions.push(sql`a.name like ${`${likeEscape(f.assetNameFilter)}%`}`);
+      if (f.assetNameFilter) conditions.push(sql`${SITE_FIELDS.name} like ${`${likeEscape(f.assetNameFilter)}%`}`);
       return countKind(db, viewer, 'ASSET', conditions, keyFilters);
     }
     case 'entityList': {
-      const alias = f.entityType === 'DEVICE' ? 'd' : 'a';
-      return countKind(db, viewer, f.entityType, [sql`${sql.ref(`${alias}.id`)} = any(${f.entityList}::int[])`], keyFilters);
+      return countKind(db, viewer, f.entityType, [sql`${idOf(f.entityType)} = any(${f.entityList}::int[])`], keyFilters);
     }
     case 'singleEntity': {
-      const alias = f.singleEntity.entityType === 'DEVICE' ? 'd' : 'a';
-      return countKind(db, viewer, f.singleEntity.entityType, [sql`${sql.ref(`${alias}.id`)} = ${f.singleEntity.id}`], keyFilters);
+      return countKind(db, viewer, f.singleEntity.entityType, [sql`${idOf(f.singleEntity.entityType)} = ${f.singleEntity.id}`], keyFilters);
     }
     case 'relationsQuery': {
       const root = f.rootEntity;
       const relation = f.relationType ? sql`and m.relation_type = ${f.relationType}` : sql``;
       let total = 0;
       for (const kind of ['DEVICE', 'ASSET'] as const) {
-        const alias = kind === 'DEVICE' ? 'd' : 'a';
         const mapped =
           f.direction === 'FROM'
             ? sql`select m.to_id from entity_mappings m where m.tenant_id = ${viewer.tenantId} and m.from_type = ${root.entityType}
                 and m.from_id = ${root.id} and m.to_type = ${kind} ${relation}`
             : sql`select m.from_id from entity_mappings m where m.tenant_id = ${viewer.tenantId} and m.to_type = ${root.entityType}
                 and m.to_id = ${root.id} and m.from_type = ${kind} ${relation}`;
-        total += await countKind(db, viewer, kind, [sql`${sql.ref(`${alias}.id`)} in (${mapped})`], keyFilters);
+        total += await countKind(db, viewer, kind, [sql`${idOf(kind)} in (${mapped})`], keyFilters);
       }
       return total;
     }

@@ -1,14 +1,13 @@
 import type { CompactListQuery, DeviceListQuery } from '@sitewatch/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { assetVisible, contains, startsWith, underPath, type Viewer } from '../sites/scope.ts';
+import { assetVisible, contains, siteIdsNamed, siteIdsUnderPath, siteNameOf, siteNames, startsWith, type Viewer } from '../sites/scope.ts';
+import { ALARM_RANK } from './scope.ts';
 
 /** The only SQL of devices: the list, the compact list, the hierarchy and the toggles. */
 
 /** Types that are parent devices even before anything hangs under them. */
 export const PARENT_TYPES = ['ROUTER', 'DVR', 'ETH'] as const;
-
-const ALARM_RANK = sql<number>`case d.alarm_status when 'CRITICAL' then 5 when 'MAJOR' then 4 when 'MINOR' then 3 when 'WARNING' then 2 when 'NORMAL' then 1 else 0 end`;
 
 const ORDER = {
   name: sql`d.name collate "C"`,
@@ -53,17 +52,12 @@ function conditions(viewer: Viewer, q: Filters): Expression<SqlBool>[] {
   if (q.isParent !== undefined) where.push(sql<boolean>`d.is_parent = ${q.isParent}`);
   if (q.templateId) where.push(sql<boolean>`d.template_id = ${q.templateId}`);
   if (q.alarmUpdatedAt__gt) where.push(sql<boolean>`d.alarm_updated_at > ${q.alarmUpdatedAt__gt}::timestamptz`);
-  if (q.path?.length) {
-    where.push(
-      sql<boolean>`d.asset_id in (select a.id from assets a where a.tenant_id = ${viewer.tenantId} and ${underPath('a.address', q.path)})`,
-    );
-  }
+  if (q.path?.length) where.push(sql<boolean>`d.asset_id in ${siteIdsUnderPath(viewer.tenantId, q.path)}`);
   if (q.searchText) {
     const pattern = contains(q.searchText);
     const keys = q.searchKeys?.length ? q.searchKeys : ['label', 'name'];
     const parts = keys.map((key) => {
-      if (key === 'site__name')
-        return sql`d.asset_id in (select a.id from assets a where a.tenant_id = ${viewer.tenantId} and a.name ilike ${pattern})`;
+      if (key === 'site__name') return sql`d.asset_id in ${siteIdsNamed(viewer.tenantId, pattern)}`;
       if (key === 'type') return sql`d.type ilike ${pattern}`;
       return sql`${sql.ref(`d.${key}`)} ilike ${pattern}`;
     });
@@ -105,7 +99,7 @@ const FULL = sql`d.id, d.name, d.label, d.type, d.status, d.alarm_status, d.alar
   d.asset_id, a.name as asset_name, d.parent_id, p.name as parent_name, p.label as parent_label, p.type as parent_type,
   d.is_parent, (select count(*) from devices c where c.parent_id = d.id)::int as child_count, d.template_id, d.discovered,
   d.access_token, d.metadata, d.state, d.state_updated_at, d.created_at, d.updated_at`;
-const FULL_FROM = sql`devices d left join assets a on a.id = d.asset_id left join devices p on p.id = d.parent_id`;
+const FULL_FROM = sql`devices d left join ${siteNames} a on a.id = d.asset_id left join devices p on p.id = d.parent_id`;
 
 export async function listDevices(db: Db, viewer: Viewer, q: DeviceListQuery) {
   const where = all(conditions(viewer, q));
@@ -151,7 +145,7 @@ export async function compactList(db: Db, viewer: Viewer, q: CompactListQuery) {
   const where = all(conditions(viewer, q));
   const { expr, dir } = order(q.orderBy);
   const extra = [
-    q.includeSite || q.groupBy === 'site' ? sql`, (select a.name from assets a where a.id = d.asset_id) as site_name` : sql``,
+    q.includeSite || q.groupBy === 'site' ? sql`, ${siteNameOf('d.asset_id')} as site_name` : sql``,
     q.checkChildExist ? sql`, exists (select 1 from devices c where c.parent_id = d.id) as has_children` : sql``,
   ];
   const orderExpr = q.groupBy === 'site' ? sql`d.asset_id nulls last, ${expr} ${sql.raw(dir)}` : sql`${expr} ${sql.raw(dir)}`;
@@ -243,6 +237,16 @@ export const renameSubtree = (db: Db, tenantId: number, rootId: number, rootName
     update devices d set name = tree.name, asset_id = ${assetId}, updated_at = now()
     from tree where d.id = tree.id and (d.name is distinct from tree.name or d.asset_id is distinct from ${assetId})`.execute(db);
 
+/** Keeps the names of a site's devices (site root:…:label) true when the site's code or name changes. */
+export const renameSiteRoot = (db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string) =>
+  db
+    .updateTable('devices')
+    .set({ name: sql`${newRoot} || substr(name, ${oldRoot.length + 1})`, updated_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('asset_id', '=', assetId)
+    .where(sql<boolean>`left(name, ${oldRoot.length + 1}) = ${`${oldRoot}:`}`)
+    .execute();
+
 /** A device is a parent when its type is, or when devices hang under it. */
 export const refreshIsParent = (db: Db, tenantId: number, ids: number[]) =>
   ids.length === 0
@@ -250,18 +254,18 @@ export const refreshIsParent = (db: Db, tenantId: number, ids: number[]) =>
     : sql`update devices d set is_parent = (d.type = any(${[...PARENT_TYPES]}::text[]) or exists (select 1 from devices c where c.parent_id = d.id))
         where d.tenant_id = ${tenantId} and d.id = any(${ids}::int[])`.execute(db);
 
-export async function deleteDeviceRow(db: Db, tenantId: number, id: number) {
-  // Mappings name either kind of entity, so no foreign key removes them.
-  await db
+/** Mappings name either kind of entity, so no foreign key removes them: a device's or a site's go with it. */
+export const deleteMappingsOf = (db: Db, tenantId: number, type: 'ASSET' | 'DEVICE', id: number) =>
+  db
     .deleteFrom('entity_mappings')
     .where('tenant_id', '=', tenantId)
     .where((eb) =>
-      eb.or([
-        eb.and([eb('from_type', '=', 'DEVICE'), eb('from_id', '=', id)]),
-        eb.and([eb('to_type', '=', 'DEVICE'), eb('to_id', '=', id)]),
-      ]),
+      eb.or([eb.and([eb('from_type', '=', type), eb('from_id', '=', id)]), eb.and([eb('to_type', '=', type), eb('to_id', '=', id)])]),
     )
     .execute();
+
+export async function deleteDeviceRow(db: Db, tenantId: number, id: number) {
+  await deleteMappingsOf(db, tenantId, 'DEVICE', id);
   const result = await db.deleteFrom('devices').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
@@ -342,16 +346,3 @@ export const deviceById = (db: Db, tenantId: number, id: number) =>
 
 export const templateExists = (db: Db, tenantId: number, id: number) =>
   db.selectFrom('device_templates').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst().then(Boolean);
-
-/** A site the viewer may place devices at. */
-export const visibleAsset = (db: Db, viewer: Viewer, id: number) =>
-  db
-    .selectFrom('assets')
-    .select(['id', 'name', 'metadata'])
-    .where('tenant_id', '=', viewer.tenantId)
-    .where('id', '=', id)
-    .where(assetVisible(viewer, 'id'))
-    .executeTakeFirst();
-
-export const assetForDevice = (db: Db, tenantId: number, id: number) =>
-  db.selectFrom('assets').select(['id', 'name', 'metadata']).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

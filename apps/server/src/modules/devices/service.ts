@@ -22,7 +22,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../../plat
 import type { EventBus } from '../../platform/events.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
 import { iso, isoOf, type Viewer } from '../sites/scope.ts';
-import { siteRoot } from '../sites/service.ts';
+import type { SiteService } from '../sites/service.ts';
 import { type UserDirectory, usersById } from '../users/directory.ts';
 import * as repo from './repository.ts';
 
@@ -106,6 +106,8 @@ export function createDeviceService(deps: {
   provisionCustomer: (tenantId: number, key: string) => Promise<{ id: number; provision_secret: string } | undefined>;
   /** Names of who took each alarm action (the users module owns users). */
   users: Pick<UserDirectory, 'byIds'>;
+  /** The sites devices are placed at (the sites module owns them). */
+  sites: Pick<SiteService, 'visibleSite'>;
 }) {
   const { db, events } = deps;
 
@@ -142,9 +144,9 @@ export function createDeviceService(deps: {
       return { parentId, assetId: parent.asset_id, root: parent.name };
     }
     if (assetId !== null) {
-      const asset = await repo.visibleAsset(db, viewer, assetId);
-      if (!asset) throw badRequest('assetId: Unknown site');
-      return { parentId: null, assetId, root: siteRoot(asset) };
+      const site = await deps.sites.visibleSite(viewer, assetId);
+      if (!site) throw badRequest('assetId: Unknown site');
+      return { parentId: null, assetId, root: site.root };
     }
     return { parentId: null, assetId: null, root: null };
   }
@@ -286,12 +288,13 @@ export function createDeviceService(deps: {
     /** Deleting a device keeps its children: they stay at the site without a parent. */
     async remove(viewer: Viewer, id: number) {
       const current = await get(viewer, id);
+      // Whoever sees the device sees its site.
+      const site = current.asset_id !== null ? await deps.sites.visibleSite(viewer, current.asset_id) : null;
+      const root = site?.root ?? null;
       await guardUnique(() =>
         db.transaction().execute(async (trx) => {
           const children = await repo.childIds(trx, viewer.tenantId, id);
           await repo.deleteDeviceRow(trx, viewer.tenantId, id);
-          const asset = current.asset_id !== null ? await repo.assetForDevice(trx, viewer.tenantId, current.asset_id) : undefined;
-          const root = asset ? siteRoot(asset) : null;
           for (const child of children)
             await repo.renameSubtree(trx, viewer.tenantId, child.id, nameOf(root, child.label), current.asset_id);
           if (current.parent_id !== null) await repo.refreshIsParent(trx, viewer.tenantId, [current.parent_id]);

@@ -1,6 +1,7 @@
 import type { AssetInput, AssetListQuery } from '@sitewatch/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { siteDeviceCount } from '../devices/scope.ts';
 import { assetVisible, contains, underPath, type Viewer } from './scope.ts';
 
 /** The only SQL of sites: assets, their customers' names and their user assignments. */
@@ -31,7 +32,7 @@ function withColumns(query: ReturnType<typeof baseAssets>) {
       'a.created_at',
       'a.updated_at',
       'c.name as customer_name',
-      sql<number>`(select count(*) from devices d where d.tenant_id = a.tenant_id and d.asset_id = a.id)::int`.as('device_count'),
+      siteDeviceCount({ tenantId: 'a.tenant_id', id: 'a.id' }).as('device_count'),
     ]);
 }
 export type AssetRow = Awaited<ReturnType<typeof findAsset>> & {};
@@ -125,31 +126,7 @@ export const updateAsset = (db: Db, tenantId: number, id: number, next: AssetInp
 
 /** Deleting a site sends its devices back to the inventory (the foreign key sets asset_id to null). */
 export const deleteAsset = (db: Db, tenantId: number, id: number) =>
-  db.transaction().execute(async (trx) => {
-    // Mappings name either kind of entity, so no foreign key removes them.
-    await trx
-      .deleteFrom('entity_mappings')
-      .where('tenant_id', '=', tenantId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('from_type', '=', 'ASSET'), eb('from_id', '=', id)]),
-          eb.and([eb('to_type', '=', 'ASSET'), eb('to_id', '=', id)]),
-        ]),
-      )
-      .execute();
-    const result = await trx.deleteFrom('assets').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
-
-/** Keeps device names (site code:…:label) true when the site's code or name changes. */
-export const renameDevicePrefix = (db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string) =>
-  db
-    .updateTable('devices')
-    .set({ name: sql`${newRoot} || substr(name, ${oldRoot.length + 1})`, updated_at: sql`now()` })
-    .where('tenant_id', '=', tenantId)
-    .where('asset_id', '=', assetId)
-    .where(sql<boolean>`left(name, ${oldRoot.length + 1}) = ${`${oldRoot}:`}`)
-    .execute();
+  db.deleteFrom('assets').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 
 export const userIdsForAsset = (db: Db, tenantId: number, assetId: number) =>
   db
@@ -177,4 +154,14 @@ export const assetById = (db: Db, tenantId: number, id: number) =>
     .select(['id', 'name', 'address', 'metadata'])
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
+    .executeTakeFirst();
+
+/** For other domains: a site by id if the viewer may see it. */
+export const visibleAssetById = (db: Db, viewer: Viewer, id: number) =>
+  db
+    .selectFrom('assets')
+    .select(['id', 'name', 'metadata'])
+    .where('tenant_id', '=', viewer.tenantId)
+    .where('id', '=', id)
+    .where(assetVisible(viewer, 'id'))
     .executeTakeFirst();

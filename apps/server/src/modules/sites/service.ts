@@ -12,6 +12,7 @@ import {
 import { DEVICE_TYPES } from '@sitewatch/contracts/devices';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { ALARM_BY_RANK } from '../devices/scope.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import * as repo from './repository.ts';
 import { isoOf, type Viewer } from './scope.ts';
@@ -46,17 +47,23 @@ const siteNode = (row: { id: number; name: string; address: string[]; alarm_rank
   text: row.name,
   nodeType: 'asset',
   icon: 'site',
-  iconColor: alarmColour(tree.ALARM_BY_RANK[row.alarm_rank] ?? null),
+  iconColor: alarmColour(ALARM_BY_RANK[row.alarm_rank] ?? null),
   assetId: row.id,
   children: row.has_devices,
   path: row.address,
-  alarmStatus: tree.ALARM_BY_RANK[row.alarm_rank] ?? null,
+  alarmStatus: ALARM_BY_RANK[row.alarm_rank] ?? null,
 });
 
 const counts = (row: DeviceCount): DeviceCount => ({ total: row.total, online: row.online, offline: row.offline, notC: row.notC });
 
+/** What a site's change does to its devices, in the site's transaction `db` (the devices module's records). */
+export interface SiteDevices {
+  renameSiteRoot(db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string): Promise<void>;
+  removeMappingsOf(db: Db, tenantId: number, type: 'ASSET', id: number): Promise<void>;
+}
+
 /** `users`: the users module's directory (names and roles of the users assigned to a site). */
-export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>) {
+export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>, devices: SiteDevices) {
   async function get(viewer: Viewer, id: number) {
     const row = await repo.findAsset(db, viewer, id);
     if (!row) throw notFound();
@@ -116,14 +123,17 @@ export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>) {
         await repo.updateAsset(trx, viewer.tenantId, id, next);
         const before = siteRoot(current);
         const after = siteRoot(next);
-        if (before !== after) await repo.renameDevicePrefix(trx, viewer.tenantId, id, before, after);
+        if (before !== after) await devices.renameSiteRoot(trx, viewer.tenantId, id, before, after);
       });
       return toAsset(await get(viewer, id));
     },
 
     async remove(viewer: Viewer, id: number) {
       await get(viewer, id);
-      await repo.deleteAsset(db, viewer.tenantId, id);
+      await db.transaction().execute(async (trx) => {
+        await devices.removeMappingsOf(trx, viewer.tenantId, 'ASSET', id);
+        await repo.deleteAsset(trx, viewer.tenantId, id);
+      });
     },
 
     /** One level of the asset tree: the next address levels, then the sites at this address. */
@@ -182,6 +192,12 @@ export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>) {
 
     statusCounts: (viewer: Viewer, opts: { types?: string[]; assetId?: number; path?: string[] }) =>
       summary.statusCountsByType(db, viewer, opts),
+
+    /** A site the viewer may see, for other domains: its `root` starts the names of its devices. Null otherwise. */
+    async visibleSite(viewer: Viewer, id: number) {
+      const row = await repo.visibleAssetById(db, viewer, id);
+      return row ? { id: row.id, name: row.name, root: siteRoot(row) } : null;
+    },
 
     async siteSummary(viewer: Viewer, q: Parameters<typeof summary.siteSummary>[2]) {
       const { rows, total } = await summary.siteSummary(db, viewer, q);

@@ -1,16 +1,22 @@
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { assetVisible, contains, underPath, type Viewer } from './scope.ts';
+import {
+  placedStatusCounts,
+  siteDeviceOfType,
+  siteRouterStatus,
+  siteStatusCounts,
+  siteStatusCountsByType,
+  siteVideoCounts,
+} from '../devices/scope.ts';
+import { assetVisible, contains, siteIdsUnderPath, underPath, type Viewer } from './scope.ts';
 
 /**
  * SQL of the site summary and the map: counts are computed by PostgreSQL over the devices of the visible sites,
  * never by loading devices. Inventory and discovered devices (no site yet) are not part of any summary.
  */
 
-const STATUS_COUNTS = sql`count(*)::int as total,
-  count(*) filter (where d.status = 'Online')::int as online,
-  count(*) filter (where d.status = 'Offline')::int as offline,
-  count(*) filter (where d.status = 'Not yet connected')::int as "notC"`;
+/** The site of the summaries' subqueries. */
+const SITE = { tenantId: 's.tenant_id', id: 's.id' };
 
 export interface CountRow {
   total: number;
@@ -32,21 +38,14 @@ export async function statusCountsByType(
   viewer: Viewer,
   opts: { types?: readonly string[]; assetId?: number; path?: readonly string[] },
 ) {
-  const parts = [sql`d.tenant_id = ${viewer.tenantId}`, sql`d.asset_id is not null`, sql`not d.discovered`];
-  if (opts.types?.length) parts.push(sql`d.type = any(${[...opts.types]}::text[])`);
-  if (opts.assetId) parts.push(sql`d.asset_id = ${opts.assetId}`);
-  if (!viewer.allSites) parts.push(sql`${assetVisible(viewer, 'd.asset_id')}`);
-  if (opts.path?.length) {
-    parts.push(
-      sql`d.asset_id in (select a.id from assets a where a.tenant_id = ${viewer.tenantId} and ${underPath('a.address', opts.path)})`,
-    );
-  }
-  // Grouping by type and status reads the covering index in order (devices_counts_idx); the pivot is done here.
-  const result = await sql<{ type: string; status: string; n: number }>`
-    select d.type, d.status, count(*)::int as n
-    from devices d
-    where ${sql.join(parts, sql` and `)}
-    group by d.type, d.status`.execute(db);
+  const atSites = (assetId: string) => {
+    const parts: Expression<SqlBool>[] = [];
+    if (!viewer.allSites) parts.push(assetVisible(viewer, assetId));
+    if (opts.path?.length) parts.push(sql<boolean>`${sql.ref(assetId)} in ${siteIdsUnderPath(viewer.tenantId, opts.path)}`);
+    return parts;
+  };
+  // The counts come by type and status; the pivot is done here.
+  const result = await placedStatusCounts(viewer.tenantId, opts, atSites).execute(db);
   const byType = new Map<string, CountRow & { type: string }>();
   for (const row of result.rows) {
     const c = byType.get(row.type) ?? { type: row.type, total: 0, online: 0, offline: 0, notC: 0 };
@@ -74,7 +73,6 @@ export async function siteSummary(
   q: { page: number; limit: number; searchText?: string; orderBy: string; type?: string; path?: readonly string[] },
 ) {
   const where = siteFilter(viewer, q.path, q.searchText);
-  const typeFilter = q.type ? sql`and d.type = ${q.type}` : sql``;
   const key = q.orderBy.replace('-', '') as keyof typeof SUMMARY_ORDER;
   const direction = q.orderBy.startsWith('-') ? sql`desc` : sql`asc`;
   // By name, only the page's sites are counted; sorting by a count needs every site's counts first.
@@ -83,10 +81,7 @@ export async function siteSummary(
     sql<CountRow & { id: number; name: string; address: string[]; latitude: number | null; longitude: number | null }>`
       select s.id, s.name, s.address, s.latitude, s.longitude, c.total, c.online, c.offline, c."notC"
       from (select a.id, a.tenant_id, a.name, a.address, a.latitude, a.longitude from assets a where ${where} ${byName}) s
-      cross join lateral (
-        select ${STATUS_COUNTS} from devices d
-        where d.tenant_id = s.tenant_id and d.asset_id = s.id and not d.discovered ${typeFilter}
-      ) c
+      cross join lateral (${siteStatusCounts(SITE, q.type)}) c
       order by ${SUMMARY_ORDER[key]} ${direction}, s.id
       ${key === 'name' ? sql`` : sql`limit ${q.limit} offset ${(q.page - 1) * q.limit}`}`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from assets a where ${where}`.execute(db),
@@ -114,18 +109,11 @@ export async function detailedSummary(
       last_updated: Date | null;
     }>`
       select s.id, s.name, s.metadata->>'assetCode' as site_id,
-        (select r.status from devices r where r.tenant_id = s.tenant_id and r.asset_id = s.id and r.type = 'ROUTER' order by r.id limit 1) as router_status,
+        ${siteRouterStatus(SITE)} as router_status,
         c.dvr_count, c.dvr_offline, c.camera_count, c.camera_video_loss, c.last_updated
       from (select a.id, a.tenant_id, a.name, a.metadata from assets a where ${where}
         order by lower(a.name), a.id limit ${q.limit} offset ${(q.page - 1) * q.limit}) s
-      cross join lateral (
-        select count(*) filter (where d.type = 'DVR')::int as dvr_count,
-          count(*) filter (where d.type = 'DVR' and d.status <> 'Online')::int as dvr_offline,
-          count(*) filter (where d.type = 'CAMERA')::int as camera_count,
-          count(*) filter (where d.type = 'CAMERA' and (d.state->>'videoLoss') = 'true')::int as camera_video_loss,
-          max(greatest(d.last_activity_at, d.state_updated_at)) as last_updated
-        from devices d where d.tenant_id = s.tenant_id and d.asset_id = s.id and not d.discovered
-      ) c
+      cross join lateral (${siteVideoCounts(SITE)}) c
       order by lower(s.name), s.id`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from assets a where ${where}`.execute(db),
   ]);
@@ -155,11 +143,7 @@ export async function mapSites(
       select s.id, s.name, s.latitude, s.longitude, s.address[1] as level1, p.status, p.alarm_status
       from (select a.id, a.tenant_id, a.name, a.latitude, a.longitude, a.address from assets a where ${where}
         order by a.id limit ${q.limit} offset ${(q.page - 1) * q.limit}) s
-      left join lateral (
-        select d.status, d.alarm_status from devices d
-        where d.tenant_id = s.tenant_id and d.asset_id = s.id and d.type = ${q.parentDevice}
-        order by d.id limit 1
-      ) p on true
+      left join lateral (${siteDeviceOfType(SITE, q.parentDevice)}) p on true
       order by s.id`.execute(db),
     sql<{ n: number }>`select count(*)::int as n from assets a where ${where}`.execute(db),
   ]);
@@ -168,9 +152,6 @@ export async function mapSites(
 
 /** A site's device counts in all and per type (the map popup). */
 export async function siteCounts(db: Db, tenantId: number, assetId: number) {
-  const result = await sql<CountRow & { type: string }>`
-    select d.type, ${STATUS_COUNTS} from devices d
-    where d.tenant_id = ${tenantId} and d.asset_id = ${assetId} and not d.discovered
-    group by d.type order by d.type`.execute(db);
+  const result = await siteStatusCountsByType(tenantId, assetId).execute(db);
   return result.rows;
 }

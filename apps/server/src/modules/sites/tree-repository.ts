@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { devicesLabelled, siteHasDevices, siteWorstAlarmRank } from '../devices/scope.ts';
 import { assetVisible, contains, underPath, type Viewer } from './scope.ts';
 
 /**
@@ -7,11 +8,7 @@ import { assetVisible, contains, underPath, type Viewer } from './scope.ts';
  * only ever holds the nodes a person opened.
  */
 
-/** Worst alarm of a site's devices as a rank (0 none … 5 critical). */
-const WORST_ALARM = sql<number>`(select coalesce(max(case d.alarm_status
-    when 'CRITICAL' then 5 when 'MAJOR' then 4 when 'MINOR' then 3 when 'WARNING' then 2 when 'NORMAL' then 1 else 0 end), 0)
-  from devices d where d.tenant_id = a.tenant_id and d.asset_id = a.id)::int`;
-export const ALARM_BY_RANK = [null, 'NORMAL', 'WARNING', 'MINOR', 'MAJOR', 'CRITICAL'] as const;
+const SITE = { tenantId: 'a.tenant_id', id: 'a.id' };
 
 function visibleUnder(db: Db, viewer: Viewer, path: readonly string[]) {
   return db
@@ -57,13 +54,7 @@ export const sitesAt = (db: Db, viewer: Viewer, path: readonly string[], offset:
     .where('a.tenant_id', '=', viewer.tenantId)
     .where(assetVisible(viewer, 'a.id'))
     .where(sql<boolean>`a.address = ${[...path]}::text[]`)
-    .select([
-      'a.id',
-      'a.name',
-      'a.address',
-      WORST_ALARM.as('alarm_rank'),
-      sql<boolean>`exists (select 1 from devices d where d.tenant_id = a.tenant_id and d.asset_id = a.id)`.as('has_devices'),
-    ])
+    .select(['a.id', 'a.name', 'a.address', siteWorstAlarmRank(SITE).as('alarm_rank'), siteHasDevices(SITE).as('has_devices')])
     .orderBy(sql`lower(a.name)`)
     .orderBy('a.id')
     .offset(offset)
@@ -77,38 +68,17 @@ export const searchSites = (db: Db, viewer: Viewer, text: string, limit: number)
     .where('a.tenant_id', '=', viewer.tenantId)
     .where(assetVisible(viewer, 'a.id'))
     .where((eb) => eb.or([eb('a.name', 'ilike', contains(text)), eb(sql`a.metadata->>'assetCode'`, 'ilike', contains(text))]))
-    .select([
-      'a.id',
-      'a.name',
-      'a.address',
-      WORST_ALARM.as('alarm_rank'),
-      sql<boolean>`exists (select 1 from devices d where d.tenant_id = a.tenant_id and d.asset_id = a.id)`.as('has_devices'),
-    ])
+    .select(['a.id', 'a.name', 'a.address', siteWorstAlarmRank(SITE).as('alarm_rank'), siteHasDevices(SITE).as('has_devices')])
     .orderBy(sql`lower(a.name)`)
     .limit(limit)
     .execute();
 
 export const searchDevices = (db: Db, viewer: Viewer, text: string, limit: number) =>
   db
-    .selectFrom('devices as d')
+    .selectFrom(devicesLabelled(db, viewer, text, limit).as('d'))
     .leftJoin('assets as a', 'a.id', 'd.asset_id')
-    .where('d.tenant_id', '=', viewer.tenantId)
-    .where(assetVisible(viewer, 'd.asset_id'))
-    .where('d.discovered', '=', false)
-    .where('d.label', 'ilike', contains(text))
-    .select([
-      'd.id',
-      'd.label',
-      'd.type',
-      'd.status',
-      'd.alarm_status',
-      'd.asset_id',
-      'd.is_parent',
-      'a.name as site_name',
-      'a.address',
-      sql<boolean>`exists (select 1 from devices c where c.parent_id = d.id)`.as('has_children'),
-    ])
+    .selectAll('d')
+    .select(['a.name as site_name', 'a.address'])
     .orderBy('d.label')
     .orderBy('d.id')
-    .limit(limit)
     .execute();

@@ -1,6 +1,7 @@
 import type { TelemetryAggregation, TelemetryValue } from '@sitewatch/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { joinExistingDevices } from '../devices/scope.ts';
 
 /**
  * Rows of one flush, column by column, as PostgreSQL array literals in the making (one multi-row INSERT per table,
@@ -88,7 +89,7 @@ function upsertValues(table: 'telemetry_latest' | 'device_attributes', rows: Lat
   const source = sql`
     select u.t, u.d, u.k, to_timestamp(u.ms / 1000), u.v
     from unnest(${tenantIds}::int[], ${deviceIds}::int[], ${keys}::text[], ${times}::float8[], ${values}::jsonb[]) as u(t, d, k, ms, v)
-      join devices on devices.id = u.d`;
+      ${joinExistingDevices('u.d')}`;
   return table === 'telemetry_latest'
     ? sql`
         insert into telemetry_latest (tenant_id, device_id, key, ts, value) ${source}

@@ -3,6 +3,7 @@ import type { BlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { MailSender } from '../../platform/mail.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { SiteAssignments } from '../sites/index.ts';
 import { namesOf } from './admin-repository.ts';
 import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
@@ -18,6 +19,8 @@ export interface UserAdminPorts {
   mail: MailSender;
   sessions: UserSessionsPort;
   blobs: BlobStore;
+  /** The sites a user looks after (the sites module owns the assignments). */
+  siteAssignments: SiteAssignments;
   publicUrl: string | undefined;
   setPasswordRateLimit: number;
   /** The tenant's e-mail domain allow-list for registration (customer settings). */

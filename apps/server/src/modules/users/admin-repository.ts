@@ -56,21 +56,6 @@ export const findAdminUsers = (db: Db, tenantId: number, ids: number[]) =>
     ? Promise.resolve([])
     : db.selectFrom('users as u').select(adminUserColumns).where('u.tenant_id', '=', tenantId).where('u.id', 'in', ids).execute();
 
-/** The site ids each of the users looks after, in one query. */
-export async function assetIdsOf(db: Db, tenantId: number, userIds: number[]) {
-  const byUser = new Map<number, number[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return byUser;
-  const rows = await db
-    .selectFrom('user_assets')
-    .select(['user_id', 'asset_id'])
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', 'in', userIds)
-    .orderBy('asset_id')
-    .execute();
-  for (const r of rows) byUser.get(r.user_id)?.push(r.asset_id);
-  return byUser;
-}
-
 /** Active users of the tenant holding any of the roles (for the last-administrator rule). */
 export const countActiveWithRoles = (db: Db, tenantId: number, roles: readonly string[]) =>
   db
@@ -155,21 +140,6 @@ export const updateUser = (db: Db, tenantId: number, id: number, u: UserWrite) =
     .where('id', '=', id)
     .execute();
 
-/** Replaces the user's site links with exactly these sites. */
-export async function replaceAssets(db: Db, tenantId: number, userId: number, assetIds: number[], createdBy: number) {
-  await db
-    .deleteFrom('user_assets')
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .$if(assetIds.length > 0, (q) => q.where('asset_id', 'not in', assetIds))
-    .execute();
-  if (assetIds.length === 0) return;
-  await sql`
-    insert into user_assets (tenant_id, user_id, asset_id, created_by)
-    select ${tenantId}, ${userId}, a.id, ${createdBy} from assets a where a.tenant_id = ${tenantId} and a.id = any(${assetIds}::int[])
-    on conflict (user_id, asset_id) do nothing`.execute(db);
-}
-
 export const setActive = (db: Db, tenantId: number, id: number, active: boolean) =>
   db
     .updateTable('users')
@@ -214,26 +184,6 @@ export const spendPasswordToken = (db: Db, tenantId: number, tokenHash: string) 
     .where('expires_at', '>', sql<Date>`now()`)
     .returning('user_id')
     .executeTakeFirst();
-
-export const userSites = (db: Db, tenantId: number, userId: number, limit: number) =>
-  Promise.all([
-    db
-      .selectFrom('user_assets as ua')
-      .innerJoin('assets as a', 'a.id', 'ua.asset_id')
-      .select(['a.id', 'a.name'])
-      .where('ua.tenant_id', '=', tenantId)
-      .where('ua.user_id', '=', userId)
-      .orderBy(sql`lower(a.name)`)
-      .limit(limit)
-      .execute(),
-    db
-      .selectFrom('user_assets')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('tenant_id', '=', tenantId)
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow()
-      .then((r) => r.n),
-  ]);
 
 export const recentActivity = (db: Db, tenantId: number, userId: number, limit: number) =>
   db

@@ -20,6 +20,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { MailSender } from '../../platform/mail.ts';
 import type { Clock } from '../../platform/module.ts';
+import type { SiteAssignments } from '../sites/index.ts';
 import { contains } from '../sites/scope.ts';
 import * as repo from './admin-repository.ts';
 import { sniffImage } from './avatar.ts';
@@ -33,6 +34,7 @@ export interface UserAdminDeps {
   mail: MailSender;
   sessions: UserSessionsPort;
   blobs: BlobStore;
+  siteAssignments: SiteAssignments;
 }
 
 const SET_PASSWORD_HOURS = 48;
@@ -40,7 +42,7 @@ const DAY_MS = 86_400_000;
 
 /** Creating, changing and removing a tenant's users, with the escalation and last-administrator rules. */
 export function createUserAdminService(deps: UserAdminDeps) {
-  const { db, clock, mail, sessions, blobs } = deps;
+  const { db, clock, mail, sessions, blobs, siteAssignments } = deps;
 
   const need = (auth: AuthContext, codename: string) => {
     if (!auth.permissions.has(codename)) throw forbidden();
@@ -51,7 +53,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
     const [groups, signIns, assets] = await Promise.all([
       repo.groupsById(db, tenantId, [...new Set(rows.flatMap((r) => r.group_ids))]),
       sessions.lastSignIns(tenantId, ids),
-      repo.assetIdsOf(db, tenantId, ids),
+      siteAssignments.siteIdsByUser(tenantId, ids),
     ]);
     const threshold = clock.now().getTime() - USER_INACTIVITY_DAYS * DAY_MS;
     return rows.map((row) => {
@@ -199,7 +201,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
       const [[user], live, [sites, siteCount], activity, rights] = await Promise.all([
         toAdminUsers(auth.tenantId, [row]),
         sessions.list(auth.tenantId, id),
-        repo.userSites(db, auth.tenantId, id, 50),
+        siteAssignments.firstSites(auth.tenantId, id, 50),
         repo.recentActivity(db, auth.tenantId, id, 20),
         rightsOf(auth.tenantId, row),
       ]);
@@ -265,7 +267,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
         return await db.transaction().execute(async (trx) => {
           if (await repo.findClash(trx, auth.tenantId, write)) throw conflict(USER_ADMIN_MESSAGES.exists);
           const newId = await repo.insertUser(trx, auth.tenantId, { ...write, passwordHash });
-          await repo.replaceAssets(trx, auth.tenantId, newId, input.assetIds, auth.userId);
+          await siteAssignments.replace(trx, auth.tenantId, newId, input.assetIds, auth.userId);
           await writeAudit(trx, request, {
             tenantId: auth.tenantId,
             userId: auth.userId,
@@ -300,7 +302,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
         await db.transaction().execute(async (trx) => {
           if (await repo.findClash(trx, auth.tenantId, write, id)) throw conflict(USER_ADMIN_MESSAGES.exists);
           await repo.updateUser(trx, auth.tenantId, id, write);
-          await repo.replaceAssets(trx, auth.tenantId, id, input.assetIds, auth.userId);
+          await siteAssignments.replace(trx, auth.tenantId, id, input.assetIds, auth.userId);
           await writeAudit(trx, request, {
             tenantId: auth.tenantId,
             userId: auth.userId,

@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
+import type { SiteAssignments } from '../sites/index.ts';
 import { createUserAccounts, type UserAccounts } from './accounts.ts';
 import { createUserDirectory, type UserDirectory } from './directory.ts';
 import { usersSource } from './exports.ts';
@@ -11,6 +12,8 @@ import { signInsSource } from './sign-in-exports.ts';
 export interface UsersPorts {
   db: Db;
   exports: ExportRegistry;
+  /** Users' site assignments (the sites module owns them). */
+  siteAssignments: SiteAssignments;
 }
 
 /** Users of a tenant: the user list and its exports (users, sign-ins). */
@@ -25,7 +28,7 @@ export interface UsersPort {
 }
 
 export function createUsersModule(ports: UsersPorts): DomainModule<UsersPort> {
-  const users = createUserService(ports.db);
+  const users = createUserService(ports.db, ports.siteAssignments);
   ports.exports.registerSource(usersSource(ports.db));
   ports.exports.registerSource(signInsSource(ports.db));
   return {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { contains, underPath } from '../sites/scope.ts';
+import { contains } from '../sites/scope.ts';
 
-/** SQL for users as other screens list them, their assigned sites and their groups' permissions. */
+/** SQL for users as other screens list them and their groups' permissions. */
 
 const USER_ORDER = {
   firstname: sql`lower(u.firstname)`,
@@ -65,67 +65,6 @@ export const groupsOf = (db: Db, tenantId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
     : db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-
-export async function listUserAssets(db: Db, tenantId: number, q: { userId: number; searchText?: string; page: number; limit: number }) {
-  const where = [sql`ua.tenant_id = ${tenantId}`, sql`ua.user_id = ${q.userId}`];
-  if (q.searchText) where.push(sql`a.name ilike ${contains(q.searchText)}`);
-  const condition = sql<boolean>`${sql.join(where, sql` and `)}`;
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('user_assets as ua')
-      .innerJoin('assets as a', 'a.id', 'ua.asset_id')
-      .select(['ua.id', 'ua.user_id', 'ua.asset_id', 'ua.created_at', 'a.name', 'a.address'])
-      .where(condition)
-      .orderBy(sql`lower(a.name)`)
-      .orderBy('ua.id')
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit)
-      .execute(),
-    db
-      .selectFrom('user_assets as ua')
-      .innerJoin('assets as a', 'a.id', 'ua.asset_id')
-      .where(condition)
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: total.n };
-}
-
-/** Links the sites (of this tenant only) to the user; existing links stay. */
-export async function assignAssets(
-  db: Db,
-  tenantId: number,
-  userId: number,
-  by: { ids?: number[]; address?: string[] },
-  createdBy: number,
-) {
-  const which = by.address?.length ? underPath('a.address', by.address) : sql<boolean>`a.id = any(${by.ids ?? []}::int[])`;
-  const result = await sql`
-    insert into user_assets (tenant_id, user_id, asset_id, created_by)
-    select ${tenantId}, ${userId}, a.id, ${createdBy} from assets a where a.tenant_id = ${tenantId} and ${which}
-    on conflict (user_id, asset_id) do nothing`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
-export const removeAssets = (db: Db, tenantId: number, userId: number, assetIds: number[]) =>
-  db
-    .deleteFrom('user_assets')
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('asset_id', 'in', assetIds)
-    .executeTakeFirst()
-    .then((r) => Number(r.numDeletedRows));
-
-export const findUserAsset = (db: Db, tenantId: number, id: number) =>
-  db
-    .selectFrom('user_assets')
-    .select(['id', 'user_id', 'asset_id'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-
-export const deleteUserAsset = (db: Db, tenantId: number, id: number) =>
-  db.deleteFrom('user_assets').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 
 export const listGroups = (db: Db, tenantId: number) =>
   db

@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { writeAudit } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import type { SiteAssignments } from '../sites/index.ts';
 import { isoOf } from '../sites/scope.ts';
 import * as repo from './repository.ts';
 
 /** Users as the rest of the product sees them, their site assignments, and the device permissions of groups. */
-export function createUserService(db: Db) {
+export function createUserService(db: Db, siteAssignments: SiteAssignments) {
   async function toUsers(tenantId: number, rows: repo.UserRow[]): Promise<User[]> {
     const groups = await repo.groupsOf(db, tenantId, [...new Set(rows.flatMap((r) => r.group_ids))]);
     return rows.map((row) => ({
@@ -43,9 +44,9 @@ export function createUserService(db: Db) {
       const [user] = await toUsers(tenantId, [await userOrThrow(tenantId, id)]);
       return user as User;
     },
-    async userAssets(tenantId: number, q: Parameters<typeof repo.listUserAssets>[2]) {
+    async userAssets(tenantId: number, q: Parameters<SiteAssignments['list']>[1]) {
       await userOrThrow(tenantId, q.userId);
-      const { rows, total } = await repo.listUserAssets(db, tenantId, q);
+      const { rows, total } = await siteAssignments.list(tenantId, q);
       return {
         contents: rows.map((r) => ({
           id: r.id,
@@ -65,7 +66,7 @@ export function createUserService(db: Db) {
     ) {
       await userOrThrow(tenantId, input.userId);
       const assigned = await db.transaction().execute(async (trx) => {
-        const n = await repo.assignAssets(trx, tenantId, input.userId, { ids: input.assetIds, address: input.address }, actorId);
+        const n = await siteAssignments.assign(trx, tenantId, input.userId, { ids: input.assetIds, address: input.address }, actorId);
         await writeAudit(trx, request, {
           tenantId,
           userId: actorId,
@@ -83,7 +84,7 @@ export function createUserService(db: Db) {
     async unassign(request: FastifyRequest, tenantId: number, input: { userId: number; assetIds: number[] }, actorId: number) {
       await userOrThrow(tenantId, input.userId);
       const removed = await db.transaction().execute(async (trx) => {
-        const n = await repo.removeAssets(trx, tenantId, input.userId, input.assetIds);
+        const n = await siteAssignments.remove(trx, tenantId, input.userId, input.assetIds);
         await writeAudit(trx, request, {
           tenantId,
           userId: actorId,
@@ -96,10 +97,10 @@ export function createUserService(db: Db) {
       return { removed };
     },
     async removeLink(request: FastifyRequest, tenantId: number, id: number, actorId: number) {
-      const link = await repo.findUserAsset(db, tenantId, id);
+      const link = await siteAssignments.link(tenantId, id);
       if (!link) throw notFound();
       await db.transaction().execute(async (trx) => {
-        await repo.deleteUserAsset(trx, tenantId, id);
+        await siteAssignments.removeLink(trx, tenantId, id);
         await writeAudit(trx, request, {
           tenantId,
           userId: actorId,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { underPath } from '../sites/scope.ts';
+import { cameraDevices } from '../devices/scope.ts';
+import { siteIdsUnderPath } from '../sites/scope.ts';
 
 /** The only SQL of the video domain. Every function takes the tenant (the recorder's scans are marked as such). */
 
@@ -134,7 +135,7 @@ export const findCamera = (db: Db, tenantId: number, deviceId: number) =>
 
 /**
  * Every CAMERA device of the tenant (one notion of camera: the site summary, the device pages and video agree),
- * with its video config when it has one. Read-only use of the estate's device rows, as the tree filters below.
+ * with its video config when it has one. The devices module's `cameraDevices` gives the device side.
  */
 export function listCameras(
   db: Db,
@@ -152,11 +153,10 @@ export function listCameras(
   },
 ) {
   let q = db
-    .selectFrom('devices as d')
-    .leftJoin('devices as p', (j) => j.onRef('p.id', '=', 'd.parent_id').onRef('p.tenant_id', '=', 'd.tenant_id'))
+    .selectFrom(cameraDevices(db, tenantId).as('d'))
     .leftJoin('video_cameras as c', (j) => j.onRef('c.device_id', '=', 'd.id').onRef('c.tenant_id', '=', 'd.tenant_id'))
     .leftJoin('video_storages as s', (j) => j.onRef('s.id', '=', 'c.storage_id').onRef('s.tenant_id', '=', 'c.tenant_id'))
-    .select(['d.id', 'd.name', 'd.label as device_label', 'd.asset_id as device_asset_id', 'd.parent_id', 'p.label as parent_label'])
+    .select(['d.id', 'd.name', 'd.label as device_label', 'd.asset_id as device_asset_id', 'd.parent_id', 'd.parent_label'])
     .select([
       'c.device_id as config_device_id',
       'c.simulated',
@@ -169,15 +169,10 @@ export function listCameras(
       'c.last_segment_at',
       'c.live_until',
       's.path as storage_path',
-    ])
-    .where('d.tenant_id', '=', tenantId)
-    .where('d.type', '=', 'CAMERA');
+    ]);
   if (opts.assetIds !== 'all') q = opts.assetIds.length ? q.where('d.asset_id', 'in', opts.assetIds) : q.where(sql<boolean>`false`);
   if (opts.assetId) q = q.where('d.asset_id', '=', opts.assetId);
-  if (opts.path?.length)
-    q = q.where(
-      sql<boolean>`d.asset_id in (select a.id from assets a where a.tenant_id = ${tenantId} and ${underPath('a.address', opts.path)})`,
-    );
+  if (opts.path?.length) q = q.where(sql<boolean>`d.asset_id in ${siteIdsUnderPath(tenantId, opts.path)}`);
   if (opts.deviceId)
     q = q.where((eb) => eb.or([eb('d.id', '=', opts.deviceId as number), eb('d.parent_id', '=', opts.deviceId as number)]));
   if (opts.configured !== undefined) q = q.where('c.device_id', opts.configured ? 'is not' : 'is', null);
@@ -222,11 +217,9 @@ export async function upsertCamera(
 /** CAMERA devices of the tenant with no video config yet (the demo makes them simulated, on demand). */
 export const unconfiguredCameras = (db: Db, tenantId: number) =>
   db
-    .selectFrom('devices as d')
+    .selectFrom(cameraDevices(db, tenantId).as('d'))
     .leftJoin('video_cameras as c', (j) => j.onRef('c.device_id', '=', 'd.id').onRef('c.tenant_id', '=', 'd.tenant_id'))
     .select(['d.id', 'd.label', 'd.asset_id'])
-    .where('d.tenant_id', '=', tenantId)
-    .where('d.type', '=', 'CAMERA')
     .where('c.device_id', 'is', null)
     .execute();
 

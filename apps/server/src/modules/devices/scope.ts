@@ -1,0 +1,127 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../platform/db.ts';
+import { assetVisible, contains, type Viewer } from '../sites/scope.ts';
+
+/**
+ * SQL of the devices for other modules' queries that must join them for speed (the alarm list, the site tree and
+ * summaries, telemetry's batch upsert, the camera list). Each builder is one meaning over the devices table, so
+ * the table and its columns are named only in this module.
+ */
+
+/** A device's alarm status as a rank (0 none … 5 critical); `ALARM_BY_RANK` reads it back. */
+export const ALARM_RANK = sql<number>`case d.alarm_status when 'CRITICAL' then 5 when 'MAJOR' then 4 when 'MINOR' then 3 when 'WARNING' then 2 when 'NORMAL' then 1 else 0 end`;
+export const ALARM_BY_RANK = [null, 'NORMAL', 'WARNING', 'MINOR', 'MAJOR', 'CRITICAL'] as const;
+
+/** The columns of a site's row in the query around a builder. */
+export interface SiteColumns {
+  tenantId: string;
+  id: string;
+}
+
+const atSite = (site: SiteColumns) => sql<boolean>`d.tenant_id = ${sql.ref(site.tenantId)} and d.asset_id = ${sql.ref(site.id)}`;
+
+/** How many devices the site has. */
+export const siteDeviceCount = (site: SiteColumns) => sql<number>`(select count(*) from devices d where ${atSite(site)})::int`;
+
+/** Whether the site has any device. */
+export const siteHasDevices = (site: SiteColumns) => sql<boolean>`exists (select 1 from devices d where ${atSite(site)})`;
+
+/** The worst alarm of the site's devices as a rank (`ALARM_BY_RANK`). */
+export const siteWorstAlarmRank = (site: SiteColumns) =>
+  sql<number>`(select coalesce(max(${ALARM_RANK}), 0) from devices d where ${atSite(site)})::int`;
+
+const STATUS_COUNTS = sql`count(*)::int as total,
+  count(*) filter (where d.status = 'Online')::int as online,
+  count(*) filter (where d.status = 'Offline')::int as offline,
+  count(*) filter (where d.status = 'Not yet connected')::int as "notC"`;
+
+/** The counts of the site's devices by status (`total`, `online`, `offline`, `notC`), of one type when given. */
+export const siteStatusCounts = (site: SiteColumns, type?: string) =>
+  sql`select ${STATUS_COUNTS} from devices d
+    where ${atSite(site)} and not d.discovered ${type ? sql`and d.type = ${type}` : sql``}`;
+
+/** The site's DVRs, cameras and their trouble, and when any of its devices last spoke or changed state. */
+export const siteVideoCounts = (site: SiteColumns) =>
+  sql`select count(*) filter (where d.type = 'DVR')::int as dvr_count,
+      count(*) filter (where d.type = 'DVR' and d.status <> 'Online')::int as dvr_offline,
+      count(*) filter (where d.type = 'CAMERA')::int as camera_count,
+      count(*) filter (where d.type = 'CAMERA' and (d.state->>'videoLoss') = 'true')::int as camera_video_loss,
+      max(greatest(d.last_activity_at, d.state_updated_at)) as last_updated
+    from devices d where ${atSite(site)} and not d.discovered`;
+
+/** The status of the site's router (its first). */
+export const siteRouterStatus = (site: SiteColumns) =>
+  sql<string | null>`(select d.status from devices d where ${atSite(site)} and d.type = 'ROUTER' order by d.id limit 1)`;
+
+/** The `status` and `alarm_status` of the site's first device of the type (the site's marker on the map). */
+export const siteDeviceOfType = (site: SiteColumns, type: string) =>
+  sql`select d.status, d.alarm_status from devices d where ${atSite(site)} and d.type = ${type} order by d.id limit 1`;
+
+/** A site's device counts by status for each type present, by type. */
+export const siteStatusCountsByType = (tenantId: number, assetId: number) =>
+  sql<{ type: string; total: number; online: number; offline: number; notC: number }>`
+    select d.type, ${STATUS_COUNTS} from devices d
+    where d.tenant_id = ${tenantId} and d.asset_id = ${assetId} and not d.discovered
+    group by d.type order by d.type`;
+
+/**
+ * The numbers of the tenant's devices at a site (discovered devices excluded) by type and status, of these types and
+ * this site when given, at the sites `atSites` accepts (given the device's site column).
+ */
+export function placedStatusCounts(
+  tenantId: number,
+  opts: { types?: readonly string[]; assetId?: number },
+  atSites: (assetIdColumn: string) => Expression<SqlBool>[],
+) {
+  const parts: Expression<SqlBool>[] = [sql`d.tenant_id = ${tenantId}`, sql`d.asset_id is not null`, sql`not d.discovered`];
+  if (opts.types?.length) parts.push(sql`d.type = any(${[...opts.types]}::text[])`);
+  if (opts.assetId) parts.push(sql`d.asset_id = ${opts.assetId}`);
+  parts.push(...atSites('d.asset_id'));
+  // Grouping by type and status reads the covering index in order (devices_counts_idx).
+  return sql<{ type: string; status: string; n: number }>`
+    select d.type, d.status, count(*)::int as n
+    from devices d
+    where ${sql.join(parts, sql` and `)}
+    group by d.type, d.status`;
+}
+
+/** The tree search's devices: the first `limit` by label of those the viewer sees whose label contains the text. */
+export const devicesLabelled = (db: Db, viewer: Viewer, text: string, limit: number) =>
+  db
+    .selectFrom('devices as d')
+    .where('d.tenant_id', '=', viewer.tenantId)
+    .where(assetVisible(viewer, 'd.asset_id'))
+    .where('d.discovered', '=', false)
+    .where('d.label', 'ilike', contains(text))
+    .select([
+      'd.id',
+      'd.label',
+      'd.type',
+      'd.status',
+      'd.alarm_status',
+      'd.asset_id',
+      'd.is_parent',
+      sql<boolean>`exists (select 1 from devices c where c.parent_id = d.id)`.as('has_children'),
+    ])
+    .orderBy('d.label')
+    .orderBy('d.id')
+    .limit(limit);
+
+/** The `id` and `label` of the devices at these sites (or all): joined on an alarm's device, its label and visibility. */
+export function devicesAtSites(db: Db, assetIds: number[] | 'all') {
+  const devices = db.selectFrom('devices').select(['id', 'label']);
+  if (assetIds === 'all') return devices;
+  return assetIds.length ? devices.where('asset_id', 'in', assetIds) : devices.where(sql<boolean>`false`);
+}
+
+/** The tenant's CAMERA devices (`id`, `tenant_id`, `name`, `label`, `asset_id`, `parent_id`) with their `parent_label`. */
+export const cameraDevices = (db: Db, tenantId: number) =>
+  db
+    .selectFrom('devices as d')
+    .leftJoin('devices as p', (j) => j.onRef('p.id', '=', 'd.parent_id').onRef('p.tenant_id', '=', 'd.tenant_id'))
+    .select(['d.id', 'd.tenant_id', 'd.name', 'd.label', 'd.asset_id', 'd.parent_id', 'p.label as parent_label'])
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.type', '=', 'CAMERA');
+
+/** Joined to rows by their device id column, keeps only the rows whose device still exists (a batch may outlive one). */
+export const joinExistingDevices = (deviceIdColumn: string) => sql`join devices on devices.id = ${sql.ref(deviceIdColumn)}`;
