@@ -167,6 +167,22 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   'registration.confirm': 'Confirmed a registration e-mail',
   'registration.approve': 'Approved a registration',
   'registration.reject': 'Rejected a registration',
+  'site.create': 'Created a site',
+  'site.update': 'Changed a site',
+  'site.delete': 'Deleted a site',
+  'customer.create': 'Created a customer',
+  'customer.update': 'Changed a customer',
+  'customer.delete': 'Deleted a customer',
+  'device.create': 'Created a device',
+  'device.update': 'Changed a device',
+  'device.delete': 'Deleted a device',
+  'device-template.create': 'Created a device template',
+  'device-template.update': 'Changed a device template',
+  'device-template.delete': 'Deleted a device template',
+  'entity-mapping.create': 'Created an entity mapping',
+  'entity-mapping.delete': 'Deleted an entity mapping',
+  'ticket.create': 'Raised a ticket',
+  'ticket.update': 'Changed a ticket',
 };
 export const ACTIVITY_OUTCOME_LABELS: Record<string, string> = { success: 'Success', failure: 'Failed', denied: 'Denied' };
 

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { requireAuth } from './auth/context.ts';
 import type { Db } from './db.ts';
 
 export interface AuditEntry {
@@ -11,29 +13,67 @@ export interface AuditEntry {
 }
 
 /**
- * Writes one audit row and its user activity log entry (with the object and before/after values the detail names).
- * Given a transaction, both are written with the change they record. An audit failure is logged, never surfaced.
+ * Who made a change and from where: what services receive instead of the request, so that they record their changes
+ * without knowing Fastify. `log` reports an entry that could not be written.
  */
-export async function writeAudit(db: Db, request: FastifyRequest, entry: AuditEntry): Promise<void> {
+export interface AuditOrigin {
+  tenantId: number;
+  userId: number | null;
+  username: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  log?: { error(obj: object, msg: string): void };
+}
+
+/** One change to record: the action, its outcome (success unless told) and the object with its before/after values. */
+export interface ActivityEntry {
+  action: string;
+  outcome?: AuditEntry['outcome'];
+  object?: { type: string; id: number | string };
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+  /** Anything else worth keeping (the audit row's detail). */
+  detail?: Record<string, unknown>;
+}
+
+const userAgentOf = (request: FastifyRequest) => request.headers['user-agent']?.slice(0, 300) ?? null;
+
+/** The signed-in caller of a request as an origin (the actor's name is looked up when the log is read). */
+export function originOf(request: FastifyRequest): AuditOrigin {
+  const auth = requireAuth(request);
+  return {
+    tenantId: auth.tenantId,
+    userId: auth.userId,
+    username: null,
+    ip: request.ip,
+    userAgent: userAgentOf(request),
+    log: request.log,
+  };
+}
+
+/**
+ * Writes one audit row and its user activity log entry. Given a transaction, both are written with the change they
+ * record, inside a savepoint: a failed entry is rolled back alone and never aborts (or fails) the change.
+ */
+export async function writeActivity(db: Db, origin: AuditOrigin, entry: ActivityEntry): Promise<void> {
+  const savepoint = db.isTransaction;
   try {
-    const detail = entry.detail ?? {};
-    const { object, before, after, ...rest } = detail as {
-      object?: { type: string; id: number | string };
-      before?: Record<string, unknown>;
-      after?: Record<string, unknown>;
-    };
+    if (savepoint) await sql`savepoint activity_entry`.execute(db);
+    const outcome = entry.outcome ?? 'success';
+    const { object, before, after } = entry;
+    const rest = entry.detail ?? {};
     await db
       .insertInto('user_activity_logs')
       .values({
-        tenant_id: entry.tenantId,
-        actor_id: entry.userId ?? null,
-        actor_name: entry.username ?? null,
+        tenant_id: origin.tenantId,
+        actor_id: origin.userId,
+        actor_name: origin.username,
         action: entry.action,
-        outcome: entry.outcome,
+        outcome,
         object_type: object?.type ?? null,
         object_id: object ? String(object.id) : null,
-        ip: request.ip,
-        user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
+        ip: origin.ip,
+        user_agent: origin.userAgent,
         before: before ? JSON.stringify(before) : null,
         after: after ? JSON.stringify(after) : null,
         detail: JSON.stringify(rest),
@@ -42,17 +82,69 @@ export async function writeAudit(db: Db, request: FastifyRequest, entry: AuditEn
     await db
       .insertInto('audit_log')
       .values({
-        tenant_id: entry.tenantId,
-        user_id: entry.userId ?? null,
-        username: entry.username ?? null,
+        tenant_id: origin.tenantId,
+        user_id: origin.userId,
+        username: origin.username,
         action: entry.action,
-        outcome: entry.outcome,
-        ip: request.ip,
-        user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
-        detail: JSON.stringify(entry.detail ?? {}),
+        outcome,
+        ip: origin.ip,
+        user_agent: origin.userAgent,
+        detail: JSON.stringify({ ...rest, ...(object ? { object } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }),
       })
       .execute();
+    if (savepoint) await sql`release savepoint activity_entry`.execute(db);
   } catch (error) {
-    request.log.error({ err: error }, 'audit write failed');
+    if (savepoint) await sql`rollback to savepoint activity_entry`.execute(db).catch(() => undefined);
+    (origin.log ?? console).error({ err: error }, 'audit write failed');
   }
+}
+
+/** `writeActivity` for a request's entry, naming its tenant and user itself (sign-ins, the user administration). */
+export async function writeAudit(db: Db, request: FastifyRequest, entry: AuditEntry): Promise<void> {
+  const { object, before, after, ...rest } = (entry.detail ?? {}) as {
+    object?: { type: string; id: number | string };
+    before?: Record<string, unknown>;
+    after?: Record<string, unknown>;
+  };
+  await writeActivity(
+    db,
+    {
+      tenantId: entry.tenantId,
+      userId: entry.userId ?? null,
+      username: entry.username ?? null,
+      ip: request.ip,
+      userAgent: userAgentOf(request),
+      log: request.log,
+    },
+    { action: entry.action, outcome: entry.outcome, object, before, after, detail: rest },
+  );
+}
+
+/** The fields of `after` that differ from `before`, each side with only those fields (an update's entry). */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
+    b[key] = before[key] ?? null;
+    a[key] = after[key] ?? null;
+  }
+  return { before: b, after: a };
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|private/i;
+
+/**
+ * A copy of `values` safe to keep in the log: secret-named fields masked, the user and password of URLs
+ * (`rtsp://user:pass@host`) replaced; nested objects too.
+ */
+export function masked<T extends Record<string, unknown>>(values: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (SECRET_KEY.test(key) && value !== null && value !== undefined && value !== '') out[key] = '***';
+    else if (typeof value === 'string') out[key] = value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
+    else if (value && typeof value === 'object' && !Array.isArray(value)) out[key] = masked(value as Record<string, unknown>);
+    else out[key] = value;
+  }
+  return out as T;
 }

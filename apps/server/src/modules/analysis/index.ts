@@ -31,7 +31,8 @@ export function createAnalysisModule(ports: AnalysisPorts): DomainModule<Analysi
         resolveTicket: async (auth, ticketId) => {
           const ticket = await ports.ticketUpdates.get(auth, ticketId);
           if (ticket.status === 'RESOLVED' || ticket.status === 'CLOSED') return;
-          await ports.ticketUpdates.update(auth, ticketId, { status: 'RESOLVED', version: ticket.version });
+          // Resolved as a consequence of a verdict: the verdict is the record, no activity log entry.
+          await ports.ticketUpdates.update(auth, ticketId, { status: 'RESOLVED', version: ticket.version }, null);
         },
       });
       ports.jobs.register(ANALYSIS_QUEUE, async () => analysis.sweep({ budgetMs: SWEEP_BUDGET_MS }), { leaseSeconds: 120 });

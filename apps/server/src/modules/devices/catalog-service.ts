@@ -10,6 +10,7 @@ import {
   type RelationType,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
+import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { isoOf, type Viewer } from '../sites/scope.ts';
@@ -32,6 +33,18 @@ const toTemplate = (row: repo.TemplateRow): DeviceTemplate => ({
   createdAt: isoOf(row.created_at),
   updatedAt: isoOf(row.updated_at),
 });
+
+/** A template's fields as its activity log entries show them. */
+const templateRecord = (v: repo.TemplateValues) =>
+  masked({
+    name: v.name,
+    type: v.type,
+    vendor: v.vendor,
+    model: v.model,
+    description: v.description,
+    telemetry: v.telemetry,
+    attributes: v.attributes,
+  } as Record<string, unknown>);
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
@@ -64,12 +77,23 @@ export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSi
       return { contents: rows.map(toTemplate), totalCount: total };
     },
     getTemplate: async (tenantId: number, id: number) => toTemplate(await template(tenantId, id)),
-    async createTemplate(tenantId: number, input: TemplateInput) {
+    async createTemplate(tenantId: number, input: TemplateInput, origin: AuditOrigin | null) {
       const values: repo.TemplateValues = { ...input, model: input.model ?? null, description: input.description ?? null };
-      const { id } = await unique(() => repo.insertTemplate(db, tenantId, values), DEVICE_MESSAGES.templateExists);
+      const { id } = await unique(
+        () =>
+          db.transaction().execute(async (trx) => {
+            const created = await repo.insertTemplate(trx, tenantId, values);
+            if (origin) {
+              const object = { type: 'device-template', id: created.id };
+              await writeActivity(trx, origin, { action: 'device-template.create', object, after: templateRecord(values) });
+            }
+            return created;
+          }),
+        DEVICE_MESSAGES.templateExists,
+      );
       return toTemplate(await template(tenantId, id));
     },
-    async updateTemplate(tenantId: number, id: number, patch: TemplatePatch) {
+    async updateTemplate(tenantId: number, id: number, patch: TemplatePatch, origin: AuditOrigin | null) {
       const current = await template(tenantId, id);
       if (patch.type && patch.type !== current.type && current.device_count > 0) {
         throw badRequest('type: The template is used by devices; its type cannot change');
@@ -83,11 +107,30 @@ export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSi
         telemetry: patch.telemetry ?? current.telemetry,
         attributes: patch.attributes ?? current.attributes,
       };
-      await unique(() => repo.updateTemplate(db, tenantId, id, next), DEVICE_MESSAGES.templateExists);
+      await unique(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await repo.updateTemplate(trx, tenantId, id, next);
+            if (origin) {
+              const change = changedFields(templateRecord(current), templateRecord(next));
+              await writeActivity(trx, origin, { action: 'device-template.update', object: { type: 'device-template', id }, ...change });
+            }
+          }),
+        DEVICE_MESSAGES.templateExists,
+      );
       return toTemplate(await template(tenantId, id));
     },
-    async deleteTemplate(tenantId: number, id: number) {
-      if (!(await repo.deleteTemplate(db, tenantId, id))) throw notFound();
+    async deleteTemplate(tenantId: number, id: number, origin: AuditOrigin | null) {
+      const current = await template(tenantId, id);
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteTemplate(trx, tenantId, id))) throw notFound();
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'device-template.delete',
+            object: { type: 'device-template', id },
+            before: templateRecord(current),
+          });
+      });
     },
 
     async listMappings(viewer: Viewer, q: Parameters<typeof repo.listMappings>[2]) {
@@ -107,6 +150,7 @@ export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSi
     async createMapping(
       viewer: Viewer,
       input: { relationType: RelationType; fromType: EntityKind; fromEntity: number; toType: EntityKind; toEntity: number },
+      origin: AuditOrigin | null,
     ) {
       const ends = RELATION_ENDS[input.relationType];
       if (!ends.from.includes(input.fromType) || ends.to !== input.toType) {
@@ -121,13 +165,20 @@ export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSi
       if (ends.toDeviceType && to.type !== ends.toDeviceType) throw badRequest('toEntity: A camera mapping must end at a camera');
       const { id } = await unique(
         () =>
-          repo.insertMapping(db, viewer.tenantId, {
-            relationType: input.relationType,
-            fromType: input.fromType,
-            fromId: input.fromEntity,
-            toType: input.toType,
-            toId: input.toEntity,
-            userId: viewer.userId,
+          db.transaction().execute(async (trx) => {
+            const created = await repo.insertMapping(trx, viewer.tenantId, {
+              relationType: input.relationType,
+              fromType: input.fromType,
+              fromId: input.fromEntity,
+              toType: input.toType,
+              toId: input.toEntity,
+              userId: viewer.userId,
+            });
+            if (origin) {
+              const object = { type: 'entity-mapping', id: created.id };
+              await writeActivity(trx, origin, { action: 'entity-mapping.create', object, after: { ...input } });
+            }
+            return created;
           }),
         DEVICE_MESSAGES.mappingExists,
       );
@@ -153,13 +204,25 @@ export function createCatalogService(db: Db, sites: Pick<SiteService, 'visibleSi
       };
     },
 
-    async deleteMapping(viewer: Viewer, id: number) {
+    async deleteMapping(viewer: Viewer, id: number, origin: AuditOrigin | null) {
       const mapping = await repo.findMapping(db, viewer.tenantId, id);
       if (!mapping) throw notFound();
       const from = await visibleEntity(viewer, mapping.from_type, mapping.from_id);
       const to = await visibleEntity(viewer, mapping.to_type, mapping.to_id);
       if (!from || !to) throw notFound();
-      await repo.deleteMapping(db, viewer.tenantId, id);
+      await db.transaction().execute(async (trx) => {
+        await repo.deleteMapping(trx, viewer.tenantId, id);
+        if (origin) {
+          const before = {
+            relationType: mapping.relation_type,
+            fromType: mapping.from_type,
+            fromEntity: mapping.from_id,
+            toType: mapping.to_type,
+            toEntity: mapping.to_id,
+          };
+          await writeActivity(trx, origin, { action: 'entity-mapping.delete', object: { type: 'entity-mapping', id }, before });
+        }
+      });
     },
   };
 }

@@ -32,6 +32,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { hasPermission, permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { viewerOf } from '../sites/scope.ts';
@@ -101,7 +102,7 @@ export function deviceRoutes(
   r.post(
     '/iotapp/devices/',
     { preHandler: permissionGuard('add_device'), schema: { tags, body: deviceInputSchema, response: { 201: deviceSchema } } },
-    async (request, reply) => reply.status(201).send(await devices.create(viewer(request), request.body)),
+    async (request, reply) => reply.status(201).send(await devices.create(viewer(request), request.body, originOf(request))),
   );
   r.put(
     '/iotapp/devices/:id/',
@@ -109,13 +110,13 @@ export function deviceRoutes(
       preHandler: permissionGuard('change_device'),
       schema: { tags, params: idParamSchema, body: deviceUpdateSchema, response: { 200: deviceSchema } },
     },
-    async (request) => devices.update(viewer(request), request.params.id, request.body),
+    async (request) => devices.update(viewer(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/devices/:id/',
     { preHandler: permissionGuard('delete_device'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await devices.remove(viewer(request), request.params.id);
+      await devices.remove(viewer(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -125,7 +126,7 @@ export function deviceRoutes(
       preHandler: permissionGuard('change_device'),
       schema: { tags, body: deviceAssignSchema, response: { 200: z.object({ updated: z.number().int() }) } },
     },
-    async (request) => devices.assign(viewer(request), request.body),
+    async (request) => devices.assign(viewer(request), request.body, originOf(request)),
   );
   r.post(
     '/iotapp/devices/:id/add-to-inventory/',
@@ -133,7 +134,7 @@ export function deviceRoutes(
       preHandler: permissionGuard('add_device'),
       schema: { tags, params: idParamSchema, body: deviceUpdateSchema, response: { 200: deviceSchema } },
     },
-    async (request) => devices.addToInventory(viewer(request), request.params.id, request.body),
+    async (request) => devices.addToInventory(viewer(request), request.params.id, request.body, originOf(request)),
   );
   r.post(
     '/iotapp/devices/:id/alarm-actions/',
@@ -188,7 +189,7 @@ export function deviceRoutes(
       preHandler: permissionGuard('add_device'),
       schema: { tags: ttags, body: deviceTemplateInputSchema, response: { 201: deviceTemplateSchema } },
     },
-    async (request, reply) => reply.status(201).send(await catalog.createTemplate(tenantOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await catalog.createTemplate(tenantOf(request), request.body, originOf(request))),
   );
   r.put(
     '/iotapp/device-templates/:id/',
@@ -196,13 +197,13 @@ export function deviceRoutes(
       preHandler: permissionGuard('change_device'),
       schema: { tags: ttags, params: idParamSchema, body: deviceTemplateUpdateSchema, response: { 200: deviceTemplateSchema } },
     },
-    async (request) => catalog.updateTemplate(tenantOf(request), request.params.id, request.body),
+    async (request) => catalog.updateTemplate(tenantOf(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/device-templates/:id/',
     { preHandler: permissionGuard('delete_device'), schema: { tags: ttags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await catalog.deleteTemplate(tenantOf(request), request.params.id);
+      await catalog.deleteTemplate(tenantOf(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -223,13 +224,13 @@ export function deviceRoutes(
       preHandler: permissionGuard('change_device'),
       schema: { tags: mtags, body: entityMappingInputSchema, response: { 201: entityMappingSchema } },
     },
-    async (request, reply) => reply.status(201).send(await catalog.createMapping(viewer(request), request.body)),
+    async (request, reply) => reply.status(201).send(await catalog.createMapping(viewer(request), request.body, originOf(request))),
   );
   r.delete(
     '/iotapp/entity-mappings/:id/',
     { preHandler: permissionGuard('change_device'), schema: { tags: mtags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await catalog.deleteMapping(viewer(request), request.params.id);
+      await catalog.deleteMapping(viewer(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -16,6 +16,7 @@ import {
   NO_SPACES_LABEL,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
+import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
 import { randomToken, safeEqual } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
@@ -94,6 +95,28 @@ const toCompact = (row: repo.CompactRow, q: Pick<CompactListQuery, 'includeSite'
 
 type DevicePatch = z.output<typeof deviceUpdateSchema>;
 
+/** A device's fields as its activity log entries show them (never its access token). */
+const recordOf = (d: {
+  name: string;
+  label: string;
+  type: string;
+  assetId: number | null;
+  parentId: number | null;
+  templateId: number | null;
+  metadata: Record<string, unknown>;
+}) =>
+  masked({
+    name: d.name,
+    label: d.label,
+    type: d.type,
+    assetId: d.assetId,
+    parentId: d.parentId,
+    templateId: d.templateId,
+    metadata: d.metadata,
+  });
+const rowRecord = (row: repo.DeviceRow) =>
+  recordOf({ ...row, assetId: row.asset_id, parentId: row.parent_id, templateId: row.template_id, metadata: row.metadata ?? {} });
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
 export function createDeviceService(deps: {
@@ -169,7 +192,7 @@ export function createDeviceService(deps: {
   const changed = (viewer: Viewer, ids: number[]) =>
     events.emit({ type: DEVICE_EVENT_TYPES.changed, tenantId: viewer.tenantId, payload: { deviceIds: ids } });
 
-  async function update(viewer: Viewer, id: number, patch: DevicePatch & { discovered?: boolean }) {
+  async function update(viewer: Viewer, id: number, patch: DevicePatch & { discovered?: boolean }, origin: AuditOrigin | null) {
     const current = await get(viewer, id);
     const type = patch.type ?? current.type;
     const label = patch.label ?? current.label;
@@ -217,6 +240,14 @@ export function createDeviceService(deps: {
         await repo.renameSubtree(trx, viewer.tenantId, id, nameOf(place.root, label), place.assetId);
         const touched = [id, current.parent_id, place.parentId].filter((x): x is number => x !== null);
         await repo.refreshIsParent(trx, viewer.tenantId, touched);
+        if (origin) {
+          const after = recordOf({ name: nameOf(place.root, label), label, type, ...place, templateId, metadata });
+          await writeActivity(trx, origin, {
+            action: 'device.update',
+            object: { type: 'device', id },
+            ...changedFields(rowRecord(current), after),
+          });
+        }
       }),
     );
     changed(viewer, [id]);
@@ -258,7 +289,8 @@ export function createDeviceService(deps: {
       return { contents: [...groups.values()], totalCount: total };
     },
 
-    async create(viewer: Viewer, input: DeviceInput, opts: { discovered?: boolean } = {}) {
+    /** `origin`: who creates it, for the activity log (null: a system caller, not recorded). */
+    async create(viewer: Viewer, input: DeviceInput, origin: AuditOrigin | null, opts: { discovered?: boolean } = {}) {
       await checkLabel(viewer.tenantId, input.label);
       const place = await placement(viewer, input.type, input.parentId, input.assetId);
       await checkTemplate(viewer.tenantId, input.templateId);
@@ -276,6 +308,10 @@ export function createDeviceService(deps: {
             metadata: input.metadata,
           });
           if (place.parentId !== null) await repo.refreshIsParent(trx, viewer.tenantId, [place.parentId]);
+          if (origin) {
+            const after = recordOf({ name: nameOf(place.root, input.label), ...input, ...place });
+            await writeActivity(trx, origin, { action: 'device.create', object: { type: 'device', id: created.id }, after });
+          }
           return created;
         }),
       );
@@ -283,10 +319,11 @@ export function createDeviceService(deps: {
       return toDevice(await get(viewer, id), true);
     },
 
-    update: async (viewer: Viewer, id: number, patch: DevicePatch) => toDevice(await update(viewer, id, patch), true),
+    update: async (viewer: Viewer, id: number, patch: DevicePatch, origin: AuditOrigin | null) =>
+      toDevice(await update(viewer, id, patch, origin), true),
 
     /** Deleting a device keeps its children: they stay at the site without a parent. */
-    async remove(viewer: Viewer, id: number) {
+    async remove(viewer: Viewer, id: number, origin: AuditOrigin | null) {
       const current = await get(viewer, id);
       // Whoever sees the device sees its site.
       const site = current.asset_id !== null ? await deps.sites.visibleSite(viewer, current.asset_id) : null;
@@ -298,26 +335,32 @@ export function createDeviceService(deps: {
           for (const child of children)
             await repo.renameSubtree(trx, viewer.tenantId, child.id, nameOf(root, child.label), current.asset_id);
           if (current.parent_id !== null) await repo.refreshIsParent(trx, viewer.tenantId, [current.parent_id]);
+          if (origin)
+            await writeActivity(trx, origin, { action: 'device.delete', object: { type: 'device', id }, before: rowRecord(current) });
         }),
       );
       changed(viewer, [id]);
     },
 
     /** Assigns inventory devices to a site (and a parent there), or sends them back to the inventory. */
-    async assign(viewer: Viewer, input: { deviceIds: number[]; assetId: number | null; parentId: number | null }) {
+    async assign(
+      viewer: Viewer,
+      input: { deviceIds: number[]; assetId: number | null; parentId: number | null },
+      origin: AuditOrigin | null,
+    ) {
       const updated: number[] = [];
       for (const id of input.deviceIds) {
-        await update(viewer, id, { assetId: input.assetId, parentId: input.parentId });
+        await update(viewer, id, { assetId: input.assetId, parentId: input.parentId }, origin);
         updated.push(id);
       }
       return { updated: updated.length };
     },
 
     /** A discovered device becomes part of the inventory. */
-    async addToInventory(viewer: Viewer, id: number, patch: DevicePatch) {
+    async addToInventory(viewer: Viewer, id: number, patch: DevicePatch, origin: AuditOrigin | null) {
       const current = await get(viewer, id);
       if (!current.discovered) throw new HttpError(409, DEVICE_MESSAGES.inventoryFailed, 'not_discovered');
-      return toDevice(await update(viewer, id, { ...patch, discovered: false }), true);
+      return toDevice(await update(viewer, id, { ...patch, discovered: false }, origin), true);
     },
 
     /** SPEC 2.14: maintenance, mute or enable one device or its whole subtree, logged, with an optional ticket. */

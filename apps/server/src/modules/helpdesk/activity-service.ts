@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HELPDESK_MESSAGES, TICKET_LIMITS, type TicketType } from '@sitewatch/contracts';
 import type { Updateable } from 'kysely';
+import type { AuditOrigin } from '../../platform/audit.ts';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { sniffContentType } from '../../platform/sniff.ts';
@@ -317,14 +318,14 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
     },
 
     /** Assigns many tickets, each in its own transaction with its history; reports the ones that failed. */
-    async bulkAssign(actor: Actor, body: { ticketIds: number[]; assignedTo: number | null; note?: string }) {
+    async bulkAssign(actor: Actor, body: { ticketIds: number[]; assignedTo: number | null; note?: string }, origin: AuditOrigin | null) {
       if (!canChange(actor)) throw forbidden();
       const updated: number[] = [];
       const failed: { id: number; detail: string }[] = [];
       for (const id of [...new Set(body.ticketIds)]) {
         try {
           const current = await tickets.visibleTicket(actor, id);
-          await tickets.update(actor, id, { version: current.version, assignedTo: body.assignedTo, note: body.note });
+          await tickets.update(actor, id, { version: current.version, assignedTo: body.assignedTo, note: body.note }, origin);
           updated.push(id);
         } catch (error) {
           failed.push({ id, detail: error instanceof HttpError ? error.message : 'Not updated' });

@@ -32,6 +32,7 @@ import {
 } from '@sitewatch/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { originOf } from '../../platform/audit.ts';
 import { requireAuth } from '../../platform/auth/context.ts';
 import { readFiles } from '../../platform/uploads.ts';
 import type { ActivityService } from './activity-service.ts';
@@ -68,12 +69,12 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
     async (request) => tickets.days(requireAuth(request), request.query),
   );
   r.post('/helpdesk/tickets/', { schema: { tags, body: ticketCreateSchema, response: { 201: ticketSchema } } }, async (request, reply) =>
-    reply.status(201).send(await tickets.raise(requireAuth(request), request.body)),
+    reply.status(201).send(await tickets.raise(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/helpdesk/tickets/assign/',
     { schema: { tags, body: bulkAssignSchema, response: { 200: bulkAssignResultSchema } } },
-    async (request) => activity.bulkAssign(requireAuth(request), request.body),
+    async (request) => activity.bulkAssign(requireAuth(request), request.body, originOf(request)),
   );
   r.get('/helpdesk/tickets/:id/', { schema: { tags, params: ticketIdParamSchema, response: { 200: ticketSchema } } }, async (request) =>
     tickets.get(requireAuth(request), request.params.id),
@@ -81,7 +82,7 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   r.put(
     '/helpdesk/tickets/:id/',
     { schema: { tags, params: ticketIdParamSchema, body: ticketUpdateSchema, response: { 200: ticketSchema } } },
-    async (request) => (await tickets.update(requireAuth(request), request.params.id, request.body)).ticket,
+    async (request) => (await tickets.update(requireAuth(request), request.params.id, request.body, originOf(request))).ticket,
   );
 
   r.get(

@@ -21,6 +21,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type InsertObject, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
@@ -457,18 +458,42 @@ export function createTicketService(deps: HelpdeskDeps) {
   }
 
   /** Raises one ticket. */
+  /** `opts.origin`: who raises it, for the activity log (system callers give none and are not recorded). */
   async function create(
     actor: Actor | null,
     tenantId: number,
     input: SystemTicketInput,
-    opts: { history?: string; skipIssueCheck?: boolean } = {},
+    opts: { history?: string; skipIssueCheck?: boolean; origin?: AuditOrigin } = {},
   ) {
     if (input.reuseOpen && input.entityId) {
       const open = await repo.findOpenDuplicate(db, tenantId, input.type ?? 'AlarmTicket', input.entityId, input.event);
       if (open) return { id: open.id, ticketId: open.ticket_no, reused: true };
     }
     const prepared = await prepare(actor, tenantId, input, opts);
-    const [created] = await db.transaction().execute((trx) => persist(trx, tenantId, [prepared]));
+    const [created] = await db.transaction().execute(async (trx) => {
+      const out = await persist(trx, tenantId, [prepared]);
+      const first = out[0];
+      if (opts.origin && first) {
+        const v = prepared.values;
+        await writeActivity(trx, opts.origin, {
+          action: 'ticket.create',
+          object: { type: 'ticket', id: first.id },
+          after: {
+            ticketId: first.ticketId,
+            type: v.type,
+            status: v.status,
+            title: v.title,
+            priority: v.priority,
+            event: v.event,
+            subEvent: v.sub_event,
+            locationId: v.location_id,
+            entityId: v.entity_id,
+            assignedTo: v.assigned_to,
+          },
+        });
+      }
+      return out;
+    });
     if (!created) throw new Error('ticket not written');
     await announceCreated(tenantId, [created], actor?.userId ?? null);
     return { id: created.id, ticketId: created.ticketId, reused: false };
@@ -478,7 +503,8 @@ export function createTicketService(deps: HelpdeskDeps) {
    * Applies a change read at `patch.version`. Checks run first on what the caller saw, then again under the row
    * lock; a stale version is refused with 409 so that no update is lost.
    */
-  async function update(actor: Actor, id: number, patch: TicketUpdate) {
+  /** `origin`: who changes it, for the activity log (null: not recorded). */
+  async function update(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null) {
     const seen = await visibleTicket(actor, id);
     const [settings, config] = await Promise.all([deps.customers.settings(actor.tenantId), admin.config(actor.tenantId)]);
     if (patch.priority !== undefined && patch.priority !== seen.priority) await checkPriority(actor.tenantId, patch.priority);
@@ -641,6 +667,14 @@ export function createTicketService(deps: HelpdeskDeps) {
         changes,
         note: patch.note ?? null,
       });
+      if (origin) {
+        await writeActivity(trx, origin, {
+          action: 'ticket.update',
+          object: { type: 'ticket', id },
+          before: Object.fromEntries(changes.map((c) => [c.field, c.from])),
+          after: Object.fromEntries(changes.map((c) => [c.field, c.to])),
+        });
+      }
       if (newStatus === 'RE-OPENED' && set.escalation_due_at instanceof Date) {
         await scheduleWakeUp(trx, set.escalation_due_at);
       }
@@ -717,8 +751,8 @@ export function createTicketService(deps: HelpdeskDeps) {
     async get(actor: Actor, id: number) {
       return detail(actor, await visibleTicket(actor, id));
     },
-    async raise(actor: Actor, input: TicketCreate) {
-      const created = await create(actor, actor.tenantId, input);
+    async raise(actor: Actor, input: TicketCreate, origin: AuditOrigin | null) {
+      const created = await create(actor, actor.tenantId, input, origin ? { origin } : {});
       const row = await repo.findTicket(db, actor.tenantId, created.id);
       if (!row) throw notFound();
       return detail(actor, row);

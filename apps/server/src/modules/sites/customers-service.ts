@@ -1,5 +1,6 @@
 import { ASSET_MESSAGES, type SiteCustomer } from '@sitewatch/contracts';
 import type { Config } from '../../config.ts';
+import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import type { Db } from '../../platform/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -21,6 +22,16 @@ const toCustomer = (row: Row): SiteCustomer => ({
   updatedAt: isoOf(row.updated_at),
 });
 
+/** A customer's fields as its activity log entries show them (never its provisioning secret). */
+const recordOf = (v: repo.CustomerValues) => ({
+  name: v.name,
+  email: v.email,
+  phone: v.phone,
+  address: v.address,
+  city: v.city,
+  country: v.country,
+});
+
 /** Customers are the organisations that own sites; each has the credentials its devices provision themselves with. */
 export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUrl' | 'port' | 'mqtt'>) {
   async function get(tenantId: number, id: number) {
@@ -34,7 +45,7 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
       return { contents: rows.map(toCustomer), totalCount: total };
     },
     detail: async (tenantId: number, id: number) => toCustomer(await get(tenantId, id)),
-    async create(tenantId: number, input: Partial<repo.CustomerValues> & { name: string }) {
+    async create(tenantId: number, input: Partial<repo.CustomerValues> & { name: string }, origin: AuditOrigin | null) {
       const values: repo.CustomerValues = {
         name: input.name,
         email: input.email ?? null,
@@ -44,10 +55,19 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
         country: input.country ?? null,
       };
       if (await repo.customerNameTaken(db, tenantId, values.name)) throw conflict(ASSET_MESSAGES.customerExists, 'customer_exists');
-      const { id } = await repo.insertCustomer(db, tenantId, values, { key: randomToken(15), secret: randomToken(24) });
+      const { id } = await db.transaction().execute(async (trx) => {
+        const created = await repo.insertCustomer(trx, tenantId, values, { key: randomToken(15), secret: randomToken(24) });
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'customer.create',
+            object: { type: 'customer', id: created.id },
+            after: recordOf(values),
+          });
+        return created;
+      });
       return toCustomer(await get(tenantId, id));
     },
-    async update(tenantId: number, id: number, patch: Partial<repo.CustomerValues>) {
+    async update(tenantId: number, id: number, patch: Partial<repo.CustomerValues>, origin: AuditOrigin | null) {
       const current = await get(tenantId, id);
       const next: repo.CustomerValues = {
         name: patch.name ?? current.name,
@@ -58,11 +78,24 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
         country: patch.country !== undefined ? patch.country : current.country,
       };
       if (await repo.customerNameTaken(db, tenantId, next.name, id)) throw conflict(ASSET_MESSAGES.customerExists, 'customer_exists');
-      await repo.updateCustomer(db, tenantId, id, next);
+      await db.transaction().execute(async (trx) => {
+        await repo.updateCustomer(trx, tenantId, id, next);
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'customer.update',
+            object: { type: 'customer', id },
+            ...changedFields(recordOf(current), recordOf(next)),
+          });
+      });
       return toCustomer(await get(tenantId, id));
     },
-    async remove(tenantId: number, id: number) {
-      if (!(await repo.deleteCustomer(db, tenantId, id))) throw notFound();
+    async remove(tenantId: number, id: number, origin: AuditOrigin | null) {
+      const current = await get(tenantId, id);
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteCustomer(trx, tenantId, id))) throw notFound();
+        if (origin)
+          await writeActivity(trx, origin, { action: 'customer.delete', object: { type: 'customer', id }, before: recordOf(current) });
+      });
     },
     /** Where the customer's devices connect (host as the caller reached us) and the provisioning pair. */
     async credentials(tenantId: number, id: number, requestHost: string, secure: boolean) {

@@ -27,6 +27,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { permissionGuard, requireAuth, roleGuard } from '../../platform/auth/context.ts';
 import type { SiteCustomerService } from './customers-service.ts';
 import { viewerOf } from './scope.ts';
@@ -54,7 +55,7 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
   r.post(
     '/iotapp/assets/',
     { preHandler: permissionGuard('add_asset'), schema: { tags, body: assetInputSchema, response: { 201: assetSchema } } },
-    async (request, reply) => reply.status(201).send(await sites.create(viewer(request), request.body)),
+    async (request, reply) => reply.status(201).send(await sites.create(viewer(request), request.body, originOf(request))),
   );
   r.put(
     '/iotapp/assets/:id/',
@@ -62,13 +63,13 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
       preHandler: permissionGuard('change_asset'),
       schema: { tags, params: idParamSchema, body: assetUpdateSchema, response: { 200: assetSchema } },
     },
-    async (request) => sites.update(viewer(request), request.params.id, request.body),
+    async (request) => sites.update(viewer(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/assets/:id/',
     { preHandler: permissionGuard('delete_asset'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await sites.remove(viewer(request), request.params.id);
+      await sites.remove(viewer(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -131,7 +132,7 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
   r.post(
     '/iotapp/customers/',
     { preHandler: writers, schema: { tags: ctags, body: siteCustomerInputSchema, response: { 201: siteCustomerSchema } } },
-    async (request, reply) => reply.status(201).send(await siteCustomers.create(tenantOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await siteCustomers.create(tenantOf(request), request.body, originOf(request))),
   );
   r.put(
     '/iotapp/customers/:id/',
@@ -139,13 +140,13 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
       preHandler: writers,
       schema: { tags: ctags, params: idParamSchema, body: siteCustomerUpdateSchema, response: { 200: siteCustomerSchema } },
     },
-    async (request) => siteCustomers.update(tenantOf(request), request.params.id, request.body),
+    async (request) => siteCustomers.update(tenantOf(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/customers/:id/',
     { preHandler: writers, schema: { tags: ctags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await siteCustomers.remove(tenantOf(request), request.params.id);
+      await siteCustomers.remove(tenantOf(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -10,6 +10,7 @@ import {
   type TreeNode,
 } from '@sitewatch/contracts';
 import { DEVICE_TYPES } from '@sitewatch/contracts/devices';
+import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { ALARM_BY_RANK } from '../devices/scope.ts';
@@ -52,6 +53,16 @@ const siteNode = (row: { id: number; name: string; address: string[]; alarm_rank
   children: row.has_devices,
   path: row.address,
   alarmStatus: ALARM_BY_RANK[row.alarm_rank] ?? null,
+});
+
+/** A site's fields as its activity log entries show them. */
+const recordOf = (a: Pick<Asset, 'name' | 'address' | 'latitude' | 'longitude' | 'metadata' | 'customerId'>) => ({
+  name: a.name,
+  address: a.address,
+  latitude: a.latitude,
+  longitude: a.longitude,
+  metadata: a.metadata,
+  customerId: a.customerId,
 });
 
 const counts = (row: DeviceCount): DeviceCount => ({ total: row.total, online: row.online, offline: row.offline, notC: row.notC });
@@ -102,13 +113,19 @@ export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>, d
       return asset;
     },
 
-    async create(viewer: Viewer, input: AssetInput) {
+    /** `origin`: who creates it, for the activity log (null: a system caller, not recorded). */
+    async create(viewer: Viewer, input: AssetInput, origin: AuditOrigin | null) {
       await checkInput(viewer.tenantId, input);
-      const { id } = await repo.insertAsset(db, viewer.tenantId, input);
+      const { id } = await db.transaction().execute(async (trx) => {
+        const created = await repo.insertAsset(trx, viewer.tenantId, input);
+        if (origin)
+          await writeActivity(trx, origin, { action: 'site.create', object: { type: 'site', id: created.id }, after: recordOf(input) });
+        return created;
+      });
       return toAsset(await get({ ...viewer, allSites: true }, id));
     },
 
-    async update(viewer: Viewer, id: number, patch: Partial<AssetInput>) {
+    async update(viewer: Viewer, id: number, patch: Partial<AssetInput>, origin: AuditOrigin | null) {
       const current = toAsset(await get(viewer, id));
       const next = assetInputSchema.parse({
         name: patch.name ?? current.name,
@@ -124,15 +141,20 @@ export function createSiteService(db: Db, users: Pick<UserDirectory, 'byIds'>, d
         const before = siteRoot(current);
         const after = siteRoot(next);
         if (before !== after) await devices.renameSiteRoot(trx, viewer.tenantId, id, before, after);
+        if (origin) {
+          const change = changedFields(recordOf(current), recordOf(next));
+          await writeActivity(trx, origin, { action: 'site.update', object: { type: 'site', id }, ...change });
+        }
       });
       return toAsset(await get(viewer, id));
     },
 
-    async remove(viewer: Viewer, id: number) {
-      await get(viewer, id);
+    async remove(viewer: Viewer, id: number, origin: AuditOrigin | null) {
+      const current = toAsset(await get(viewer, id));
       await db.transaction().execute(async (trx) => {
         await devices.removeMappingsOf(trx, viewer.tenantId, 'ASSET', id);
         await repo.deleteAsset(trx, viewer.tenantId, id);
+        if (origin) await writeActivity(trx, origin, { action: 'site.delete', object: { type: 'site', id }, before: recordOf(current) });
       });
     },
 

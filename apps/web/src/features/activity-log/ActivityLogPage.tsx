@@ -21,7 +21,17 @@ import { useStartExport } from '../downloads/api.ts';
 import { useDenied } from '../users/RightsGate.tsx';
 import { type ActivityFilters, useActivityLog } from './api.ts';
 
-const OBJECT_TYPES: Record<string, string> = { user: 'User', group: 'Group', registration: 'Registration request' };
+const OBJECT_TYPES: Record<string, string> = {
+  user: 'User',
+  group: 'Group',
+  registration: 'Registration request',
+  site: 'Site',
+  customer: 'Customer',
+  device: 'Device',
+  'device-template': 'Device template',
+  'entity-mapping': 'Entity mapping',
+  ticket: 'Ticket',
+};
 const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).toISOString() : undefined);
 const dayEnd = (d: string) => (d ? new Date(new Date(`${d}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined);
 
