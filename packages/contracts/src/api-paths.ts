@@ -14921,6 +14921,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/users/import/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default users.csv */
+                        fileName?: string;
+                        content: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalRows: number;
+                            validRows: number;
+                            rows: {
+                                row: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string;
+                                roles: string[];
+                                group: string;
+                                sites: string[];
+                                valid: boolean;
+                                errors: {
+                                    field: string | null;
+                                    message: string;
+                                }[];
+                            }[];
+                            ignoredColumns: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/users/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: {
+                    from?: number;
+                    count?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default users.csv */
+                        fileName?: string;
+                        content: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalRows: number;
+                            from: number;
+                            processedRows: number;
+                            created: {
+                                row: number;
+                                id: number;
+                                username: string;
+                            }[];
+                            failed: {
+                                row: number;
+                                username: string;
+                                email: string;
+                                errors: {
+                                    field: string | null;
+                                    message: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/permissions/": {
         parameters: {
             query?: never;

@@ -21,5 +21,6 @@ export * from './system.ts';
 export * from './telemetry.ts';
 export * from './tenant-settings.ts';
 export * from './user-admin.ts';
+export * from './user-import.ts';
 export * from './users.ts';
 export * from './video.ts';

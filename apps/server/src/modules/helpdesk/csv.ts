@@ -1,47 +1,7 @@
 import { type ImportColumnType, TICKET_COLUMNS, TICKET_IMPORT_COLUMNS } from '@sitewatch/contracts';
 
-/** CSV reading (RFC 4180: quotes, doubled quotes, CRLF or LF, a leading BOM) and the SPEC 5 value coercion. */
-export function parseCsv(text: string, maxRows: number): { rows: string[][]; truncated: boolean } {
-  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = 0;
-  const endRow = () => {
-    row.push(field);
-    field = '';
-    if (!(row.length === 1 && row[0] === '')) rows.push(row);
-    row = [];
-  };
-  while (i < input.length) {
-    const ch = input[i] as string;
-    if (quoted) {
-      if (ch === '"') {
-        if (input[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      endRow();
-      if (ch === '\r' && input[i + 1] === '\n') i++;
-      if (rows.length > maxRows) return { rows: rows.slice(0, maxRows + 1), truncated: true };
-    } else field += ch;
-    i++;
-  }
-  if (field !== '' || row.length > 0) endRow();
-  return { rows, truncated: false };
-}
+/** The SPEC 5 value coercion of imported cells; the CSV reading is platform's (`platform/csv.ts`). */
+export { parseCsv } from '../../platform/csv.ts';
 
 export type Coerced = string | number | Record<string, unknown> | unknown[] | null;
 

@@ -109,3 +109,23 @@ export const findLink = (db: Db, tenantId: number, id: number) =>
 
 export const deleteLink = (db: Db, tenantId: number, id: number) =>
   db.deleteFrom('user_assets').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+
+/** Sites of the tenant named, or coded (metadata.assetCode), by one of `keys` (case-insensitive): key → site ids. */
+export async function siteIdsByNameOrCode(db: Db, tenantId: number, keys: string[]) {
+  const wanted = [...new Set(keys.map((k) => k.trim().toLowerCase()).filter(Boolean))];
+  const found = new Map<string, number[]>();
+  if (wanted.length === 0) return found;
+  const rows = await db
+    .selectFrom('assets')
+    .select(['id', sql<string>`lower(name)`.as('name'), sql<string | null>`lower(metadata->>'assetCode')`.as('code')])
+    .where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb(sql`lower(name)`, 'in', wanted), eb(sql`lower(metadata->>'assetCode')`, 'in', wanted)]))
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    for (const key of new Set([row.name, row.code])) {
+      if (key && wanted.includes(key)) found.set(key, [...(found.get(key) ?? []), row.id]);
+    }
+  }
+  return found;
+}

@@ -26,6 +26,8 @@ export interface SiteAssignments {
   /** Unlinks these sites from the user; returns how many links went. */
   remove(trx: Db, tenantId: number, userId: number, assetIds: number[]): Promise<number>;
   removeLink(trx: Db, tenantId: number, id: number): Promise<void>;
+  /** The tenant's sites whose name or code (metadata.assetCode) is one of `keys`, case-insensitive: key (lower case) → ids. */
+  idsByNameOrCode(tenantId: number, keys: string[]): Promise<Map<string, number[]>>;
 }
 
 export function createSiteAssignments(db: Db): SiteAssignments {
@@ -40,5 +42,6 @@ export function createSiteAssignments(db: Db): SiteAssignments {
     removeLink: async (trx, tenantId, id) => {
       await repo.deleteLink(trx, tenantId, id);
     },
+    idsByNameOrCode: (tenantId, keys) => repo.siteIdsByNameOrCode(db, tenantId, keys),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { MailSender } from '../../platform/mail.ts';
@@ -9,6 +9,8 @@ import { userAdminRoutes } from './admin-routes.ts';
 import { createUserAdminService } from './admin-service.ts';
 import { groupRoutes } from './groups-routes.ts';
 import { createGroupService } from './groups-service.ts';
+import { userImportRoutes } from './import-routes.ts';
+import { createUserImportService } from './import-service.ts';
 import { registrationRoutes } from './registration-routes.ts';
 import { createRegistrationService } from './registration-service.ts';
 import type { UserSessionsPort } from './sessions.ts';
@@ -39,9 +41,12 @@ export function createUserAdminModule(ports: UserAdminPorts): DomainModule<UserA
   const admin = createUserAdminService(ports);
   const groups = createGroupService(ports);
   const registrations = createRegistrationService({ ...ports, admin, allowedDomains: ports.allowedEmailDomains });
+  const imports = createUserImportService({ db: ports.db, admin, siteAssignments: ports.siteAssignments });
+  const originOf = (request: FastifyRequest) => ports.publicUrl?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
   return {
     register(app: FastifyInstance) {
       userAdminRoutes(app, { admin, publicUrl: ports.publicUrl, setPasswordRateLimit: ports.setPasswordRateLimit });
+      userImportRoutes(app, { imports, originOf });
       groupRoutes(app, { groups });
       registrationRoutes(app, { registrations, publicUrl: ports.publicUrl, rateLimit: ports.setPasswordRateLimit });
     },

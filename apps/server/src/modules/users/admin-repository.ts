@@ -75,6 +75,32 @@ export const groupsById = (db: Db, tenantId: number, ids: number[]) =>
 export const allGroups = (db: Db, tenantId: number) =>
   db.selectFrom('groups').select(['id', 'name', 'permissions']).where('tenant_id', '=', tenantId).orderBy('name').execute();
 
+/** The usernames and e-mails (lower case) and mobile numbers among these that users of the tenant already have. */
+export async function takenIdentities(db: Db, tenantId: number, v: { usernames: string[]; emails: string[]; mobiles: string[] }) {
+  const lower = (xs: string[]) => [...new Set(xs.map((x) => x.toLowerCase()))];
+  const [usernames, emails, mobiles] = [lower(v.usernames), lower(v.emails), [...new Set(v.mobiles)]];
+  const rows =
+    usernames.length + emails.length + mobiles.length === 0
+      ? []
+      : await db
+          .selectFrom('users')
+          .select([sql<string>`lower(username)`.as('username'), sql<string>`lower(email)`.as('email'), 'mobile'])
+          .where('tenant_id', '=', tenantId)
+          .where((eb) =>
+            eb.or([
+              ...(usernames.length ? [eb(sql`lower(username)`, 'in', usernames)] : []),
+              ...(emails.length ? [eb(sql`lower(email)`, 'in', emails)] : []),
+              ...(mobiles.length ? [eb('mobile', 'in', mobiles)] : []),
+            ]),
+          )
+          .execute();
+  return {
+    usernames: new Set(rows.map((r) => r.username)),
+    emails: new Set(rows.map((r) => r.email)),
+    mobiles: new Set(rows.map((r) => r.mobile).filter((m): m is string => m !== null)),
+  };
+}
+
 /** Another user of the tenant with the same username, e-mail or mobile number. */
 export const findClash = (db: Db, tenantId: number, u: { username: string; email: string; mobile: string | null }, exceptId?: number) =>
   db

@@ -244,10 +244,16 @@ export function createUserAdminService(deps: UserAdminDeps) {
     async create(request: FastifyRequest, auth: AuthContext, input: UserCreate, origin: string) {
       const passwordHash = input.password ? await checkPassword(input.password, input.username) : `!unset:${randomToken(16)}`;
       const id = await this.createWithHash(request, auth, input, passwordHash);
-      if (!input.password)
-        await sendSetPasswordMail(auth.tenantId, { id, email: input.email.toLowerCase(), firstname: input.firstname }, origin);
+      if (!input.password) await this.invite(auth.tenantId, { id, email: input.email, firstname: input.firstname }, origin);
       return current(auth, id);
     },
+
+    /** A user created without a password: the placeholder hash that no password matches (then `invite`). */
+    unsetPasswordHash: () => `!unset:${randomToken(16)}`,
+
+    /** Sends the set-password e-mail of a user just created without a password. */
+    invite: (tenantId: number, user: { id: number; email: string; firstname: string }, origin: string) =>
+      sendSetPasswordMail(tenantId, { ...user, email: user.email.toLowerCase() }, origin),
 
     /**
      * Creates the user with a password hash already made (a set-password placeholder, or the one a registration

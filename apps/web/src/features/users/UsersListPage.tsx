@@ -17,6 +17,7 @@ import { useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useAdminUsers } from './api.ts';
 import { useDenied } from './RightsGate.tsx';
+import { UserImportDialog } from './UserImportDialog.tsx';
 
 type Status = 'active' | 'deactivated' | 'all';
 const seesAll = (user: AdminUser) => (user.userRole ?? []).some((r) => ROLES_SEEING_ALL_SITES.includes(r));
@@ -30,6 +31,7 @@ export function UsersListPage() {
   const list = useListState({ orderBy: 'firstname' });
   const [role, setRole] = useState<Role | ''>('');
   const [status, setStatus] = useState<Status>('active');
+  const [importing, setImporting] = useState(false);
   const users = useAdminUsers({ ...list.query, role: role || undefined, status });
   const denied = useDenied(permissions.has(USER_PERMISSIONS.view));
   if (denied) return denied;
@@ -79,6 +81,9 @@ export function UsersListPage() {
               <Button component={Link} to="/registration-requests">
                 Registration requests
               </Button>
+              <Button variant="outlined" onClick={() => setImporting(true)} data-testid="import-users">
+                Import
+              </Button>
               <Button variant="contained" component={Link} to="/user/create" data-testid="add-user">
                 Add user
               </Button>
@@ -122,6 +127,7 @@ export function UsersListPage() {
           </>
         }
       />
+      {permissions.has(USER_PERMISSIONS.add) ? <UserImportDialog open={importing} onClose={() => setImporting(false)} /> : null}
       {users.isError ? (
         <ErrorState onRetry={() => users.refetch()} />
       ) : users.data && users.data.totalCount === 0 && !list.query.searchText && !role && status === 'active' ? (

@@ -83,3 +83,9 @@ export const useAssignedTickets = (userId: number, enabled: boolean) =>
         toast: false,
       }),
   });
+
+/** Users CSV import: the preview of every row, then one chunk of rows created per call. */
+export const previewUserImport = (fileName: string, content: string) =>
+  api.post('/iotapp/users/import/preview/', { fileName, content }, { toast: false });
+export const runUserImport = (fileName: string, content: string, from: number, count: number) =>
+  api.post('/iotapp/users/import/', { fileName, content }, { query: { from, count }, toast: false });
