@@ -1,3 +1,4 @@
+import { createAjv } from '@jsonforms/core';
 import { JsonForms } from '@jsonforms/react';
 import Close from '@mui/icons-material/Close';
 import Fullscreen from '@mui/icons-material/Fullscreen';
@@ -14,28 +15,34 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { defaultValues, FORM_LIMITS, FORM_MESSAGES, type FormTemplate, validateResponse } from '@sitewatch/contracts/forms';
+import { defaultValues, FORM_LIMITS, FORM_MESSAGES, type FormTemplate } from '@sitewatch/contracts/forms';
 import { VALIDATION_MESSAGES } from '@sitewatch/contracts/messages';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { toast } from '../../lib/toasts.ts';
-import { fetchDraft, saveDraft, submitResponse, uploadAttachment, useTemplate, useTemplateByName } from './api.ts';
+import { prefetchDraft, saveDraft, submitResponse, takeDraft, uploadAttachment, useTemplate, useTemplateByName } from './api.ts';
+import { createFormState, type FormState } from './form-state.ts';
 import { type FormContext, prefill } from './prefill.ts';
 import type { FormRenderConfig } from './renderers/FieldControl.tsx';
 import { LOCAL_PREFIX } from './renderers/FileField.tsx';
 import { formRenderers } from './renderers/layouts.tsx';
 import { toJsonForms } from './schema.ts';
+import { uploadPercent } from './upload-progress.ts';
 
 type Data = Record<string, unknown>;
 const PLACEHOLDER_UID = '00000000-0000-4000-8000-000000000000';
 
 /** Pending local files count as attached for validation; they are uploaded on submit. */
-const forValidation = (data: Data) =>
-  Object.fromEntries(
-    Object.entries(data).map(([k, v]) => [
-      k,
-      Array.isArray(v) ? v.map((x) => (typeof x === 'string' && x.startsWith(LOCAL_PREFIX) ? PLACEHOLDER_UID : x)) : v,
-    ]),
-  );
+const asValidated = (v: unknown) =>
+  Array.isArray(v) ? v.map((x) => (typeof x === 'string' && x.startsWith(LOCAL_PREFIX) ? PLACEHOLDER_UID : x)) : v;
+/**
+ * JSON Forms makes an AJV instance for every form it opens unless it is given one; with NoValidation (our own
+ * validation module checks the answers) it is never used to validate, so one is shared by every form.
+ */
+let ajv: ReturnType<typeof createAjv> | undefined;
+const sharedAjv = () => {
+  ajv ??= createAjv();
+  return ajv;
+};
 const withoutLocalFiles = (data: Data) =>
   Object.fromEntries(
     Object.entries(data).flatMap(([k, v]) => {
@@ -60,6 +67,12 @@ export function FormView(props: FormViewProps) {
   const byName = useTemplateByName(props.name ?? null);
   const byId = useTemplate(props.name ? null : (props.id ?? null));
   const query = props.name ? byName : byId;
+  // Opened by id while the template is on its way: the draft is asked for beside it rather than after it (the form
+  // takes it when it opens; Fill on the forms list asks for it earlier still).
+  const waiting = !query.data;
+  useEffect(() => {
+    if (waiting && props.id && props.id > 0) prefetchDraft(props.id);
+  }, [waiting, props.id]);
   if (query.isPending && query.fetchStatus !== 'idle') return <FormSkeleton />;
   if (!query.data)
     return (
@@ -101,14 +114,25 @@ function FilledForm({
 }: FormViewProps & { template: FormTemplate }) {
   const { schema, uischema } = useMemo(() => toJsonForms(template.metadata), [template]);
   const defaults = useMemo(() => defaultValues(template.metadata), [template]);
-  const config = useMemo<FormRenderConfig>(() => ({ files: new Map(), readOnly: new Set(Object.keys(defaults)) }), [defaults]);
-  const [data, setData] = useState<Data>(defaults);
-  const [touched, setTouched] = useState<Set<string> | 'all'>(new Set());
-  const [progress, setProgress] = useState<string | null>(null);
-  const [ready, setReady] = useState(false);
   const dirty = useRef(false);
-  const latest = useRef(data);
-  latest.current = data;
+  // The answers live outside React: a key press wakes only its own control (form-state.ts).
+  const [state] = useState(() =>
+    createFormState(template.metadata, defaults, {
+      forValidation: asValidated,
+      onChange: () => {
+        dirty.current = true;
+      },
+    }),
+  );
+  const config = useMemo<FormRenderConfig>(
+    () => ({ files: new Map(), readOnly: new Set(Object.keys(defaults)), state }),
+    [defaults, state],
+  );
+  // What JSON Forms is given once the draft is in; it lays the form out and picks the controls, and is not
+  // handed every key press.
+  const [initial, setInitial] = useState<Data | null>(null);
+  const [progress, setProgress] = useState<string | null>(null);
+  const ready = initial !== null;
 
   // A draft saved on any device resumes here; the page's site or device pre-fills the selects.
   // Read once per form: a parent re-rendering with an equal context must not reload over what was typed.
@@ -116,71 +140,47 @@ function FilledForm({
   useEffect(() => {
     let live = true;
     void (async () => {
-      const [draft, filled] = await Promise.all([fetchDraft(template.id), prefill(template.metadata, openedFrom.current)]);
+      const [draft, filled] = await Promise.all([takeDraft(template.id), prefill(template.metadata, openedFrom.current)]);
       if (!live) return;
-      setData((d) => ({ ...d, ...filled, ...(draft?.data ?? {}), ...defaults }));
-      setReady(true);
+      state.reset({ ...defaults, ...filled, ...(draft?.data ?? {}), ...defaults });
+      setInitial(state.data());
     })();
     return () => {
       live = false;
     };
-  }, [template, defaults]);
+  }, [template, defaults, state]);
 
   useEffect(() => {
     const timer = setInterval(() => {
       if (!dirty.current) return;
       dirty.current = false;
-      void saveDraft(template.id, withoutLocalFiles(latest.current)).catch(() => {
+      void saveDraft(template.id, withoutLocalFiles(state.data())).catch(() => {
         dirty.current = true;
       });
     }, FORM_LIMITS.draftSaveMs);
     return () => clearInterval(timer);
-  }, [template.id]);
-
-  const allErrors = useMemo(() => validateResponse(template.metadata, forValidation(data)), [template, data]);
-  const shown = useMemo(() => Object.entries(allErrors).filter(([k]) => touched === 'all' || touched.has(k)), [allErrors, touched]);
-  // The same messages keep the same array, so that a key press does not hand JSON Forms new errors to spread.
-  const shownKey = JSON.stringify(shown);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the messages, not on the array identity
-  const additionalErrors = useMemo(
-    () => shown.map(([k, message]) => ({ instancePath: `/${k}`, message, keyword: 'form', schemaPath: '', params: {} })),
-    [shownKey],
-  );
-
-  const handleChange = useCallback(({ data: next }: { data: Data }) => {
-    setData((prev) => {
-      const changed = Object.keys({ ...prev, ...next }).filter((k) => prev[k] !== next[k]);
-      if (changed.length) {
-        dirty.current = true;
-        setTouched((t) => (t === 'all' ? t : new Set([...t, ...changed])));
-      }
-      return next;
-    });
-  }, []);
+  }, [template.id, state]);
 
   async function handleSubmit() {
-    setTouched('all');
-    if (Object.keys(allErrors).length) return;
+    if (!state.showAll()) return;
     try {
       setProgress(FORM_MESSAGES.checkingAttachments);
-      const answers: Data = { ...data };
+      const answers: Data = { ...state.data() };
       const pending = Object.entries(answers).flatMap(([k, v]) =>
         Array.isArray(v)
           ? v.filter((x): x is string => typeof x === 'string' && x.startsWith(LOCAL_PREFIX)).map((ref) => ({ k, ref }))
           : [],
       );
-      const total = pending.reduce((n, p) => n + (config.files.get(p.ref)?.size ?? 0), 0) || 1;
-      let sent = 0;
+      const files = pending.map((p) => config.files.get(p.ref) as File);
+      const sizes = files.map((f) => f.size);
       const uids: string[] = [];
-      for (const { k, ref } of pending) {
-        setProgress(FORM_MESSAGES.uploadingAttachments(Math.round((sent / total) * 100)));
-        const file = config.files.get(ref) as File;
-        const uploaded = await uploadAttachment(file);
-        sent += file.size;
+      for (const [i, { k, ref }] of pending.entries()) {
+        setProgress(FORM_MESSAGES.uploadingAttachments(uploadPercent(sizes, i)));
+        const uploaded = await uploadAttachment(files[i] as File);
         uids.push(uploaded.uid);
         answers[k] = (answers[k] as string[]).map((x) => (x === ref ? uploaded.uid : x));
       }
-      if (pending.length) setProgress(FORM_MESSAGES.uploadingAttachments(100));
+      if (pending.length) setProgress(FORM_MESSAGES.uploadingAttachments(uploadPercent(sizes, pending.length)));
       setProgress(FORM_MESSAGES.uploadingResponse);
       await submitResponse({ formTemplate: template.id, data: answers, attachments: uids.map((uid) => ({ uid })), context });
       dirty.current = false;
@@ -226,11 +226,7 @@ function FilledForm({
           <Close />
         </IconButton>
       </Box>
-      {shown.length ? (
-        <Alert severity="error" sx={{ mb: 2 }} data-testid="form-errors-banner">
-          {VALIDATION_MESSAGES.fillRequired}
-        </Alert>
-      ) : null}
+      <ErrorsBanner state={state} />
       {submitting ? (
         <Card variant="outlined" sx={{ mb: 2 }} role="status" aria-live="polite" data-testid="form-progress">
           <CardContent>
@@ -246,12 +242,11 @@ function FilledForm({
           <JsonForms
             schema={schema as never}
             uischema={uischema as never}
-            data={data}
+            data={initial}
             renderers={formRenderers}
             config={config}
+            ajv={sharedAjv()}
             validationMode="NoValidation"
-            additionalErrors={additionalErrors as never}
-            onChange={handleChange as never}
             readonly={submitting}
           />
         </Box>
@@ -275,10 +270,28 @@ function FilledForm({
             Cancel
           </Button>
         )}
-        <Button type="submit" variant="contained" disabled={submitting || shown.length > 0 || !ready}>
-          Submit
-        </Button>
+        <SubmitButton state={state} disabled={submitting || !ready} />
       </Box>
     </Box>
+  );
+}
+
+/** SPEC 4: 'Please Fill all the required fields' while any field shows an error. */
+function ErrorsBanner({ state }: { state: FormState }) {
+  const shown = useSyncExternalStore(state.subscribeSummary, state.hasShownErrors);
+  return shown ? (
+    <Alert severity="error" sx={{ mb: 2 }} data-testid="form-errors-banner">
+      {VALIDATION_MESSAGES.fillRequired}
+    </Alert>
+  ) : null;
+}
+
+/** Disabled while any field shows an error, while submitting and until the draft is in. */
+function SubmitButton({ state, disabled }: { state: FormState; disabled: boolean }) {
+  const shown = useSyncExternalStore(state.subscribeSummary, state.hasShownErrors);
+  return (
+    <Button type="submit" variant="contained" disabled={disabled || shown}>
+      Submit
+    </Button>
   );
 }

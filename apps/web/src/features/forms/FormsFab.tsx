@@ -10,11 +10,12 @@ import { STORAGE_KEYS } from '@sitewatch/contracts/constants';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocation, useMatches, useSearchParams } from 'react-router';
 import { readString, writeString } from '../../lib/storage.ts';
-import { useFormsForView } from './api.ts';
+import { prefetchDraft, useFormsForView } from './api.ts';
 import { contextOf, viewPattern } from './route-context.ts';
 
 /** The form screen (JSON Forms and the pickers) loads only when a form is opened. */
-const FormDialog = lazy(() => import('./FormDialog.tsx').then((m) => ({ default: m.FormDialog })));
+const loadDialog = () => import('./FormDialog.tsx');
+const FormDialog = lazy(() => loadDialog().then((m) => ({ default: m.FormDialog })));
 
 type FabState = 'docked' | 'undocked';
 const readState = (): FabState => (readString(STORAGE_KEYS.fabState) === 'undocked' ? 'undocked' : 'docked');
@@ -44,6 +45,11 @@ export default function FormsFab() {
       setSearch(next, { replace: true });
     }
   };
+  // The form dialog's code loads while the menu of forms is open, before one is chosen.
+  const openMenu = (target: HTMLElement) => {
+    setAnchor(target);
+    void loadDialog().catch(() => undefined);
+  };
   const toggleDock = () => {
     const next: FabState = state === 'docked' ? 'undocked' : 'docked';
     writeString(STORAGE_KEYS.fabState, next);
@@ -59,7 +65,7 @@ export default function FormsFab() {
           <Fab
             color="primary"
             aria-label="Forms"
-            onClick={(e) => setAnchor(e.currentTarget)}
+            onClick={(e) => openMenu(e.currentTarget)}
             sx={{ position: 'fixed', right: 24, bottom: 24, zIndex: 1200 }}
             data-testid="forms-fab"
           >
@@ -70,7 +76,7 @@ export default function FormsFab() {
             <Button
               variant="contained"
               aria-label="Forms"
-              onClick={(e) => setAnchor(e.currentTarget)}
+              onClick={(e) => openMenu(e.currentTarget)}
               startIcon={<Assignment />}
               data-testid="forms-fab"
               sx={{ borderRadius: '8px 0 0 8px', writingMode: { md: 'vertical-rl' }, minWidth: 0, px: 1, py: { md: 2 } }}
@@ -85,6 +91,7 @@ export default function FormsFab() {
           <MenuItem
             key={f.id}
             onClick={() => {
+              prefetchDraft(f.id);
               setChosen(f.name);
               setAnchor(null);
             }}

@@ -15,7 +15,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
-import { useTemplates } from './api.ts';
+import { prefetchDraft, useTemplates } from './api.ts';
 
 /** The forms of the tenant with their response counts. */
 export function FormsListPage() {
@@ -27,6 +27,11 @@ export function FormsListPage() {
     return () => clearTimeout(t);
   }, [input]);
   const forms = useTemplates(search ? { search } : {});
+  // The form screen's code is fetched and run while the list is read, so that Fill has nothing left to load.
+  useEffect(() => {
+    const handle = setTimeout(() => void import('./editors.ts').catch(() => undefined), 0);
+    return () => clearTimeout(handle);
+  }, []);
   return (
     <>
       <PageHeader
@@ -91,7 +96,7 @@ export function FormsListPage() {
                 </Box>
               </CardContent>
               <CardActions sx={{ flexWrap: 'wrap' }}>
-                <Button size="small" component={Link} to={`/form/${f.id}/create`}>
+                <Button size="small" component={Link} to={`/form/${f.id}/create`} onClick={() => prefetchDraft(f.id)}>
                   Fill
                 </Button>
                 <Button size="small" component={Link} to={`/forms/${f.id}/view`}>

@@ -1,5 +1,5 @@
 import type { FormAttachment, FormMetadata, FormResponseCreate, FormTemplateInput } from '@sitewatch/contracts/forms';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf, type ResponseOf } from '../../lib/api.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { formKeys } from './keys.ts';
@@ -30,11 +30,37 @@ export function useTemplates(query: Query = {}) {
   });
 }
 
+type Template = ReturnType<typeof oneOf>;
+
+/**
+ * A template that a list of forms (the forms list, the floating button's) read moments ago, while that list is
+ * still fresh: Fill then shows the form without asking for the template again. An older list is not used, so a
+ * form is never shown from a stale list and then swapped for a newer version under the user's typing.
+ */
+function listed(client: QueryClient, matches: (t: Template) => boolean) {
+  const fresh = client.getDefaultOptions().queries?.staleTime;
+  const freshMs = typeof fresh === 'number' ? fresh : 0;
+  let best: { template: Template; updatedAt: number } | undefined;
+  for (const query of client.getQueryCache().findAll({ queryKey: formKeys.all })) {
+    const [, kind] = query.queryKey;
+    const data = query.state.data as { contents?: Template[] } | undefined;
+    if ((kind !== 'list' && kind !== 'view') || !data?.contents || query.isStale()) continue;
+    const updatedAt = query.state.dataUpdatedAt;
+    if (Date.now() - updatedAt >= freshMs || (best && best.updatedAt >= updatedAt)) continue;
+    const template = data.contents.find(matches);
+    if (template) best = { template, updatedAt };
+  }
+  return best;
+}
+
 /** SPEC 7: GET by name; a missing form is the 'Form Not found' state, not a toast. */
 export function useTemplateByName(name: string | null) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: formKeys.byName(name ?? ''),
     enabled: Boolean(name),
+    initialData: () => (name ? listed(client, (t) => t.name === name)?.template : undefined),
+    initialDataUpdatedAt: () => (name ? listed(client, (t) => t.name === name)?.updatedAt : undefined),
     retry: false,
     queryFn: async ({ signal }) =>
       oneOf(await api.get('/ifmapp/dynamic-form-templates/', { query: { name: name ?? undefined }, signal, toast: false })),
@@ -42,9 +68,12 @@ export function useTemplateByName(name: string | null) {
 }
 
 export function useTemplate(id: number | null) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: formKeys.byId(id ?? 0),
     enabled: id !== null && id > 0,
+    initialData: () => (id ? listed(client, (t) => t.id === id)?.template : undefined),
+    initialDataUpdatedAt: () => (id ? listed(client, (t) => t.id === id)?.updatedAt : undefined),
     retry: false,
     queryFn: async ({ signal }) =>
       withMetadata(await api.get('/ifmapp/dynamic-form-templates/{id}/', { path: { id: id ?? 0 }, signal, toast: false })),
@@ -125,6 +154,24 @@ export function useResponseView(id: number, responseId: number | null) {
 
 export const fetchDraft = (id: number) =>
   api.get('/ifmapp/dynamic-form-templates/{id}/draft/', { path: { id }, toast: false }).catch(() => null);
+
+/** How long a draft asked for ahead of the form screen may wait for it. */
+const DRAFT_AHEAD_MS = 10_000;
+const draftsAhead = new Map<number, { draft: ReturnType<typeof fetchDraft>; at: number }>();
+/**
+ * Asks for a form's draft ahead of its screen: as Fill is pressed, or as soon as the screen knows the form's id, so
+ * that the draft comes beside the screen's code and template rather than after them.
+ */
+export function prefetchDraft(id: number) {
+  const ahead = draftsAhead.get(id);
+  if (!ahead || Date.now() - ahead.at > DRAFT_AHEAD_MS) draftsAhead.set(id, { draft: fetchDraft(id), at: Date.now() });
+}
+/** The draft asked for ahead, taken once by the form that opens; otherwise (or later) a fresh read. */
+export function takeDraft(id: number): ReturnType<typeof fetchDraft> {
+  const ahead = draftsAhead.get(id);
+  draftsAhead.delete(id);
+  return ahead && Date.now() - ahead.at <= DRAFT_AHEAD_MS ? ahead.draft : fetchDraft(id);
+}
 export const saveDraft = (id: number, data: Record<string, unknown>) =>
   api.put('/ifmapp/dynamic-form-templates/{id}/draft/', { data }, { path: { id }, toast: false });
 

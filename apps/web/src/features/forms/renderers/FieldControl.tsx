@@ -1,28 +1,42 @@
 import { type ControlProps, rankWith, type Tester } from '@jsonforms/core';
 import { withJsonFormsControlProps } from '@jsonforms/react';
 import Box from '@mui/material/Box';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import Rating from '@mui/material/Rating';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { choicesOf, FORM_LIMITS, type FormField, generateRandomId, type MultiLevelOption } from '@sitewatch/contracts/forms';
-import { memo, useEffect } from 'react';
+import { type ChangeEvent, memo, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { FormState } from '../form-state.ts';
 import type { FieldSchema } from '../schema.ts';
+import { OnOffSwitch, RadioChoices, Stars, ToggleChoices } from './choices.tsx';
 import { EntitySelect } from './EntitySelect.tsx';
 import { FieldShell } from './FieldShell.tsx';
 import { FileField, type PendingFiles } from './FileField.tsx';
 import { DateField, DateRangeField, DurationField, TimeField } from './pickers.tsx';
+import { Skin } from './skin.tsx';
 
 export interface FormRenderConfig {
   files: PendingFiles;
   /** Keys whose default value is shown read-only (SPEC 2.9). */
   readOnly: Set<string>;
+  /**
+   * The form screen's answers (form-state.ts): each control reads and sets its own field there, so that a key press
+   * re-renders only that control. Without it (the builder's preview) the controls use JSON Forms' data and errors.
+   */
+  state?: FormState;
+}
+
+const noSubscription = () => () => {};
+
+/** The value, the shown error and the setter of one field, from the form state or else from JSON Forms. */
+function useField(props: ControlProps, key: string) {
+  const state = (props.config as FormRenderConfig).state;
+  const subscribe = useCallback((listener: () => void) => (state ? state.subscribe(key, listener) : noSubscription()), [state, key]);
+  const value = useSyncExternalStore(subscribe, () => (state ? state.get(key) : props.data));
+  const error = useSyncExternalStore(subscribe, () => (state ? state.error(key) : props.errors || undefined));
+  const { handleChange } = props;
+  const set = useMemo(() => (state ? (v: unknown) => state.set(key, v) : (v: unknown) => handleChange(key, v)), [state, key, handleChange]);
+  return { value, error, set };
 }
 
 /** Picks our control for every Control whose schema carries one of our field types. */
@@ -104,15 +118,24 @@ function Input({
     if (field.type === 'randomid' && !value && !disabled) set(generateRandomId());
   }, [field.type, value, disabled, set]);
   switch (field.type) {
-    case 'string':
+    case 'string': {
+      const onChange = (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+        const raw = e.target.value;
+        set(raw === '' ? undefined : field.inputType === 'number' && Number.isFinite(Number(raw)) ? Number(raw) : raw);
+      };
+      const common = {
+        id,
+        value: (value ?? '') as string | number,
+        disabled,
+        onChange,
+        'aria-labelledby': `${id}-label`,
+        'aria-invalid': error,
+      };
+      if (field.inputType === 'textarea') return <textarea className="dfs-input" {...common} rows={3} />;
       return (
-        <TextField
-          id={id}
-          fullWidth
-          size="small"
-          value={value ?? ''}
-          disabled={disabled}
-          error={error}
+        <input
+          className="dfs-input"
+          {...common}
           type={
             field.inputType === 'number'
               ? 'number'
@@ -122,15 +145,9 @@ function Input({
                   ? 'password'
                   : 'text'
           }
-          multiline={field.inputType === 'textarea'}
-          minRows={field.inputType === 'textarea' ? 3 : undefined}
-          onChange={(e) => {
-            const raw = e.target.value;
-            set(raw === '' ? undefined : field.inputType === 'number' && Number.isFinite(Number(raw)) ? Number(raw) : raw);
-          }}
-          slotProps={{ htmlInput: { 'aria-labelledby': `${id}-label`, 'aria-invalid': error } }}
         />
       );
+    }
     case 'assetApiSelect':
     case 'deviceApiSelect':
       return (
@@ -145,57 +162,33 @@ function Input({
           error={error}
         />
       );
-    case 'button': {
-      const choices = choicesOf(field);
+    case 'button':
       return (
-        <ToggleButtonGroup
+        <ToggleChoices
           id={id}
+          choices={choicesOf(field)}
+          value={value}
+          multiple={field.multiple}
           size={field.size ?? 'small'}
-          exclusive={!field.multiple}
-          value={value ?? (field.multiple ? [] : null)}
           disabled={disabled}
-          aria-labelledby={`${id}-label`}
-          onChange={(_e, v) => set(v === null || (Array.isArray(v) && v.length === 0) ? undefined : v)}
-          sx={{ flexWrap: 'wrap' }}
-        >
-          {choices.map((c) => (
-            <ToggleButton key={c} value={c}>
-              {c}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
-      );
-    }
-    case 'toggle':
-      return (
-        <Switch
-          id={id}
-          checked={value === true}
-          disabled={disabled}
-          onChange={(e) => set(e.target.checked)}
-          slotProps={{ input: { 'aria-labelledby': `${id}-label` } }}
+          onChange={set}
         />
       );
+    case 'toggle':
+      return <OnOffSwitch id={id} checked={value === true} disabled={disabled} onChange={set} />;
     case 'duration':
       return <DurationField id={id} label={label} value={value} onChange={set} disabled={disabled} error={error} />;
     case 'radio':
-      return (
-        <RadioGroup id={id} row={field.inline} value={value ?? ''} aria-labelledby={`${id}-label`} onChange={(e) => set(e.target.value)}>
-          {choicesOf(field).map((c) => (
-            <FormControlLabel key={c} value={c} control={<Radio size="small" />} label={c} disabled={disabled} />
-          ))}
-        </RadioGroup>
-      );
+      return <RadioChoices id={id} choices={choicesOf(field)} value={value} row={field.inline} disabled={disabled} onChange={set} />;
     case 'rating':
       return (
-        <Rating
-          name={id}
+        <Stars
+          id={id}
           max={field.max ?? FORM_LIMITS.ratingMax}
-          value={typeof value === 'number' ? value : null}
-          disabled={disabled}
+          value={value}
           size={field.size ?? 'large'}
-          onChange={(_e, v) => set(v ?? undefined)}
-          aria-labelledby={`${id}-label`}
+          disabled={disabled}
+          onChange={set}
         />
       );
     case 'dateTime':
@@ -212,14 +205,7 @@ function Input({
         />
       );
     case 'randomid':
-      return (
-        <TextField
-          id={id}
-          size="small"
-          value={value ?? ''}
-          slotProps={{ htmlInput: { readOnly: true, 'aria-labelledby': `${id}-label` } }}
-        />
-      );
+      return <input className="dfs-input" id={id} value={(value ?? '') as string} readOnly aria-labelledby={`${id}-label`} />;
     case 'daterange':
       return <DateRangeField id={id} label={label} value={value} onChange={set} disabled={disabled} error={error} />;
     case 'filerenderer':
@@ -243,7 +229,10 @@ function Input({
   }
 }
 
-/** One field of a form. Memoised on its own props, so a key press re-renders only the field typed in. */
+/**
+ * One field of a form. Memoised on its own props, which do not change while the form is filled in: the field's value
+ * and error come from the form state, so a key press re-renders only the field typed in.
+ */
 const FieldControlView = memo(function FieldControlView(props: ControlProps) {
   const schema = props.schema as unknown as FieldSchema;
   const key = props.path;
@@ -251,7 +240,7 @@ const FieldControlView = memo(function FieldControlView(props: ControlProps) {
   const field = { ...schema, type: schema.fieldType } as FormField;
   const readOnly = config.readOnly.has(key);
   const id = `form-field-${key}`;
-  const set = props.handleChange.bind(null, key) as (v: unknown) => void;
+  const { value, error, set } = useField(props, key);
   if (field.type === 'labelrenderer')
     return (
       <Box sx={{ mb: 2 }} data-testid={`field-${id}`}>
@@ -264,24 +253,18 @@ const FieldControlView = memo(function FieldControlView(props: ControlProps) {
       </Box>
     );
   return (
-    <FieldShell
-      id={id}
-      label={field.label ?? key}
-      required={props.required === true || field.required === true}
-      additionalInfo={field.additionalInfo}
-      description={field.description}
-      error={props.errors || undefined}
-    >
-      <Input
-        field={field}
+    <Skin>
+      <FieldShell
         id={id}
-        value={props.data}
-        set={set}
-        disabled={!props.enabled || readOnly}
-        error={Boolean(props.errors)}
-        config={config}
-      />
-    </FieldShell>
+        label={field.label ?? key}
+        required={props.required === true || field.required === true}
+        additionalInfo={field.additionalInfo}
+        description={field.description}
+        error={error}
+      >
+        <Input field={field} id={id} value={value} set={set} disabled={!props.enabled || readOnly} error={Boolean(error)} config={config} />
+      </FieldShell>
+    </Skin>
   );
 });
 

@@ -1,12 +1,12 @@
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
-import Box from '@mui/material/Box';
-import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** Label with the required asterisk, the additionalInfo tooltip (SPEC 2.10), the description and the error. */
+/**
+ * Label with the required asterisk, the additionalInfo tooltip (SPEC 2.10), the description and the error; plain
+ * elements styled by class (skin.tsx), as MUI's Typography and FormHelperText draw them.
+ */
 export function FieldShell(props: {
   id: string;
   label: string;
@@ -20,29 +20,29 @@ export function FieldShell(props: {
 }) {
   const { id, label, required, additionalInfo, description, error, children, ownLabel } = props;
   return (
-    <Box sx={{ mb: 2 }} data-testid={`field-${id}`}>
+    <div className="dfs-field" data-testid={`field-${id}`}>
       {ownLabel ? null : (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.5 }}>
-          <Typography component="label" id={`${id}-label`} htmlFor={id} variant="body2" sx={{ fontWeight: 600 }}>
+        <div className="dfs-head">
+          <label className="dfs-label" id={`${id}-label`} htmlFor={id}>
             {label}
             {required ? (
-              <Box component="span" aria-hidden sx={{ color: 'error.main', ml: 0.25 }}>
+              <span aria-hidden className="dfs-required">
                 *
-              </Box>
+              </span>
             ) : null}
-          </Typography>
+          </label>
           {additionalInfo ? <InfoTip text={additionalInfo} /> : null}
-        </Box>
+        </div>
       )}
       {children}
       {ownLabel && additionalInfo ? <InfoTip text={additionalInfo} /> : null}
-      {description ? <FormHelperText sx={{ mt: 0.5 }}>{description}</FormHelperText> : null}
+      {description ? <p className="dfs-help">{description}</p> : null}
       {error ? (
-        <FormHelperText error role="alert" id={`${id}-error`}>
+        <p className="dfs-error" role="alert" id={`${id}-error`}>
           {error}
-        </FormHelperText>
+        </p>
       ) : null}
-    </Box>
+    </div>
   );
 }
 

@@ -1,10 +1,10 @@
 import { type LayoutProps, rankWith, uiTypeIs } from '@jsonforms/core';
 import { JsonFormsDispatch, withJsonFormsLayoutProps } from '@jsonforms/react';
-import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { fieldControl } from './FieldControl.tsx';
+import { Skin } from './skin.tsx';
 
 type Element = { type: string; label?: string; description?: string; placeholder?: string; elements?: LayoutProps['uischema'][] };
 
@@ -30,9 +30,9 @@ function Children({ props }: { props: LayoutProps }) {
 
 const Vertical = memo(function Vertical(props: LayoutProps) {
   return props.visible ? (
-    <Box>
+    <Skin>
       <Children props={props} />
-    </Box>
+    </Skin>
   ) : null;
 });
 
@@ -41,25 +41,27 @@ const Group = memo(function Group(props: LayoutProps) {
   const group = props.uischema as unknown as Element;
   if (!props.visible) return null;
   return (
-    <Paper variant="outlined" component="fieldset" sx={{ p: 2, mb: 2, border: 1, borderColor: 'divider', minWidth: 0 }}>
-      {group.label ? (
-        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, px: 0.5 }}>
-          {group.label}
-        </Typography>
-      ) : null}
-      {group.description ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-          {group.description}
-        </Typography>
-      ) : null}
-      {group.elements?.length ? (
-        <Children props={props} />
-      ) : (
-        <Typography variant="body2" color="text.secondary">
-          {group.placeholder || 'No fields in this group yet'}
-        </Typography>
-      )}
-    </Paper>
+    <Skin>
+      <Paper variant="outlined" component="fieldset" sx={{ p: 2, mb: 2, border: 1, borderColor: 'divider', minWidth: 0 }}>
+        {group.label ? (
+          <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, px: 0.5 }}>
+            {group.label}
+          </Typography>
+        ) : null}
+        {group.description ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+            {group.description}
+          </Typography>
+        ) : null}
+        {group.elements?.length ? (
+          <Children props={props} />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {group.placeholder || 'No fields in this group yet'}
+          </Typography>
+        )}
+      </Paper>
+    </Skin>
   );
 });
 

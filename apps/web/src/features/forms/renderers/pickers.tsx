@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { TimePicker } from '@mui/x-date-pickers/TimePicker';
@@ -13,6 +12,8 @@ import {
 } from '@sitewatch/contracts/forms';
 import dayjs, { type Dayjs } from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
+import { useState } from 'react';
+import { PickerStandIn } from './PickerStandIn.tsx';
 
 dayjs.extend(customParseFormat);
 
@@ -35,13 +36,49 @@ const slot = (id: string, error: boolean, label: string) => ({
   textField: { id, error, fullWidth: true, size: 'small' as const, inputProps: { 'aria-label': label } },
 });
 
+const shown = (value: unknown) => (typeof value === 'string' ? value : '');
+/** The pickers' own empty-field placeholder: the format with hours as 'hh'. */
+const placeholderOf = (format: string) => format.replace(/H/g, 'h');
+
+/**
+ * A picker is mounted the first time its field is focused or pressed (a plain stand-in shows the value until then),
+ * focused, or open when its calendar or clock was pressed; it stays mounted afterwards.
+ */
+function useOnDemand() {
+  const [active, setActive] = useState<'focus' | 'open' | null>(null);
+  const [open, setOpen] = useState(false);
+  return {
+    active,
+    activate(how: 'focus' | 'open') {
+      setActive(how);
+      setOpen(how === 'open');
+    },
+    picker: { autoFocus: active === 'focus', open, onOpen: () => setOpen(true), onClose: () => setOpen(false) },
+  };
+}
+
 /** SPEC 5: YYYY-MM-DD, or YYYY-MM-DD HH:mm (24-hour) with withTime; a template may set its own format. */
 export function DateField({ withTime, format, ...p }: PickerProps & { withTime?: boolean; format?: string }) {
   const fmt = format || (withTime ? PICKER_DATE_TIME_FORMAT : PICKER_DATE_FORMAT);
+  const demand = useOnDemand();
+  if (!demand.active)
+    return (
+      <PickerStandIn
+        id={p.id}
+        label={p.label}
+        value={shown(p.value)}
+        placeholder={placeholderOf(fmt)}
+        icon="calendar"
+        disabled={p.disabled}
+        error={p.error}
+        onActivate={demand.activate}
+      />
+    );
   const value = parse(p.value, fmt);
   if (withTime)
     return (
       <DateTimePicker
+        {...demand.picker}
         value={value}
         ampm={false}
         format={fmt}
@@ -52,6 +89,7 @@ export function DateField({ withTime, format, ...p }: PickerProps & { withTime?:
     );
   return (
     <DatePicker
+      {...demand.picker}
       value={value}
       format={fmt}
       disabled={p.disabled}
@@ -62,8 +100,23 @@ export function DateField({ withTime, format, ...p }: PickerProps & { withTime?:
 }
 
 export function TimeField(p: PickerProps) {
+  const demand = useOnDemand();
+  if (!demand.active)
+    return (
+      <PickerStandIn
+        id={p.id}
+        label={p.label}
+        value={shown(p.value)}
+        placeholder={placeholderOf(TIME_FORMAT)}
+        icon="clock"
+        disabled={p.disabled}
+        error={p.error}
+        onActivate={demand.activate}
+      />
+    );
   return (
     <TimePicker
+      {...demand.picker}
       value={parse(p.value, TIME_FORMAT)}
       ampm={false}
       format={TIME_FORMAT}
@@ -81,10 +134,44 @@ export function DateRangeField(p: PickerProps) {
   const end = parse(b, DATE_RANGE_FORMAT);
   const set = (s: Dayjs | null, e: Dayjs | null) =>
     p.onChange(s?.isValid() && e?.isValid() ? `${s.format(DATE_RANGE_FORMAT)} - ${e.format(DATE_RANGE_FORMAT)}` : undefined);
+  const from = useOnDemand();
+  const to = useOnDemand();
+  // Both ends are mounted together, the one focused or pressed first taking the focus.
+  const active = Boolean(from.active || to.active);
+  if (!active)
+    return (
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Box sx={{ flex: '1 1 160px' }}>
+          <PickerStandIn
+            id={p.id}
+            label={`${p.label} from`}
+            value={a ?? ''}
+            placeholder={`From (${DATE_RANGE_FORMAT})`}
+            icon="calendar"
+            disabled={p.disabled}
+            error={p.error}
+            onActivate={from.activate}
+          />
+        </Box>
+        <Box sx={{ flex: '1 1 160px' }}>
+          <PickerStandIn
+            id={`${p.id}-to`}
+            label={`${p.label} to`}
+            value={b ?? ''}
+            placeholder={`To (${DATE_RANGE_FORMAT})`}
+            icon="calendar"
+            disabled={p.disabled}
+            error={p.error}
+            onActivate={to.activate}
+          />
+        </Box>
+      </Box>
+    );
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       <Box sx={{ flex: '1 1 160px' }}>
         <DatePicker
+          {...from.picker}
           label="From"
           defaultValue={start}
           format={DATE_RANGE_FORMAT}
@@ -96,6 +183,7 @@ export function DateRangeField(p: PickerProps) {
       </Box>
       <Box sx={{ flex: '1 1 160px' }}>
         <DatePicker
+          {...to.picker}
           label="To"
           defaultValue={end}
           format={DATE_RANGE_FORMAT}
@@ -112,23 +200,29 @@ export function DateRangeField(p: PickerProps) {
 /** '{h}hr {m}min {s}sec'; hours from 0, minutes and seconds 0 to 59. */
 export function DurationField(p: PickerProps) {
   const d = (typeof p.value === 'string' && parseDuration(p.value)) || { hours: 0, minutes: 0, seconds: 0 };
-  const part = (name: 'hours' | 'minutes' | 'seconds', label: string, max?: number) => (
-    <TextField
-      id={name === 'hours' ? p.id : `${p.id}-${name}`}
-      label={label}
-      type="number"
-      size="small"
-      disabled={p.disabled}
-      error={p.error}
-      value={d[name]}
-      onChange={(e) => {
-        const n = Math.max(0, Math.min(max ?? 9999, Math.floor(Number(e.target.value) || 0)));
-        p.onChange(formatDuration({ ...d, [name]: n }));
-      }}
-      slotProps={{ htmlInput: { min: 0, max, 'aria-label': `${p.label} ${label}` } }}
-      sx={{ width: 110 }}
-    />
-  );
+  const part = (name: 'hours' | 'minutes' | 'seconds', label: string, max?: number) => {
+    const id = name === 'hours' ? p.id : `${p.id}-${name}`;
+    return (
+      <div className="dfs-part" key={name}>
+        <input
+          id={id}
+          className="dfs-input"
+          type="number"
+          min={0}
+          max={max}
+          disabled={p.disabled}
+          aria-invalid={p.error}
+          aria-label={`${p.label} ${label}`}
+          value={d[name]}
+          onChange={(e) => {
+            const n = Math.max(0, Math.min(max ?? 9999, Math.floor(Number(e.target.value) || 0)));
+            p.onChange(formatDuration({ ...d, [name]: n }));
+          }}
+        />
+        <label htmlFor={id}>{label}</label>
+      </div>
+    );
+  };
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       {part('hours', 'hr')}
