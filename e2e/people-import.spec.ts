@@ -1,4 +1,4 @@
-import { apiSession, expect, test } from './fixtures.ts';
+import { apiSession, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
 
 /** Users CSV import in the browser: a file with one bad row, previewed, then imported; the good rows become users. */
 
@@ -53,4 +53,34 @@ test('the import dialog fits a 390 px phone', async ({ page, signIn }) => {
   const box = await page.getByRole('dialog', { name: 'Import users' }).boundingBox();
   expect(box?.width).toBeLessThanOrEqual(390);
   await expect(page.getByTestId('user-import-confirm')).toBeInViewport();
+});
+
+test('a user who may view users but not add them sees no Import and no Add user', async ({ page, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const group = await api.post('/iotapp/permission-groups/', { name: `E2E user viewers ${stamp}`, codenames: ['view_user'] });
+  expect(group.status()).toBe(201);
+  const username = `viewer-${stamp}`;
+  const created = await api.post('/iotapp/users/', {
+    username,
+    email: `${username}@demo.example.com`,
+    firstname: 'Vera',
+    lastname: `Viewer ${stamp}`,
+    mobile: null,
+    userRole: ['customer'],
+    groupId: (await group.json()).id,
+    assetIds: [],
+    notificationConfig: { popup: false },
+    password: PASSWORD,
+  });
+  expect(created.status()).toBe(201);
+  await api.dispose();
+
+  await signInThroughForm(page, username, { next: '/users' });
+  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name: `Vera Viewer ${stamp}` })).toBeVisible();
+  await expect(page.getByTestId('import-users')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Import' })).toHaveCount(0);
+  await expect(page.getByTestId('add-user')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Add user' })).toHaveCount(0);
 });

@@ -123,7 +123,7 @@ try {
     .where('tenant_id', '=', tenantId)
     .where('name', '=', 'bench-audit')
     .executeTakeFirst();
-  const formId = existing?.id ?? (await templates.create(auth, fiftyFields(0))).id;
+  const formId = existing?.id ?? (await templates.create(auth, fiftyFields(0), null)).id;
   const have = (await db.selectFrom('form_templates').select('response_count').where('id', '=', formId).executeTakeFirstOrThrow())
     .response_count;
   if (have < RESPONSES) {
@@ -149,7 +149,7 @@ try {
     console.log(`seeded ${missing.toLocaleString()} responses in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
 
-  const save = await sample(100, (i) => templates.update(auth, formId, fiftyFields(i + 1)));
+  const save = await sample(100, (i) => templates.update(auth, formId, fiftyFields(i + 1), null));
   console.log(`50-field template save: p95 ${ms(save.p95)}, median ${ms(save.median)} (goal ≤ 100 ms)`);
 
   const q = (extra: Record<string, unknown>) => formResponseListQuerySchema.parse({ limit: 25, ...extra });

@@ -21,6 +21,7 @@ import { createNotificationService } from '../../apps/server/src/modules/notific
 import { subscribeNotifications } from '../../apps/server/src/modules/notifications/subscriptions.ts';
 import { createSiteDirectory } from '../../apps/server/src/modules/sites/directory.ts';
 import { createUserDirectory } from '../../apps/server/src/modules/users/directory.ts';
+import { createVendorDirectory } from '../../apps/server/src/modules/vendors/index.ts';
 import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
 import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
@@ -373,6 +374,7 @@ function helpdeskServices(db: Db, events: HelpdeskDeps['events'], customers: Hel
     admin,
     log,
     clock: systemClock,
+    vendors: createVendorDirectory(db),
   };
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs: createLocalBlobStore(`${dataDir}/blobs`) });

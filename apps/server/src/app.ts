@@ -11,11 +11,16 @@ import { connectMetricSources } from './metric-sources.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
 import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { type AnalysisPort, createAnalysisModule } from './modules/analysis/index.ts';
+import { type AttendancePort, createAttendanceModule, type SiteStills } from './modules/attendance/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
+import { type CalendarPort, createCalendarModule } from './modules/calendar/index.ts';
+import { type ClustersPort, createClustersModule } from './modules/clusters/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
+import { createEquipmentModule, type EquipmentPort } from './modules/equipment/index.ts';
 import { createFormsModule, type FormsPort } from './modules/forms/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
+import { createInventoryModule, type InventoryPort } from './modules/inventory/index.ts';
 import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
 import { createSiteAssignments, createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
 import { blobStoreCheck, brokerCheck, createSystemModule, databaseCheck } from './modules/system/index.ts';
@@ -23,6 +28,7 @@ import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/i
 import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
 import { createUserAdminModule } from './modules/users/admin-module.ts';
 import { createUsersModule } from './modules/users/index.ts';
+import { createVendorDirectory, createVendorsModule } from './modules/vendors/index.ts';
 import { createVideoModule, type VideoPort } from './modules/video/index.ts';
 import { registerAccessLog } from './platform/access-log.ts';
 import type { RouteAccess } from './platform/auth/context.ts';
@@ -54,7 +60,12 @@ export interface AppDeps {
   /** Time as rules see it (escalation, alarms pending, exports expiry); tests pass their own. */
   clock?: Clock;
   /** Wraps a port before the modules get it (tests observe or stand in for the site directory or the ticket port). */
-  decorate?: { directory?(real: SiteDirectory): SiteDirectory; tickets?(real: SystemTickets): SystemTickets };
+  decorate?: {
+    directory?(real: SiteDirectory): SiteDirectory;
+    tickets?(real: SystemTickets): SystemTickets;
+    /** The cameras' stills attendance takes at a check-in. */
+    stills?(real: SiteStills): SiteStills;
+  };
   mail?: MailSender;
   /** The process's metrics registry (a fresh one when not given). */
   metrics?: Metrics;
@@ -65,6 +76,7 @@ export interface AppHandles {
   events: EventBus;
   tenantSettings: TenantSettingsPort;
   sites: SitesPort;
+  clusters: ClustersPort;
   push: PushPort;
   notifications: NotificationsPort;
   helpdesk: HelpdeskPort;
@@ -74,6 +86,10 @@ export interface AppHandles {
   downloads: DownloadsPort;
   forms: FormsPort;
   analysis: AnalysisPort;
+  attendance: AttendancePort;
+  equipment: EquipmentPort;
+  calendar: CalendarPort;
+  inventory: InventoryPort;
 }
 
 export interface BuiltApp {
@@ -192,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const liveSessions = auth.ports.auth.liveSessions;
   const sites = createSitesModule({ db, config, devices: deviceRecords, exports, users: users.ports.directory });
   const directory = deps.decorate?.directory?.(sites.ports.directory) ?? sites.ports.directory;
+  const clusters = createClustersModule({ db, users: users.ports.directory, events });
   const push = createPushModule({
     database,
     events,
@@ -199,6 +216,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     sites: directory,
     sessions: liveSessions,
   });
+  // The vendors tickets may be assigned to, read before the helpdesk (the vendors module reads the helpdesk's port).
+  const vendorDirectory = createVendorDirectory(db);
   const helpdesk = createHelpdeskModule({
     db,
     events,
@@ -210,7 +229,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     users: users.ports.directory,
     exports,
     clock,
+    vendors: vendorDirectory,
   });
+  const vendors = createVendorsModule({ db, events, clock, users: users.ports.directory, helpdesk: helpdesk.ports.forVendors });
   const notifications = createNotificationsModule({
     db,
     events,
@@ -268,6 +289,43 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ticketUpdates: helpdesk.ports.service,
     users: users.ports.directory,
   });
+  const inventory = createInventoryModule({
+    db,
+    events,
+    clock,
+    directory,
+    users: users.ports.directory,
+    tickets: helpdesk.ports.ticketLinks,
+    devices: deviceRecords,
+  });
+  const attendance = createAttendanceModule({
+    db,
+    events,
+    jobs,
+    clock,
+    log,
+    directory,
+    users: users.ports.directory,
+    settings,
+    tickets: helpdesk.ports.service,
+    stills: deps.decorate?.stills?.(video.ports.stills) ?? video.ports.stills,
+    blobs: createLocalBlobStore(join(dataDir, 'blobs')),
+    exports,
+  });
+  const calendar = createCalendarModule({
+    db,
+    events,
+    jobs,
+    clock,
+    log,
+    directory,
+    users: users.ports.directory,
+    helpdesk: helpdesk.ports.schedule,
+    devices: devices.ports.maintenance,
+    markers: video.ports.markers,
+    clusters: clusters.ports.directory,
+  });
+  const equipment = createEquipmentModule({ db, events, clock, directory, tickets: helpdesk.ports.service });
   const userAdmin = createUserAdminModule({
     db,
     clock,
@@ -275,6 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     sessions: auth.ports.auth.userSessions,
     blobs: createLocalBlobStore(join(dataDir, 'blobs')),
     siteAssignments,
+    tickets: helpdesk.ports.assignees,
     publicUrl: config.publicUrl,
     setPasswordRateLimit: config.auth.loginRateLimitPerMinute,
     allowedEmailDomains: async (tenantId) => (await settings(tenantId)).registrationEmailDomains,
@@ -312,9 +371,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     alarms,
     video,
     helpdesk,
+    vendors,
     forms,
     analysis,
+    inventory,
+    attendance,
+    equipment,
+    calendar,
     userAdmin,
+    clusters,
     activityLog,
     downloads,
   ];
@@ -333,6 +398,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       events,
       tenantSettings: tenantSettings.ports,
       sites: sites.ports,
+      clusters: clusters.ports,
       push: push.ports,
       notifications: notifications.ports,
       helpdesk: helpdesk.ports,
@@ -342,6 +408,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       downloads: downloads.ports,
       forms: forms.ports,
       analysis: analysis.ports,
+      inventory: inventory.ports,
+      attendance: attendance.ports,
+      equipment: equipment.ports,
+      calendar: calendar.ports,
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditOrigin, writeActivity } from '../src/platform/audit.ts';
+import { activityEntries, entriesOf } from './activity-log-fixtures.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
 let t: TestApp;
@@ -13,23 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-type Entry = {
-  action: string;
-  actorId: number | null;
-  objectType: string | null;
-  objectId: string | null;
-  ip: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-};
-const entries = async (query: string, client = admin) => {
-  const res = await client.get(`/iotapp/user-activity-logs/${query}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { contents: Entry[] }).contents;
-};
-/** The entries of one object, oldest first. */
-const of = async (type: string, id: number) =>
-  (await entries(`?objectType=${type}&limit=200`)).filter((e) => e.objectId === String(id)).reverse();
+const entries = (query: string, client = admin) => activityEntries(client, query);
+const of = (type: string, id: number) => entriesOf(admin, type, id);
 
 describe('activity log of sites, devices and tickets', () => {
   it('records a site created, changed and deleted: one entry each with the actor, the object and before/after', async () => {

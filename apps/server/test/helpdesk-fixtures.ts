@@ -114,10 +114,6 @@ export const helpdeskObjectRoutes: Record<string, Fixture> = {
     return { params: { id: ticket.id }, payload: { rating: 1 } };
   },
   'POST /helpdesk/tickets/:id/work-order/': async (t) => ({ params: { id: (await tenantATicket(t)).ticket.id }, payload: {} }),
-  'POST /helpdesk/tickets/:id/attendance/': async (t) => ({
-    params: { id: (await tenantATicket(t)).ticket.id },
-    payload: { note: 'here' },
-  }),
   'POST /helpdesk/tickets/:id/attachments/': async (t) => ({ params: { id: (await tenantATicket(t)).ticket.id } }),
   'GET /helpdesk/tickets/:id/attachments/:attachmentId/': async (t) => {
     const { ticket } = await tenantATicket(t, true);

@@ -489,15 +489,6 @@ describe('ticket view', () => {
     expect((await fe.post(`/helpdesk/tickets/${wo.id}/work-order/`, {})).statusCode).toBe(400);
   });
 
-  it('marks attendance of the assignee on the ticket', async () => {
-    const ticket = await raise(admin, { locationId: site.id, assignedTo: ids.fieldexecutive });
-    expect((await customer.post(`/helpdesk/tickets/${ticket.id}/attendance/`, {})).statusCode).toBe(403);
-    const res = await fe.post(`/helpdesk/tickets/${ticket.id}/attendance/`, { note: 'On site', latitude: 18.5, longitude: 73.8 });
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().attendance[0]).toMatchObject({ note: 'On site', latitude: 18.5, user: { id: ids.fieldexecutive } });
-    expect((await history(admin, ticket.id)).at(-1)?.action).toBe('attendance');
-  });
-
   it('assigns many tickets at once and reports the ones it could not', async () => {
     const a = await raise(admin, {});
     const b = await raise(admin, {});

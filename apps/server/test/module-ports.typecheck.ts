@@ -4,7 +4,12 @@
  * `@ts-expect-error` fails the type check if the line below it ever compiles.
  */
 import { createAlarmsModule } from '../src/modules/alarms/index.ts';
+import { createAttendanceModule } from '../src/modules/attendance/index.ts';
+import { createCalendarModule } from '../src/modules/calendar/index.ts';
+import { createClustersModule } from '../src/modules/clusters/index.ts';
+import { createEquipmentModule } from '../src/modules/equipment/index.ts';
 import { createHelpdeskModule } from '../src/modules/helpdesk/index.ts';
+import { createInventoryModule } from '../src/modules/inventory/index.ts';
 import { createNotificationsModule } from '../src/modules/notifications/index.ts';
 import { createTelemetryModule } from '../src/modules/telemetry/index.ts';
 import { createUserAdminModule } from '../src/modules/users/admin-module.ts';
@@ -21,6 +26,11 @@ declare const alarms: PortsOf<typeof createAlarmsModule>;
 declare const video: PortsOf<typeof createVideoModule>;
 declare const users: PortsOf<typeof createUsersModule>;
 declare const userAdmin: PortsOf<typeof createUserAdminModule>;
+declare const clusters: PortsOf<typeof createClustersModule>;
+declare const calendar: PortsOf<typeof createCalendarModule>;
+declare const inventory: PortsOf<typeof createInventoryModule>;
+declare const attendance: PortsOf<typeof createAttendanceModule>;
+declare const equipment: PortsOf<typeof createEquipmentModule>;
 
 export function modulesNeedTheirPorts() {
   const { directory: _t, ...telemetryWithoutDirectory } = telemetry;
@@ -32,6 +42,9 @@ export function modulesNeedTheirPorts() {
   const { directory: _h, ...helpdeskWithoutDirectory } = helpdesk;
   // @ts-expect-error the helpdesk cannot be built without the site directory
   createHelpdeskModule(helpdeskWithoutDirectory);
+  const { vendors: _hv, ...helpdeskWithoutVendors } = helpdesk;
+  // @ts-expect-error nor without the vendors a ticket may be assigned to
+  createHelpdeskModule(helpdeskWithoutVendors);
 
   const { sites: _p, ...pushWithoutSites } = push;
   // @ts-expect-error the push hub cannot be built without the port that scopes sockets to their sites
@@ -60,4 +73,35 @@ export function modulesNeedTheirPorts() {
   const { siteAssignments: _ua, ...userAdminWithoutAssignments } = userAdmin;
   // @ts-expect-error nor user administration
   createUserAdminModule(userAdminWithoutAssignments);
+  const { tickets: _ut, ...userAdminWithoutTickets } = userAdmin;
+  // @ts-expect-error nor without the helpdesk's port that counts and lists the field staff's open tickets
+  createUserAdminModule(userAdminWithoutTickets);
+
+  const { users: _c, ...clustersWithoutUsers } = clusters;
+  // @ts-expect-error clusters cannot be built without the user directory that checks their leads
+  createClustersModule(clustersWithoutUsers);
+
+  const { tickets: _it, ...inventoryWithoutTickets } = inventory;
+  // @ts-expect-error the inventory cannot be built without the helpdesk's port that says which tickets a user sees
+  createInventoryModule(inventoryWithoutTickets);
+  const { directory: _id, ...inventoryWithoutDirectory } = inventory;
+  // @ts-expect-error nor without the site directory that scopes stores to the user's sites
+  createInventoryModule(inventoryWithoutDirectory);
+
+  const { directory: _cd, ...calendarWithoutDirectory } = calendar;
+  // @ts-expect-error the calendar cannot be built without the site directory
+  createCalendarModule(calendarWithoutDirectory);
+  const { devices: _cm, ...calendarWithoutDevices } = calendar;
+  // @ts-expect-error nor without the devices' maintenance toggle its windows switch
+  createCalendarModule(calendarWithoutDevices);
+
+  const { directory: _ad, ...attendanceWithoutDirectory } = attendance;
+  // @ts-expect-error attendance cannot be built without the site directory (coordinates and visibility)
+  createAttendanceModule(attendanceWithoutDirectory);
+  const { tickets: _at, ...attendanceWithoutTickets } = attendance;
+  // @ts-expect-error nor without the helpdesk's ticket service that moves tickets to INPROGRESS
+  createAttendanceModule(attendanceWithoutTickets);
+  const { directory: _ed, ...equipmentWithoutDirectory } = equipment;
+  // @ts-expect-error equipment cannot be built without the site directory
+  createEquipmentModule(equipmentWithoutDirectory);
 }

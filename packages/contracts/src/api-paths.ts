@@ -1430,6 +1430,8 @@ export interface paths {
                                 registrationEmailDomains: string[];
                                 /** @default 365 */
                                 activityLogRetentionDays: number;
+                                /** @default 200 */
+                                attendanceGeofenceMeters: number;
                                 /**
                                  * @default [
                                  *       {
@@ -1561,6 +1563,7 @@ export interface paths {
                         menu?: components["schemas"]["MenuItemInput"][];
                         registrationEmailDomains?: string[];
                         activityLogRetentionDays?: number;
+                        attendanceGeofenceMeters?: number;
                         treeNavigation?: {
                             /** @enum {string} */
                             nodeType: "asset" | "device";
@@ -1693,6 +1696,8 @@ export interface paths {
                                 registrationEmailDomains: string[];
                                 /** @default 365 */
                                 activityLogRetentionDays: number;
+                                /** @default 200 */
+                                attendanceGeofenceMeters: number;
                                 /**
                                  * @default [
                                  *       {
@@ -5604,6 +5609,11 @@ export interface paths {
                                 start: string;
                                 end: string;
                             }[];
+                            markers: {
+                                start: string;
+                                end: string;
+                                label: string;
+                            }[];
                         };
                     };
                 };
@@ -7100,6 +7110,7 @@ export interface paths {
                     subEvent?: string;
                     assignedTo?: "me" | "none" | number;
                     createdBy?: "me" | number;
+                    vendor?: number;
                     mine?: "true" | "false";
                     locationId?: number;
                     entityId?: number;
@@ -7144,6 +7155,11 @@ export interface paths {
                                     id: number;
                                     name: string;
                                     email: string;
+                                } | null;
+                                vendorId: number | null;
+                                vendor: {
+                                    id: number;
+                                    name: string;
                                 } | null;
                                 createdBy: {
                                     id: number;
@@ -7208,6 +7224,7 @@ export interface paths {
                         description?: string;
                         priority?: string;
                         assignedTo?: number | null;
+                        vendorId?: number | null;
                         onHold?: boolean;
                         acknowledged?: boolean;
                         locationId?: number | null;
@@ -7265,6 +7282,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -7430,6 +7452,7 @@ export interface paths {
                     subEvent?: string;
                     assignedTo?: "me" | "none" | number;
                     createdBy?: "me" | number;
+                    vendor?: number;
                     mine?: "true" | "false";
                     locationId?: number;
                     entityId?: number;
@@ -7491,6 +7514,7 @@ export interface paths {
                     subEvent?: string;
                     assignedTo?: "me" | "none" | number;
                     createdBy?: "me" | number;
+                    vendor?: number;
                     mine?: "true" | "false";
                     locationId?: number;
                     entityId?: number;
@@ -7623,6 +7647,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -7787,6 +7816,7 @@ export interface paths {
                         description?: string;
                         priority?: string;
                         assignedTo?: number | null;
+                        vendorId?: number | null;
                         onHold?: boolean;
                         acknowledged?: boolean;
                         locationId?: number | null;
@@ -7850,6 +7880,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -8200,6 +8235,11 @@ export interface paths {
                                 name: string;
                                 email: string;
                             } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
+                            } | null;
                             createdBy: {
                                 id: number;
                                 name: string;
@@ -8392,6 +8432,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -8591,6 +8636,11 @@ export interface paths {
                                     id: number;
                                     name: string;
                                     email: string;
+                                } | null;
+                                vendorId: number | null;
+                                vendor: {
+                                    id: number;
+                                    name: string;
                                 } | null;
                                 createdBy: {
                                     id: number;
@@ -8805,205 +8855,10 @@ export interface paths {
                                 name: string;
                                 email: string;
                             } | null;
-                            createdBy: {
+                            vendorId: number | null;
+                            vendor: {
                                 id: number;
                                 name: string;
-                                email: string;
-                            } | null;
-                            onHold: boolean;
-                            acknowledged: boolean;
-                            locationId: number | null;
-                            entityId: number | null;
-                            entityProfileType: string | null;
-                            eventDate: string;
-                            dueDate: string | null;
-                            resolvedDate: string | null;
-                            assignedDate: string | null;
-                            createdAt: string;
-                            updatedAt: string;
-                            city: string | null;
-                            assetType: string | null;
-                            deviceName: string | null;
-                            additionalInformation: {
-                                deviceLabel?: string | null;
-                                assetLabel?: string | null;
-                                parentLabel?: string | null;
-                                formId?: (number | string) | null;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                            overdue: boolean;
-                            escalationLevel: number;
-                            attachmentCount: number;
-                            thumbnail: string | null;
-                            rating: number | null;
-                            version: number;
-                            attachments: {
-                                id: number;
-                                name: string;
-                                src: string;
-                                size: number;
-                                type: string;
-                                updatedBy: string | null;
-                                updatedAt: string;
-                                createdAt: string;
-                            }[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            statusAgeing: {
-                                [key: string]: {
-                                    duration: number;
-                                    enteredAt: string;
-                                    exitedAt: string | null;
-                                    count: number;
-                                };
-                            };
-                            watchers: {
-                                id: number;
-                                name: string;
-                                email: string;
-                            }[];
-                            ratingDetail: {
-                                value: number;
-                                comment: string;
-                                ratedBy: {
-                                    id: number;
-                                    name: string;
-                                    email: string;
-                                } | null;
-                                ratedAt: string;
-                                raisedTicketId: number | null;
-                            } | null;
-                            costIncurred: {
-                                amount: number;
-                                /** @default USD */
-                                currency: string;
-                                /** @default  */
-                                note: string;
-                            } | null;
-                            checklist: {
-                                id: string;
-                                text: string;
-                                /** @default false */
-                                done: boolean;
-                                /** @default null */
-                                doneBy: number | null;
-                                /** @default null */
-                                doneAt: string | null;
-                            }[];
-                            parent: {
-                                id: number;
-                                ticketId: string;
-                                /** @enum {string} */
-                                type: "TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket";
-                                /** @enum {string} */
-                                status: "OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED";
-                                title: string;
-                            } | null;
-                            workOrders: {
-                                id: number;
-                                ticketId: string;
-                                /** @enum {string} */
-                                type: "TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket";
-                                /** @enum {string} */
-                                status: "OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED";
-                                title: string;
-                            }[];
-                            attendance: {
-                                id: number;
-                                user: {
-                                    id: number;
-                                    name: string;
-                                    email: string;
-                                } | null;
-                                note: string;
-                                latitude: number | null;
-                                longitude: number | null;
-                                createdAt: string;
-                            }[];
-                            escalation: {
-                                policyId: number;
-                                policyName: string;
-                                level: number;
-                                levels: number;
-                                nextAt: string | null;
-                            } | null;
-                            can: {
-                                edit: boolean;
-                                assign: boolean;
-                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
-                                rate: boolean;
-                                comment: boolean;
-                                attach: boolean;
-                                watch: boolean;
-                                manageWatchers: boolean;
-                                workOrder: boolean;
-                                attendance: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/helpdesk/tickets/{id}/attendance/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default  */
-                        note?: string;
-                        latitude?: number | null;
-                        longitude?: number | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            ticketId: string;
-                            /** @enum {string} */
-                            type: "TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket";
-                            /** @enum {string} */
-                            status: "OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED";
-                            priority: string;
-                            event: string;
-                            subEvent: string | null;
-                            title: string;
-                            description: string;
-                            assignedTo: number | null;
-                            assignee: {
-                                id: number;
-                                name: string;
-                                email: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -9195,6 +9050,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -9408,6 +9268,11 @@ export interface paths {
                                 id: number;
                                 name: string;
                                 email: string;
+                            } | null;
+                            vendorId: number | null;
+                            vendor: {
+                                id: number;
+                                name: string;
                             } | null;
                             createdBy: {
                                 id: number;
@@ -12384,6 +12249,7 @@ export interface paths {
                     subEvent?: string;
                     assignedTo?: "me" | "none" | number;
                     createdBy?: "me" | number;
+                    vendor?: number;
                     locationId?: number;
                     entityId?: number;
                     onHold?: "true" | "false";
@@ -12466,6 +12332,7 @@ export interface paths {
                     subEvent?: string;
                     assignedTo?: "me" | "none" | number;
                     createdBy?: "me" | number;
+                    vendor?: number;
                     locationId?: number;
                     entityId?: number;
                     onHold?: "true" | "false";
@@ -12699,6 +12566,402 @@ export interface paths {
                             }[];
                             createdAt: string;
                             finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/vendors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    site?: number;
+                    issueType?: number;
+                    active?: "true" | "false";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                company: string;
+                                contactPerson: string;
+                                email: string;
+                                phone: string;
+                                active: boolean;
+                                sites: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                issueTypes: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                openTickets: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        company: string;
+                        /** @default  */
+                        contactPerson?: string;
+                        /** @default  */
+                        email?: "" | string;
+                        /** @default  */
+                        phone?: "" | string;
+                        /** @default  */
+                        address?: string;
+                        /** @default  */
+                        notes?: string;
+                        /** @default true */
+                        active?: boolean;
+                        assetIds?: number[];
+                        issueTypeIds?: number[];
+                        userIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            company: string;
+                            contactPerson: string;
+                            email: string;
+                            phone: string;
+                            active: boolean;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            issueTypes: {
+                                id: number;
+                                name: string;
+                            }[];
+                            openTickets: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            address: string;
+                            notes: string;
+                            users: {
+                                id: number;
+                                name: string;
+                                username: string;
+                                email: string;
+                                isActive: boolean;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/vendors/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            company: string;
+                            contactPerson: string;
+                            email: string;
+                            phone: string;
+                            active: boolean;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            issueTypes: {
+                                id: number;
+                                name: string;
+                            }[];
+                            openTickets: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            address: string;
+                            notes: string;
+                            users: {
+                                id: number;
+                                name: string;
+                                username: string;
+                                email: string;
+                                isActive: boolean;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        company: string;
+                        /** @default  */
+                        contactPerson?: string;
+                        /** @default  */
+                        email?: "" | string;
+                        /** @default  */
+                        phone?: "" | string;
+                        /** @default  */
+                        address?: string;
+                        /** @default  */
+                        notes?: string;
+                        /** @default true */
+                        active?: boolean;
+                        assetIds?: number[];
+                        issueTypeIds?: number[];
+                        userIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            company: string;
+                            contactPerson: string;
+                            email: string;
+                            phone: string;
+                            active: boolean;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            issueTypes: {
+                                id: number;
+                                name: string;
+                            }[];
+                            openTickets: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            address: string;
+                            notes: string;
+                            users: {
+                                id: number;
+                                name: string;
+                                username: string;
+                                email: string;
+                                isActive: boolean;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/vendors/{id}/tickets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                ticketId: string;
+                                /** @enum {string} */
+                                type: "TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket";
+                                /** @enum {string} */
+                                status: "OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED";
+                                priority: string;
+                                event: string;
+                                subEvent: string | null;
+                                title: string;
+                                description: string;
+                                assignedTo: number | null;
+                                assignee: {
+                                    id: number;
+                                    name: string;
+                                    email: string;
+                                } | null;
+                                vendorId: number | null;
+                                vendor: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                    email: string;
+                                } | null;
+                                onHold: boolean;
+                                acknowledged: boolean;
+                                locationId: number | null;
+                                entityId: number | null;
+                                entityProfileType: string | null;
+                                eventDate: string;
+                                dueDate: string | null;
+                                resolvedDate: string | null;
+                                assignedDate: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                                city: string | null;
+                                assetType: string | null;
+                                deviceName: string | null;
+                                additionalInformation: {
+                                    deviceLabel?: string | null;
+                                    assetLabel?: string | null;
+                                    parentLabel?: string | null;
+                                    formId?: (number | string) | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                overdue: boolean;
+                                escalationLevel: number;
+                                attachmentCount: number;
+                                thumbnail: string | null;
+                                rating: number | null;
+                                version: number;
+                            }[];
+                            totalCount: number;
+                            totalExact: boolean;
                         };
                     };
                 };
@@ -14130,6 +14393,2280 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/inventory/stores/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                managers: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                lowCount: number;
+                                managed: boolean;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        assetId?: number | null;
+                        /** @default [] */
+                        managerIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            assetId: number | null;
+                            siteName: string | null;
+                            managers: {
+                                id: number;
+                                name: string;
+                            }[];
+                            lowCount: number;
+                            managed: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/stores/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            assetId: number | null;
+                            siteName: string | null;
+                            managers: {
+                                id: number;
+                                name: string;
+                            }[];
+                            lowCount: number;
+                            managed: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        assetId?: number | null;
+                        /** @default [] */
+                        managerIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            assetId: number | null;
+                            siteName: string | null;
+                            managers: {
+                                id: number;
+                                name: string;
+                            }[];
+                            lowCount: number;
+                            managed: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/store-managers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    code?: string;
+                    category?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                code: string;
+                                name: string;
+                                category: string;
+                                make: string;
+                                model: string;
+                                unit: string;
+                                /** @enum {string} */
+                                tracking: "SERIAL" | "QUANTITY";
+                                lowStockThreshold: number;
+                                onHand: number;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                        name: string;
+                        /** @default  */
+                        category?: string;
+                        /** @default  */
+                        make?: string;
+                        /** @default  */
+                        model?: string;
+                        /** @default pcs */
+                        unit?: string;
+                        /** @enum {string} */
+                        tracking: "SERIAL" | "QUANTITY";
+                        /** @default 0 */
+                        lowStockThreshold?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            code: string;
+                            name: string;
+                            category: string;
+                            make: string;
+                            model: string;
+                            unit: string;
+                            /** @enum {string} */
+                            tracking: "SERIAL" | "QUANTITY";
+                            lowStockThreshold: number;
+                            onHand: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/items/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            item: {
+                                id: number;
+                                code: string;
+                                name: string;
+                                category: string;
+                                make: string;
+                                model: string;
+                                unit: string;
+                                /** @enum {string} */
+                                tracking: "SERIAL" | "QUANTITY";
+                                lowStockThreshold: number;
+                                onHand: number;
+                            };
+                            stock: {
+                                storeId: number;
+                                storeName: string;
+                                onHand: number;
+                                low: boolean;
+                            }[];
+                            serials: {
+                                id: number;
+                                serial: string;
+                                storeId: number | null;
+                                storeName: string | null;
+                                /** @enum {string} */
+                                status: "IN_STORE" | "ISSUED" | "WRITTEN_OFF";
+                                ticketId: number | null;
+                            }[];
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                                move: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                        name: string;
+                        /** @default  */
+                        category?: string;
+                        /** @default  */
+                        make?: string;
+                        /** @default  */
+                        model?: string;
+                        /** @default pcs */
+                        unit?: string;
+                        /** @default 0 */
+                        lowStockThreshold?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            code: string;
+                            name: string;
+                            category: string;
+                            make: string;
+                            model: string;
+                            unit: string;
+                            /** @enum {string} */
+                            tracking: "SERIAL" | "QUANTITY";
+                            lowStockThreshold: number;
+                            onHand: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/categories/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    storeId?: number;
+                    search?: string;
+                    category?: string;
+                    tracking?: "SERIAL" | "QUANTITY";
+                    low?: "true" | "false";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                itemId: number;
+                                code: string;
+                                name: string;
+                                category: string;
+                                unit: string;
+                                /** @enum {string} */
+                                tracking: "SERIAL" | "QUANTITY";
+                                lowStockThreshold: number;
+                                storeId: number;
+                                storeName: string;
+                                onHand: number;
+                                low: boolean;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/movements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    itemId?: number;
+                    storeId?: number;
+                    ticketId?: number;
+                    kind?: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                quantity: number;
+                                fromStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                toStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                serial: string | null;
+                                ticketId: number | null;
+                                note: string;
+                                actor: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                createdAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                        itemId: number;
+                        storeId: number;
+                        toStoreId?: number;
+                        ticketId?: number;
+                        quantity?: number;
+                        serials?: string[];
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            movements: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                quantity: number;
+                                fromStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                toStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                serial: string | null;
+                                ticketId: number | null;
+                                note: string;
+                                actor: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                createdAt: string;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/inventory/replacements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ticketId: number;
+                        deviceId: number;
+                        itemId: number;
+                        storeId: number;
+                        serial: string;
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            movement: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                quantity: number;
+                                fromStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                toStore: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                serial: string | null;
+                                ticketId: number | null;
+                                note: string;
+                                actor: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                createdAt: string;
+                            };
+                            device: {
+                                id: number;
+                                serialNumber: string;
+                                vendor: string;
+                                model: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/current/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            record: {
+                                id: number;
+                                userId: number;
+                                userName: string;
+                                assetId: number;
+                                siteName: string;
+                                ticketId: number | null;
+                                checkInAt: string;
+                                checkOutAt: string | null;
+                                checkIn: {
+                                    latitude: number;
+                                    longitude: number;
+                                    accuracy: number | null;
+                                };
+                                checkOut: {
+                                    latitude: number;
+                                    longitude: number;
+                                    accuracy: number | null;
+                                } | null;
+                                distance: number;
+                                hours: number | null;
+                                missingCheckOut: boolean;
+                                movedTicketIds: number[];
+                                snapshot: {
+                                    /** @enum {string} */
+                                    state: "none" | "pending" | "stored" | "unavailable";
+                                    takenAt: string | null;
+                                    cameraLabel: string | null;
+                                };
+                            } | null;
+                            geofenceMeters: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/check-in/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assetId: number;
+                        latitude: number;
+                        longitude: number;
+                        accuracy?: number;
+                        ticketId?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            userId: number;
+                            userName: string;
+                            assetId: number;
+                            siteName: string;
+                            ticketId: number | null;
+                            checkInAt: string;
+                            checkOutAt: string | null;
+                            checkIn: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            };
+                            checkOut: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            } | null;
+                            distance: number;
+                            hours: number | null;
+                            missingCheckOut: boolean;
+                            movedTicketIds: number[];
+                            snapshot: {
+                                /** @enum {string} */
+                                state: "none" | "pending" | "stored" | "unavailable";
+                                takenAt: string | null;
+                                cameraLabel: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/check-out/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        latitude?: number;
+                        longitude?: number;
+                        accuracy?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            userId: number;
+                            userName: string;
+                            assetId: number;
+                            siteName: string;
+                            ticketId: number | null;
+                            checkInAt: string;
+                            checkOutAt: string | null;
+                            checkIn: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            };
+                            checkOut: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            } | null;
+                            distance: number;
+                            hours: number | null;
+                            missingCheckOut: boolean;
+                            movedTicketIds: number[];
+                            snapshot: {
+                                /** @enum {string} */
+                                state: "none" | "pending" | "stored" | "unavailable";
+                                takenAt: string | null;
+                                cameraLabel: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    userId?: number;
+                    assetId?: number;
+                    from?: string;
+                    to?: string;
+                    ticketId?: number;
+                    state?: "open" | "closed" | "missing";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                userId: number;
+                                userName: string;
+                                assetId: number;
+                                siteName: string;
+                                ticketId: number | null;
+                                checkInAt: string;
+                                checkOutAt: string | null;
+                                checkIn: {
+                                    latitude: number;
+                                    longitude: number;
+                                    accuracy: number | null;
+                                };
+                                checkOut: {
+                                    latitude: number;
+                                    longitude: number;
+                                    accuracy: number | null;
+                                } | null;
+                                distance: number;
+                                hours: number | null;
+                                missingCheckOut: boolean;
+                                movedTicketIds: number[];
+                                snapshot: {
+                                    /** @enum {string} */
+                                    state: "none" | "pending" | "stored" | "unavailable";
+                                    takenAt: string | null;
+                                    cameraLabel: string | null;
+                                };
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/hours/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    userId?: number;
+                    assetId?: number;
+                    from?: string;
+                    to?: string;
+                    timeZone?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                userId: number;
+                                userName: string;
+                                day: string;
+                                hours: number;
+                                records: number;
+                                open: number;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            userId: number;
+                            userName: string;
+                            assetId: number;
+                            siteName: string;
+                            ticketId: number | null;
+                            checkInAt: string;
+                            checkOutAt: string | null;
+                            checkIn: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            };
+                            checkOut: {
+                                latitude: number;
+                                longitude: number;
+                                accuracy: number | null;
+                            } | null;
+                            distance: number;
+                            hours: number | null;
+                            missingCheckOut: boolean;
+                            movedTicketIds: number[];
+                            snapshot: {
+                                /** @enum {string} */
+                                state: "none" | "pending" | "stored" | "unavailable";
+                                takenAt: string | null;
+                                cameraLabel: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/{id}/snapshot/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/equipment/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    assetId?: number;
+                    category?: "Generator" | "UPS" | "Battery" | "Camera" | "Rectifier" | "HVAC" | "Meter" | "Other";
+                    status?: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                    warranty?: "expiring" | "expired" | "valid";
+                    deviceId?: number;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                assetId: number;
+                                siteName: string;
+                                name: string;
+                                category: string;
+                                make: string;
+                                model: string;
+                                serial: string;
+                                installDate: string | null;
+                                warrantyUntil: string | null;
+                                deviceId: number | null;
+                                deviceLabel: string | null;
+                                notes: string;
+                                /** @enum {string} */
+                                status: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assetId: number;
+                        name: string;
+                        /** @enum {string} */
+                        category: "Generator" | "UPS" | "Battery" | "Camera" | "Rectifier" | "HVAC" | "Meter" | "Other";
+                        /** @default  */
+                        make?: string;
+                        /** @default  */
+                        model?: string;
+                        serial: string;
+                        /** @default null */
+                        installDate?: string | null;
+                        /** @default null */
+                        warrantyUntil?: string | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default  */
+                        notes?: string;
+                        /**
+                         * @default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            assetId: number;
+                            siteName: string;
+                            name: string;
+                            category: string;
+                            make: string;
+                            model: string;
+                            serial: string;
+                            installDate: string | null;
+                            warrantyUntil: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            notes: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/equipment/overview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                assetId: number;
+                                siteName: string;
+                                total: number;
+                                active: number;
+                                underMaintenance: number;
+                                retired: number;
+                                linked: number;
+                                warrantyExpiringSoon: number;
+                                warrantyExpired: number;
+                            }[];
+                            totals: {
+                                total: number;
+                                warrantyExpiringSoon: number;
+                                warrantyExpired: number;
+                                sites: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/equipment/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            assetId: number;
+                            siteName: string;
+                            name: string;
+                            category: string;
+                            make: string;
+                            model: string;
+                            serial: string;
+                            installDate: string | null;
+                            warrantyUntil: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            notes: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assetId: number;
+                        name: string;
+                        /** @enum {string} */
+                        category: "Generator" | "UPS" | "Battery" | "Camera" | "Rectifier" | "HVAC" | "Meter" | "Other";
+                        /** @default  */
+                        make?: string;
+                        /** @default  */
+                        model?: string;
+                        serial: string;
+                        /** @default null */
+                        installDate?: string | null;
+                        /** @default null */
+                        warrantyUntil?: string | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default  */
+                        notes?: string;
+                        /**
+                         * @default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            assetId: number;
+                            siteName: string;
+                            name: string;
+                            category: string;
+                            make: string;
+                            model: string;
+                            serial: string;
+                            installDate: string | null;
+                            warrantyUntil: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            notes: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "UNDER_MAINTENANCE" | "RETIRED";
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/equipment/{id}/history/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                ticketId: string;
+                                title: string;
+                                status: string;
+                                priority: string;
+                                createdAt: string;
+                                resolvedDate: string | null;
+                                /** @enum {string} */
+                                reason: "device" | "serial";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/options/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clusters: {
+                                id: number;
+                                name: string;
+                            }[];
+                            can: {
+                                add: boolean;
+                                change: boolean;
+                                delete: boolean;
+                                addOwnOnly: boolean;
+                                maintenance: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    userId?: number;
+                    siteId?: number;
+                    clusterId?: number;
+                    kind?: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                    tickets?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: string;
+                                /** @enum {string} */
+                                source: "event" | "workorder" | "escalation";
+                                eventId: number | null;
+                                ticketId: number | null;
+                                title: string;
+                                /** @enum {string|null} */
+                                kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other" | null;
+                                start: string;
+                                end: string;
+                                allDay: boolean;
+                                timeZone: string | null;
+                                occurrence: string | null;
+                                recurring: boolean;
+                                siteId: number | null;
+                                siteName: string | null;
+                                deviceId: number | null;
+                                assigneeIds: number[];
+                                color: string | null;
+                                editable: boolean;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    search?: string;
+                    kind?: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                title: string;
+                                /** @enum {string} */
+                                kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                                allDay: boolean;
+                                start: string;
+                                end: string;
+                                timeZone: string;
+                                recurrence: {
+                                    /** @enum {string} */
+                                    freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                                    interval: number;
+                                    /** @default [] */
+                                    byWeekday: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                    /** @default null */
+                                    until: string | null;
+                                    /** @default null */
+                                    count: number | null;
+                                } | null;
+                                rrule: string | null;
+                                exceptions: string[];
+                                seriesId: number | null;
+                                originalStart: string | null;
+                                assignees: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                site: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                device: {
+                                    id: number;
+                                    label: string;
+                                } | null;
+                                clusterId: number | null;
+                                notes: string;
+                                color: string | null;
+                                createdBy: number | null;
+                                version: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                can: {
+                                    change: boolean;
+                                    delete: boolean;
+                                };
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @enum {string} */
+                        kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                        /** @default false */
+                        allDay?: boolean;
+                        start: string;
+                        end: string;
+                        timeZone: string;
+                        /** @default null */
+                        recurrence?: {
+                            /** @enum {string} */
+                            freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                            interval: number;
+                            /** @default [] */
+                            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @default null */
+                            until?: string | null;
+                            /** @default null */
+                            count?: number | null;
+                        } | null;
+                        /** @default [] */
+                        assigneeIds?: number[];
+                        /** @default null */
+                        siteId?: number | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default null */
+                        clusterId?: number | null;
+                        /** @default  */
+                        notes?: string;
+                        /** @default null */
+                        color?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            title: string;
+                            /** @enum {string} */
+                            kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                            allDay: boolean;
+                            start: string;
+                            end: string;
+                            timeZone: string;
+                            recurrence: {
+                                /** @enum {string} */
+                                freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                                interval: number;
+                                /** @default [] */
+                                byWeekday: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            rrule: string | null;
+                            exceptions: string[];
+                            seriesId: number | null;
+                            originalStart: string | null;
+                            assignees: {
+                                id: number;
+                                name: string;
+                            }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            device: {
+                                id: number;
+                                label: string;
+                            } | null;
+                            clusterId: number | null;
+                            notes: string;
+                            color: string | null;
+                            createdBy: number | null;
+                            version: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/events/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            title: string;
+                            /** @enum {string} */
+                            kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                            allDay: boolean;
+                            start: string;
+                            end: string;
+                            timeZone: string;
+                            recurrence: {
+                                /** @enum {string} */
+                                freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                                interval: number;
+                                /** @default [] */
+                                byWeekday: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            rrule: string | null;
+                            exceptions: string[];
+                            seriesId: number | null;
+                            originalStart: string | null;
+                            assignees: {
+                                id: number;
+                                name: string;
+                            }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            device: {
+                                id: number;
+                                label: string;
+                            } | null;
+                            clusterId: number | null;
+                            notes: string;
+                            color: string | null;
+                            createdBy: number | null;
+                            version: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @enum {string} */
+                        kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                        /** @default false */
+                        allDay?: boolean;
+                        start: string;
+                        end: string;
+                        timeZone: string;
+                        /** @default null */
+                        recurrence?: {
+                            /** @enum {string} */
+                            freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                            interval: number;
+                            /** @default [] */
+                            byWeekday?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @default null */
+                            until?: string | null;
+                            /** @default null */
+                            count?: number | null;
+                        } | null;
+                        /** @default [] */
+                        assigneeIds?: number[];
+                        /** @default null */
+                        siteId?: number | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default null */
+                        clusterId?: number | null;
+                        /** @default  */
+                        notes?: string;
+                        /** @default null */
+                        color?: string | null;
+                        version?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            title: string;
+                            /** @enum {string} */
+                            kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                            allDay: boolean;
+                            start: string;
+                            end: string;
+                            timeZone: string;
+                            recurrence: {
+                                /** @enum {string} */
+                                freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                                interval: number;
+                                /** @default [] */
+                                byWeekday: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            rrule: string | null;
+                            exceptions: string[];
+                            seriesId: number | null;
+                            originalStart: string | null;
+                            assignees: {
+                                id: number;
+                                name: string;
+                            }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            device: {
+                                id: number;
+                                label: string;
+                            } | null;
+                            clusterId: number | null;
+                            notes: string;
+                            color: string | null;
+                            createdBy: number | null;
+                            version: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: {
+                    occurrence?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/events/{id}/reschedule/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        scope: "occurrence" | "series";
+                        occurrence: string;
+                        start: string;
+                        end: string;
+                        allDay?: boolean;
+                        version?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event: {
+                                id: number;
+                                title: string;
+                                /** @enum {string} */
+                                kind: "shift" | "site_visit" | "preventive_maintenance" | "maintenance_window" | "other";
+                                allDay: boolean;
+                                start: string;
+                                end: string;
+                                timeZone: string;
+                                recurrence: {
+                                    /** @enum {string} */
+                                    freq: "DAILY" | "WEEKLY" | "MONTHLY";
+                                    interval: number;
+                                    /** @default [] */
+                                    byWeekday: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                    /** @default null */
+                                    until: string | null;
+                                    /** @default null */
+                                    count: number | null;
+                                } | null;
+                                rrule: string | null;
+                                exceptions: string[];
+                                seriesId: number | null;
+                                originalStart: string | null;
+                                assignees: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                site: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                device: {
+                                    id: number;
+                                    label: string;
+                                } | null;
+                                clusterId: number | null;
+                                notes: string;
+                                color: string | null;
+                                createdBy: number | null;
+                                version: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                can: {
+                                    change: boolean;
+                                    delete: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/devices/{id}/window/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            window: {
+                                eventId: number;
+                                title: string;
+                                startedAt: string;
+                                until: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/users/": {
         parameters: {
             query?: never;
@@ -15143,7 +17680,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group")[];
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment")[];
                     };
                 };
             };
@@ -15198,7 +17735,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group")[];
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment")[];
                     };
                 };
             };
@@ -15322,6 +17859,512 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/field-staff/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    role: "fieldexecutive" | "storemanager" | "infraadmin";
+                    searchText?: string;
+                    area?: string;
+                    status?: "active" | "deactivated" | "all";
+                    page?: number;
+                    limit?: number;
+                    orderBy?: "firstname" | "lastname" | "username" | "createdAt" | "-firstname" | "-lastname" | "-username" | "-createdAt";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                username: string;
+                                email: string;
+                                firstname: string;
+                                lastname: string;
+                                mobile: string | null;
+                                userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                                groups: {
+                                    id: number;
+                                    name: string;
+                                    permissions: {
+                                        codename: string;
+                                        name: string;
+                                    }[];
+                                }[];
+                                profile: {
+                                    avatar?: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                notificationConfig: {
+                                    popup: boolean;
+                                };
+                                mfaEnabled: boolean;
+                                isActive: boolean;
+                                createdAt: string;
+                                lastLoginAt: string | null;
+                                inactive: boolean;
+                                assetIds: number[];
+                                fieldProfile: {
+                                    employeeCode: string | null;
+                                    designation: string | null;
+                                    area: string | null;
+                                    territory: string | null;
+                                    joinedOn: string | null;
+                                    notes: string | null;
+                                };
+                                siteCount: number;
+                                openTickets: number;
+                                can: {
+                                    change: boolean;
+                                    delete: boolean;
+                                };
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: email */
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        /** @default null */
+                        mobile?: string | null;
+                        /** @default null */
+                        groupId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                        /**
+                         * @default {
+                         *       "popup": true
+                         *     }
+                         */
+                        notificationConfig?: {
+                            popup: boolean;
+                        };
+                        fieldProfile?: {
+                            /** @default null */
+                            employeeCode?: string | null;
+                            /** @default null */
+                            designation?: string | null;
+                            /** @default null */
+                            area?: string | null;
+                            /** @default null */
+                            territory?: string | null;
+                            /**
+                             * Format: date
+                             * @default null
+                             */
+                            joinedOn?: string | null;
+                            /** @default null */
+                            notes?: string | null;
+                        };
+                        /** @enum {string} */
+                        role: "fieldexecutive" | "storemanager" | "infraadmin";
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                            fieldProfile: {
+                                employeeCode: string | null;
+                                designation: string | null;
+                                area: string | null;
+                                territory: string | null;
+                                joinedOn: string | null;
+                                notes: string | null;
+                            };
+                            siteCount: number;
+                            openTickets: number;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/field-staff/areas/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    role: "fieldexecutive" | "storemanager" | "infraadmin";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: string[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/field-staff/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    role?: "fieldexecutive" | "storemanager" | "infraadmin";
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                            fieldProfile: {
+                                employeeCode: string | null;
+                                designation: string | null;
+                                area: string | null;
+                                territory: string | null;
+                                joinedOn: string | null;
+                                notes: string | null;
+                            };
+                            siteCount: number;
+                            openTickets: number;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: {
+                    role?: "fieldexecutive" | "storemanager" | "infraadmin";
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: email */
+                        email: string;
+                        firstname: string;
+                        lastname: string;
+                        /** @default null */
+                        mobile?: string | null;
+                        /** @default null */
+                        groupId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                        /**
+                         * @default {
+                         *       "popup": true
+                         *     }
+                         */
+                        notificationConfig?: {
+                            popup: boolean;
+                        };
+                        fieldProfile?: {
+                            /** @default null */
+                            employeeCode?: string | null;
+                            /** @default null */
+                            designation?: string | null;
+                            /** @default null */
+                            area?: string | null;
+                            /** @default null */
+                            territory?: string | null;
+                            /**
+                             * Format: date
+                             * @default null
+                             */
+                            joinedOn?: string | null;
+                            /** @default null */
+                            notes?: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            username: string;
+                            email: string;
+                            firstname: string;
+                            lastname: string;
+                            mobile: string | null;
+                            userRole: ("sysadmin" | "customeradmin" | "localadmin" | "infraadmin" | "vendor" | "citylead" | "areahead" | "fieldexecutive" | "storemanager" | "regionalhead" | "customer")[];
+                            groups: {
+                                id: number;
+                                name: string;
+                                permissions: {
+                                    codename: string;
+                                    name: string;
+                                }[];
+                            }[];
+                            profile: {
+                                avatar?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            notificationConfig: {
+                                popup: boolean;
+                            };
+                            mfaEnabled: boolean;
+                            isActive: boolean;
+                            createdAt: string;
+                            lastLoginAt: string | null;
+                            inactive: boolean;
+                            assetIds: number[];
+                            fieldProfile: {
+                                employeeCode: string | null;
+                                designation: string | null;
+                                area: string | null;
+                                territory: string | null;
+                                joinedOn: string | null;
+                                notes: string | null;
+                            };
+                            siteCount: number;
+                            openTickets: number;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: {
+                    role?: "fieldexecutive" | "storemanager" | "infraadmin";
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/field-staff/{id}/tickets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    role?: "fieldexecutive" | "storemanager" | "infraadmin";
+                    scope?: "assigned" | "assignable";
+                    searchText?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                ticketId: string;
+                                title: string;
+                                status: string;
+                                priority: string | null;
+                                locationId: number | null;
+                                locationName: string | null;
+                                assignedTo: number | null;
+                                createdAt: string;
+                                version: number;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15644,6 +18687,299 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/clusters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    searchText?: string;
+                    page?: number;
+                    limit?: number;
+                    orderBy?: "name" | "createdAt" | "-name" | "-createdAt";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                description: string | null;
+                                cityLead: {
+                                    id: number;
+                                    name: string;
+                                    isActive: boolean;
+                                } | null;
+                                areaHead: {
+                                    id: number;
+                                    name: string;
+                                    isActive: boolean;
+                                } | null;
+                                regionalHead: {
+                                    id: number;
+                                    name: string;
+                                    isActive: boolean;
+                                } | null;
+                                sites: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                                siteCount: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                can: {
+                                    change: boolean;
+                                    delete: boolean;
+                                };
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        description?: string | null;
+                        /** @default null */
+                        cityLeadId?: number | null;
+                        /** @default null */
+                        areaHeadId?: number | null;
+                        /** @default null */
+                        regionalHeadId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            cityLead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            areaHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            regionalHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            siteCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/clusters/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            cityLead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            areaHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            regionalHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            siteCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        description?: string | null;
+                        /** @default null */
+                        cityLeadId?: number | null;
+                        /** @default null */
+                        areaHeadId?: number | null;
+                        /** @default null */
+                        regionalHeadId?: number | null;
+                        /** @default [] */
+                        assetIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            cityLead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            areaHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            regionalHead: {
+                                id: number;
+                                name: string;
+                                isActive: boolean;
+                            } | null;
+                            sites: {
+                                id: number;
+                                name: string;
+                            }[];
+                            siteCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            can: {
+                                change: boolean;
+                                delete: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -1,5 +1,7 @@
+import type { CalendarChangedPayload, CalendarWindowPayload } from './calendar.ts';
 import type { DEVICE_EVENT_TYPES, DeviceAlarmActionEvent } from './devices.ts';
 import type { AlarmEventPayload, DeviceValuesPayload, EVENT_TYPES, JobEventPayload, TicketEventPayload } from './events.ts';
+import type { InventoryLowStockPayload, InventoryMovedPayload } from './inventory.ts';
 import type { InboxItem, NOTIFICATION_EVENTS, PushEnvelope, TICKET_NOTICE_BATCH, TicketNoticeBatch } from './notifications.ts';
 
 /** A device went Online, Offline or Not Connected. */
@@ -30,8 +32,24 @@ export interface DomainEventMap {
   /** Devices some browser tab shows live: the push hub tells ingest (in every process) whose values to push. */
   'push.watch': { deviceIds: number[]; ttlMs: number; relayed?: boolean };
   'job.progress': JobEventPayload;
+  /** A calendar event was created, changed or deleted. */
+  'calendar.changed': CalendarChangedPayload;
+  /** A maintenance window began or ended on its devices. */
+  'calendar.window': CalendarWindowPayload;
+  /** Stock moved in a store (inventory screens refetch). */
+  'inventory.moved': InventoryMovedPayload;
+  /** An item fell below its low-stock threshold in a store (its managers are named). */
+  'inventory.low-stock': InventoryLowStockPayload;
+  /** A cluster was created, changed or deleted (cluster screens refetch). */
+  'cluster.changed': { clusterId: number };
   'notification.created': InboxItem;
   'notification.updated': { unreadCount: number };
+  /** Someone checked in or out at a site (or the check-in's snapshot arrived). */
+  'attendance.changed': { recordId: number; userId: number; assetId: number; kind: 'check-in' | 'check-out' | 'snapshot' };
+  /** Equipment at a site was added, changed or removed. */
+  'equipment.changed': { equipmentId: number; assetId: number };
+  /** A vendor was created, changed or deleted (vendor screens refetch). */
+  'vendor.changed': { vendorId: number };
   /** Many ticket events at once (an escalation sweep): one bus event, each inner event kept. */
   'notices.tickets': TicketNoticeBatch<TicketEventPayload, TicketEventType>;
 }

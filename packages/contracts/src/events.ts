@@ -17,6 +17,8 @@ export interface TicketEventPayload {
   deviceLabel: string | null;
   ownerId: number | null;
   assignedTo: number | null;
+  /** The vendor the ticket is assigned to (its users hear of an assignment to it). */
+  vendorId?: number | null;
   watcherIds: number[];
   /** Field names that changed, for ticket.updated. */
   changes: string[];

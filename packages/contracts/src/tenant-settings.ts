@@ -84,6 +84,8 @@ export const customerSettingsSchema = z.object({
     .default([]),
   /** How long the user activity log is kept, in days. */
   activityLogRetentionDays: z.number().int().min(30).max(3650).default(365),
+  /** Attendance: how far from a site's coordinates (metres) a check-in is accepted. */
+  attendanceGeofenceMeters: z.number().int().min(10).max(10_000).default(200),
   /** SPEC 2.13: the asset tree's right-click navigation entries. */
   treeNavigation: treeNavigationSchema.default(() => DEFAULT_TREE_NAVIGATION.map((e) => ({ ...e }))),
 });

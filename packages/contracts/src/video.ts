@@ -204,6 +204,8 @@ export const timelineSchema = z.object({
   to: z.string(),
   /** Stretches with footage; what lies between is a gap. */
   ranges: z.array(z.object({ start: z.string(), end: z.string() })),
+  /** Marked stretches (maintenance windows) overlapping the range. */
+  markers: z.array(z.object({ start: z.string(), end: z.string(), label: z.string() })),
 });
 
 /** A media file inside one recording run: the only names the media route accepts. */

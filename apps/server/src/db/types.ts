@@ -1,13 +1,19 @@
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { AnalysisTables } from '../modules/analysis/tables.ts';
+import type { AttendanceTables } from '../modules/attendance/tables.ts';
+import type { CalendarTables } from '../modules/calendar/tables.ts';
+import type { ClusterTables } from '../modules/clusters/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
+import type { EquipmentTables } from '../modules/equipment/tables.ts';
 import type { FormTables } from '../modules/forms/tables.ts';
 import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
+import type { InventoryTables } from '../modules/inventory/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { SiteTables } from '../modules/sites/tables.ts';
 import type { TelemetryTables } from '../modules/telemetry/tables.ts';
 import type { UserAdminTables } from '../modules/users/tables.ts';
+import type { VendorTables } from '../modules/vendors/tables.ts';
 import type { VideoTables } from '../modules/video/tables.ts';
 import type { ActivityLogTables } from '../platform/activity-log-tables.ts';
 import type { JobTables } from '../platform/jobs/tables.ts';
@@ -31,4 +37,10 @@ export interface Database
     FormTables,
     UserAdminTables,
     ActivityLogTables,
-    AnalysisTables {}
+    AnalysisTables,
+    ClusterTables,
+    InventoryTables,
+    CalendarTables,
+    VendorTables,
+    AttendanceTables,
+    EquipmentTables {}

@@ -1,13 +1,18 @@
 import type { Db } from '../platform/db.ts';
 import { analysisSeeder } from './analysis.ts';
+import { calendarSeeder } from './calendar.ts';
+import { fieldWorkSeeder } from './field-work.ts';
 import { formsSeeder } from './forms.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
 import { helpdeskSeeder } from './helpdesk.ts';
+import { inventorySeeder } from './inventory.ts';
 import { notificationsSeeder } from './notifications.ts';
+import { peopleDirectoriesSeeder } from './people-directories.ts';
 import { createRandom } from './random.ts';
 import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
+import { vendorsSeeder } from './vendors.ts';
 import { videoOnDemandSeeder, videoSeeder } from './video.ts';
 
 export type { SeedContext, Seeder } from './seeder.ts';
@@ -22,6 +27,11 @@ export const seeders: Seeder[] = [
   alarmRulesSeeder,
   formsSeeder,
   analysisSeeder,
+  vendorsSeeder,
+  inventorySeeder,
+  peopleDirectoriesSeeder,
+  calendarSeeder,
+  fieldWorkSeeder,
 ];
 
 /** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */

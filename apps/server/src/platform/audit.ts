@@ -134,17 +134,25 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 
 const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|private/i;
 
+const maskedValue = (value: unknown): unknown => {
+  if (typeof value === 'string')
+    return value
+      .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@')
+      .replace(/\b(password|passwd|pass|pwd|token|auth)=([^&\s"']*)/gi, '$1=***');
+  if (Array.isArray(value)) return value.map(maskedValue);
+  if (value && typeof value === 'object') return masked(value as Record<string, unknown>);
+  return value;
+};
+
 /**
  * A copy of `values` safe to keep in the log: secret-named fields masked, the user and password of URLs
- * (`rtsp://user:pass@host`) replaced; nested objects too.
+ * (`rtsp://user:pass@host`) and `password=`/`token=`-style parameters replaced; nested objects and arrays too.
  */
 export function masked<T extends Record<string, unknown>>(values: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (SECRET_KEY.test(key) && value !== null && value !== undefined && value !== '') out[key] = '***';
-    else if (typeof value === 'string') out[key] = value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
-    else if (value && typeof value === 'object' && !Array.isArray(value)) out[key] = masked(value as Record<string, unknown>);
-    else out[key] = value;
+    else out[key] = maskedValue(value);
   }
   return out as T;
 }

@@ -2,11 +2,16 @@ import { EVENT_TYPES } from '@sitewatch/contracts';
 import { createTestResult } from '../../src/modules/analysis/fixtures.ts';
 import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixtures.ts';
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
+import { fieldWorkObjectRoutes as fieldWork } from '../attendance-fixtures.ts';
+import { calendarObjectRoutes as calendar } from '../calendar-fixtures.ts';
+import { directoriesObjectRoutes as directories } from '../directories-fixtures.ts';
 import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
+import { inventoryObjectRoutes as inventory } from '../inventory-fixtures.ts';
 import { peopleObjectRoutes as people } from '../people-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
+import { vendorsObjectRoutes as vendors } from '../vendors-fixtures.ts';
 import type { TestApp } from './harness.ts';
 
 /**
@@ -26,6 +31,16 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...forms,
   // user administration (issue 15)
   ...people,
+  // field staff directories and clusters (issue 15)
+  ...directories,
+  // inventory of spares (issue 16)
+  ...inventory,
+  // vendors directory (issue 15)
+  ...vendors,
+  // attendance and equipment (issue 16)
+  ...fieldWork,
+  // calendar and maintenance windows (issue 16)
+  ...calendar,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

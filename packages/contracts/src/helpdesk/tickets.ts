@@ -208,6 +208,9 @@ export const ticketSummarySchema = z.object({
   description: z.string(),
   assignedTo: z.number().int().nullable(),
   assignee: userRefSchema.nullable(),
+  /** The vendor the ticket is assigned to. */
+  vendorId: z.number().int().nullable(),
+  vendor: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   createdBy: userRefSchema.nullable(),
   onHold: z.boolean(),
   acknowledged: z.boolean(),
@@ -301,6 +304,7 @@ export const ticketListSchema = z.object({
   /** False when totalCount is a planner estimate (above TICKET_LIMITS.listCountCap matching rows). */
   totalExact: z.boolean(),
 });
+export type TicketList = z.infer<typeof ticketListSchema>;
 
 const splitCsv = z.union([z.string(), z.array(z.string())]).transform((value) =>
   (Array.isArray(value) ? value : [value])
@@ -329,6 +333,8 @@ export const ticketFilterShape = {
   subEvent: z.string().trim().min(1).max(250).optional(),
   assignedTo: z.union([z.literal('me'), z.literal('none'), idCoerced]).optional(),
   createdBy: z.union([z.literal('me'), idCoerced]).optional(),
+  /** Tickets assigned to this vendor. */
+  vendor: idCoerced.optional(),
   /** Only my tickets: assigned to me, raised by me or watched by me. */
   mine: boolParam.optional(),
   locationId: idCoerced.optional(),
@@ -392,6 +398,7 @@ const ticketWritable = {
     .default(''),
   priority: z.string().trim().min(1).max(40).optional(),
   assignedTo: idSchema.nullable().optional(),
+  vendorId: idSchema.nullable().optional(),
   onHold: z.boolean().optional(),
   acknowledged: z.boolean().optional(),
   locationId: idSchema.nullable().optional(),
@@ -484,11 +491,6 @@ export const workOrderCreateSchema = z.object({
   assignedTo: idSchema.nullable().optional(),
   dueDate: isoDate.nullable().optional(),
   priority: z.string().trim().min(1).max(40).optional(),
-});
-export const attendanceCreateSchema = z.object({
-  note: maxChars(250).default(''),
-  latitude: z.number().min(-90).max(90).nullable().optional(),
-  longitude: z.number().min(-180).max(180).nullable().optional(),
 });
 
 export const bulkAssignSchema = z.object({

@@ -16,6 +16,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { requireAuth } from '../../platform/auth/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AnalysisService } from './service.ts';
@@ -55,7 +56,7 @@ export function analysisRoutes(
     { schema: { tags, params: analysisIdParamSchema, body: analysisVerdictSchema, response: { 200: analysisResultSchema } } },
     async (req) => {
       const auth = requireAuth(req);
-      return analysis.verdict(auth, req.params.id, req.body, (ticketId) => deps.resolveTicket(auth, ticketId));
+      return analysis.verdict(auth, req.params.id, req.body, (ticketId) => deps.resolveTicket(auth, ticketId), originOf(req));
     },
   );
   r.get(
@@ -83,6 +84,6 @@ export function analysisRoutes(
   r.delete(
     '/api/analysis/cameras/:camId/reference/',
     { schema: { tags, params: cameraIdParamSchema, response: { 200: okSchema } } },
-    async (req) => analysis.resetReference(requireAuth(req), req.params.camId),
+    async (req) => analysis.resetReference(requireAuth(req), req.params.camId, originOf(req)),
   );
 }

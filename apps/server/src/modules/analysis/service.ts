@@ -15,6 +15,7 @@ import {
   ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
 import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
@@ -305,10 +306,27 @@ export function createAnalysisService(deps: AnalysisDeps) {
     },
 
     /** A verdict, given once. A true positive keeps the AI ticket open; a false positive resolves it. */
-    async verdict(auth: AuthContext, id: number, body: AnalysisVerdictBody, resolveTicket: (ticketId: number) => Promise<void>) {
+    /** `origin`: who gives it, for the activity log (null: not recorded). */
+    async verdict(
+      auth: AuthContext,
+      id: number,
+      body: AnalysisVerdictBody,
+      resolveTicket: (ticketId: number) => Promise<void>,
+      origin: AuditOrigin | null,
+    ) {
       const row = await visibleResult(auth, id);
       if (!canVerify(auth)) throw forbidden();
-      const saved = await repo.setVerdict(db, auth.tenantId, id, body.verdict, body.reason || null, auth.userId);
+      const saved = await db.transaction().execute(async (trx) => {
+        const saved = await repo.setVerdict(trx, auth.tenantId, id, body.verdict, body.reason || null, auth.userId);
+        if (saved && origin)
+          await writeActivity(trx, origin, {
+            action: 'analysis-result.verdict',
+            object: { type: 'analysis-result', id },
+            before: { verdict: null },
+            after: { verdict: body.verdict, reason: body.reason || null, cameraId: row.device_id, ticketId: row.ticket_id },
+          });
+        return saved;
+      });
       if (!saved) throw conflict('This result has already been verified');
       if (body.verdict === 'FALSE_POSITIVE' && row.ticket_id !== null) {
         try {
@@ -332,12 +350,20 @@ export function createAnalysisService(deps: AnalysisDeps) {
     },
 
     /** The next pass takes a new reference frame for the camera. */
-    async resetReference(auth: AuthContext, camId: number) {
+    async resetReference(auth: AuthContext, camId: number, origin: AuditOrigin | null) {
       await visibleCamera(auth, camId);
       if (!canVerify(auth)) throw forbidden();
       const state = await repo.cameraState(db, auth.tenantId, camId);
       if (state?.reference_file) await rm(frameFile(auth.tenantId, state.reference_file), { force: true });
-      await repo.saveCameraState(db, auth.tenantId, camId, { reference_file: null, reference_at: null });
+      await db.transaction().execute(async (trx) => {
+        await repo.saveCameraState(trx, auth.tenantId, camId, { reference_file: null, reference_at: null });
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'analysis-reference.delete',
+            object: { type: 'analysis-reference', id: camId },
+            before: { referenceAt: state?.reference_at ? new Date(state.reference_at).toISOString() : null },
+          });
+      });
       return { success: true };
     },
 

@@ -10,7 +10,8 @@ import type { UserDirectory } from '../users/directory.ts';
 import { createDeviceActivityRepository, type DeviceActivityRepository } from './activity-repository.ts';
 import { createCatalogService } from './catalog-service.ts';
 import { deviceExports } from './exports.ts';
-import { deleteMappingsOf, deviceById, renameSiteRoot, templateExists } from './repository.ts';
+import { createDeviceMaintenance, type DeviceMaintenance } from './maintenance.ts';
+import { deleteMappingsOf, deviceById, renameSiteRoot, replaceHardware, templateExists } from './repository.ts';
 import { deviceRoutes } from './routes.ts';
 import { createDeviceService } from './service.ts';
 
@@ -22,6 +23,7 @@ export type {
   IngestDevice,
   StatusChange,
 } from './activity-repository.ts';
+export type { DeviceMaintenance } from './maintenance.ts';
 
 /**
  * The devices tables as other domains may use them, built before any module because the site directory, telemetry
@@ -35,6 +37,13 @@ export interface DeviceRecords {
   /** Device names start with their site's root (its code, else its name): a new root renames them. */
   renameSiteRoot(db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string): Promise<void>;
   removeMappingsOf(db: Db, tenantId: number, type: 'ASSET' | 'DEVICE', id: number): Promise<void>;
+  /** A replaced unit's serial number, vendor and model go into the device's metadata, in the caller's transaction `db`; the old values, or null when no such device. */
+  replaceHardware(
+    db: Db,
+    tenantId: number,
+    deviceId: number,
+    hardware: { serialNumber: string; vendor: string; model: string },
+  ): Promise<{ serialNumber: string; vendor: string; model: string } | null>;
 }
 
 export function createDeviceRecords(db: Db): DeviceRecords {
@@ -60,6 +69,7 @@ export function createDeviceRecords(db: Db): DeviceRecords {
     async removeMappingsOf(trx, tenantId, type, id) {
       await deleteMappingsOf(trx, tenantId, type, id);
     },
+    replaceHardware: (trx, tenantId, deviceId, hardware) => replaceHardware(trx, tenantId, deviceId, hardware),
   };
 }
 
@@ -77,8 +87,13 @@ export interface DevicesPorts {
   users: UserDirectory;
 }
 
+export interface DevicesPort {
+  /** Maintenance mode switched by the system (calendar maintenance windows). */
+  maintenance: DeviceMaintenance;
+}
+
 /** Devices: the list and tree, templates, mappings, provisioning, alarm actions. */
-export function createDevicesModule(ports: DevicesPorts): DomainModule {
+export function createDevicesModule(ports: DevicesPorts): DomainModule<DevicesPort> {
   const { db } = ports;
   const devices = createDeviceService({
     db,
@@ -92,7 +107,7 @@ export function createDevicesModule(ports: DevicesPorts): DomainModule {
   const catalog = createCatalogService(db, ports.sites);
   for (const source of deviceExports(devices)) ports.exports.registerSource(source);
   return {
-    ports: {},
+    ports: { maintenance: createDeviceMaintenance(db, ports.events) },
     register(app) {
       deviceRoutes(app, { db, devices, catalog, sites: ports.sites, provisionRateLimit: 30 });
     },

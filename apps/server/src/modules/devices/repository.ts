@@ -290,7 +290,7 @@ export const insertAlarmAction = (
     updated: number;
     createTicket: boolean;
     description: string;
-    userId: number;
+    userId: number | null;
   },
 ) =>
   db
@@ -346,3 +346,29 @@ export const deviceById = (db: Db, tenantId: number, id: number) =>
 
 export const templateExists = (db: Db, tenantId: number, id: number) =>
   db.selectFrom('device_templates').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst().then(Boolean);
+
+/** Sets a device's hardware (serial number, vendor, model in its metadata) in the caller's transaction; the old values, or null. */
+export async function replaceHardware(
+  trx: Db,
+  tenantId: number,
+  id: number,
+  hardware: { serialNumber: string; vendor: string; model: string },
+): Promise<{ serialNumber: string; vendor: string; model: string } | null> {
+  const row = await trx
+    .selectFrom('devices')
+    .select('metadata')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return null;
+  const before = row.metadata ?? {};
+  await trx
+    .updateTable('devices')
+    .set({ metadata: JSON.stringify({ ...before, ...hardware }), updated_at: new Date() })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+  const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+  return { serialNumber: text(before.serialNumber), vendor: text(before.vendor), model: text(before.model) };
+}

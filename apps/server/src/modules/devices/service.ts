@@ -96,15 +96,7 @@ const toCompact = (row: repo.CompactRow, q: Pick<CompactListQuery, 'includeSite'
 type DevicePatch = z.output<typeof deviceUpdateSchema>;
 
 /** A device's fields as its activity log entries show them (never its access token). */
-const recordOf = (d: {
-  name: string;
-  label: string;
-  type: string;
-  assetId: number | null;
-  parentId: number | null;
-  templateId: number | null;
-  metadata: Record<string, unknown>;
-}) =>
+const recordOf = (d: Omit<repo.NewDevice, 'accessToken' | 'discovered'>) =>
   masked({
     name: d.name,
     label: d.label,

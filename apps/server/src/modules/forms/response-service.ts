@@ -13,6 +13,7 @@ import {
   validateResponse,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
+import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
@@ -143,7 +144,8 @@ export function createResponseService(deps: ResponseDeps) {
       return { ...file, name: row.name, type: row.type };
     },
 
-    async submit(auth: AuthContext, body: ResponseCreate) {
+    /** `origin`: who submits it, for the activity log (null: not recorded); the entry names the form, not the answers. */
+    async submit(auth: AuthContext, body: ResponseCreate, origin: AuditOrigin | null) {
       const template = await deps.templates.get(auth, body.formTemplate);
       const errors = Object.entries(validateResponse(template.metadata, body.data)).map(([path, message]) => ({ path, message }));
       errors.push(...(await checkSelections(auth, template.metadata, body.data)));
@@ -164,6 +166,12 @@ export function createResponseService(deps: ResponseDeps) {
         });
         await repo.claimAttachments(trx, auth.tenantId, uids, responseId);
         await repo.deleteDraft(trx, auth.tenantId, template.id, auth.userId);
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'form-response.create',
+            object: { type: 'form-response', id: responseId },
+            after: { formTemplate: template.id, formName: template.name, version: template.version, attachments: uids.length },
+          });
         return responseId;
       });
       const ticketIds = await deps.actions.run(auth, template, id, body.data, body.context);

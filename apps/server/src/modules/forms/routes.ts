@@ -18,11 +18,13 @@ import {
   formTemplateSchema,
   formVersionListSchema,
   formVersionParamSchema,
+  INT4_MAX,
   idParamSchema,
 } from '@sitewatch/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { requireAuth } from '../../platform/auth/context.ts';
 import { readFiles } from '../../platform/uploads.ts';
 import type { ResponseService } from './response-service.ts';
@@ -31,7 +33,7 @@ import type { TemplateService } from './template-service.ts';
 const tags = ['forms'];
 const T = '/ifmapp/dynamic-form-templates';
 /** PUT takes the whole template; `version` (the one read) refuses a save over someone else's. */
-const templateUpdateSchema = formTemplateInputSchema.extend({ version: z.number().int().positive().optional() });
+const templateUpdateSchema = formTemplateInputSchema.extend({ version: z.number().int().positive().max(INT4_MAX).optional() });
 
 /** RFC 6266 / 5987: an ASCII fallback plus the UTF-8 name. */
 const contentDisposition = (name: string) =>
@@ -53,7 +55,7 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
     },
   );
   r.post(`${T}/`, { schema: { tags, body: formTemplateInputSchema, response: { 201: formTemplateSchema } } }, async (request, reply) =>
-    reply.status(201).send(await templates.create(requireAuth(request), request.body)),
+    reply.status(201).send(await templates.create(requireAuth(request), request.body, originOf(request))),
   );
   r.get(`${T}/:id/`, { schema: { tags, params: idParamSchema, response: { 200: formTemplateSchema } } }, async (request) =>
     templates.get(requireAuth(request), request.params.id),
@@ -63,11 +65,11 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
     { schema: { tags, params: idParamSchema, body: templateUpdateSchema, response: { 200: formTemplateSchema } } },
     async (request) => {
       const { version, ...input } = request.body;
-      return templates.update(requireAuth(request), request.params.id, input, version);
+      return templates.update(requireAuth(request), request.params.id, input, originOf(request), version);
     },
   );
   r.delete(`${T}/:id/`, { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await templates.remove(requireAuth(request), request.params.id);
+    await templates.remove(requireAuth(request), request.params.id, originOf(request));
     return reply.status(204).send(null);
   });
   r.get(`${T}/:id/versions/`, { schema: { tags, params: idParamSchema, response: { 200: formVersionListSchema } } }, async (request) =>
@@ -81,7 +83,7 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
   r.post(
     `${T}/:id/versions/:version/restore/`,
     { schema: { tags, params: formVersionParamSchema, response: { 200: formTemplateSchema } } },
-    async (request) => templates.restore(requireAuth(request), request.params.id, request.params.version),
+    async (request) => templates.restore(requireAuth(request), request.params.id, request.params.version, originOf(request)),
   );
 
   r.get(
@@ -131,6 +133,6 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
   r.post(
     '/ifmapp/dynamic-forms/',
     { schema: { tags, body: formResponseCreateSchema, response: { 201: formResponseSchema } } },
-    async (request, reply) => reply.status(201).send(await responses.submit(requireAuth(request), request.body)),
+    async (request, reply) => reply.status(201).send(await responses.submit(requireAuth(request), request.body, originOf(request))),
   );
 }

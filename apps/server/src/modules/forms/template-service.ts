@@ -8,6 +8,7 @@ import {
   type formTemplateQuerySchema,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
+import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
@@ -19,17 +20,21 @@ type TemplateInput = z.output<typeof formTemplateInputSchema>;
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
+const contentOf = (row: repo.TemplateRow): repo.TemplateContent => ({
+  name: row.name,
+  label: row.label,
+  description: row.description,
+  icon: row.icon,
+  views: row.views,
+  metadata: row.metadata,
+  actions: row.actions,
+  hideCancel: row.hide_cancel,
+});
+
 export function toTemplate(row: repo.TemplateRow): FormTemplate {
   return {
     id: row.id,
-    name: row.name,
-    label: row.label,
-    description: row.description,
-    icon: row.icon,
-    views: row.views,
-    metadata: row.metadata,
-    actions: row.actions,
-    hideCancel: row.hide_cancel,
+    ...contentOf(row),
     version: row.version,
     responseCount: row.response_count,
     createdAt: iso(row.created_at),
@@ -57,6 +62,23 @@ function checked(input: TemplateInput): repo.TemplateContent {
   };
 }
 
+/**
+ * A template's fields as its activity log entries show them. The form's fields are named by the version that holds
+ * them (the version history keeps every version's whole content) and counted, not copied.
+ */
+const templateRecord = (c: repo.TemplateContent, version: number) =>
+  masked({
+    name: c.name,
+    label: c.label,
+    description: c.description,
+    icon: c.icon,
+    views: c.views,
+    actions: c.actions,
+    hideCancel: c.hideCancel,
+    fieldCount: Object.keys(c.metadata.schema?.properties ?? {}).length,
+    version,
+  } as Record<string, unknown>);
+
 /** Templates: anyone signed in reads and fills them; building needs the build permission. */
 export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory, 'byIds'> }) {
   const { db } = deps;
@@ -68,6 +90,22 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
   }
 
   const isNameTaken = (error: unknown) => (error as { code?: string }).code === '23505';
+
+  /** A save's entry: the changed fields, and always the version before and after (where the fields' changes are). */
+  const recordUpdate = (
+    trx: Db,
+    origin: AuditOrigin,
+    current: repo.TemplateRow,
+    content: repo.TemplateContent,
+    version: number,
+    detail?: Record<string, unknown>,
+  ) =>
+    writeActivity(trx, origin, {
+      action: 'form-template.update',
+      object: { type: 'form-template', id: current.id },
+      ...changedFields(templateRecord(contentOf(current), current.version), templateRecord(content, version)),
+      ...(detail ? { detail } : {}),
+    });
 
   return {
     get: async (auth: AuthContext, id: number) => toTemplate(await get(auth, id)),
@@ -83,11 +121,21 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
       return { contents: rows.map(toTemplate), totalCount: rows.length };
     },
 
-    async create(auth: AuthContext, input: TemplateInput) {
+    /** `origin`: who builds it, for the activity log (null: not recorded). */
+    async create(auth: AuthContext, input: TemplateInput, origin: AuditOrigin | null) {
       if (!canBuild(auth)) throw forbidden();
       const content = checked(input);
       try {
-        const id = await db.transaction().execute((trx) => repo.insertTemplate(trx, auth.tenantId, content, auth.userId));
+        const id = await db.transaction().execute(async (trx) => {
+          const id = await repo.insertTemplate(trx, auth.tenantId, content, auth.userId);
+          if (origin)
+            await writeActivity(trx, origin, {
+              action: 'form-template.create',
+              object: { type: 'form-template', id },
+              after: templateRecord(content, 1),
+            });
+          return id;
+        });
         return toTemplate(await get(auth, id));
       } catch (error) {
         if (isNameTaken(error)) throw conflict(`A form named "${content.name}" already exists`, 'name_taken');
@@ -96,14 +144,16 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
     },
 
     /** Saves the whole template as its next version; with `version`, refuses when someone saved in between. */
-    async update(auth: AuthContext, id: number, input: TemplateInput, expectedVersion?: number) {
+    async update(auth: AuthContext, id: number, input: TemplateInput, origin: AuditOrigin | null, expectedVersion?: number) {
       if (!canBuild(auth)) throw forbidden();
-      await get(auth, id);
+      const current = await get(auth, id);
       const content = checked(input);
       try {
-        const version = await db
-          .transaction()
-          .execute((trx) => repo.updateTemplate(trx, auth.tenantId, id, content, auth.userId, expectedVersion));
+        const version = await db.transaction().execute(async (trx) => {
+          const version = await repo.updateTemplate(trx, auth.tenantId, id, content, auth.userId, expectedVersion);
+          if (version !== null && origin) await recordUpdate(trx, origin, current, content, version);
+          return version;
+        });
         if (version === null) throw conflict('This form was changed by someone else; reload it to see their changes', 'stale_version');
       } catch (error) {
         if (isNameTaken(error)) throw conflict(`A form named "${content.name}" already exists`, 'name_taken');
@@ -112,10 +162,18 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
       return toTemplate(await get(auth, id));
     },
 
-    async remove(auth: AuthContext, id: number) {
+    async remove(auth: AuthContext, id: number, origin: AuditOrigin | null) {
       if (!canBuild(auth)) throw forbidden();
-      await get(auth, id);
-      await repo.deleteTemplate(db, auth.tenantId, id);
+      const current = await get(auth, id);
+      await db.transaction().execute(async (trx) => {
+        await repo.deleteTemplate(trx, auth.tenantId, id);
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'form-template.delete',
+            object: { type: 'form-template', id },
+            before: templateRecord(contentOf(current), current.version),
+          });
+      });
     },
 
     async versions(auth: AuthContext, id: number) {
@@ -154,7 +212,7 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
     },
 
     /** Restoring saves the old content as a new version, so that nothing is lost. */
-    async restore(auth: AuthContext, id: number, version: number) {
+    async restore(auth: AuthContext, id: number, version: number, origin: AuditOrigin | null) {
       if (!canBuild(auth)) throw forbidden();
       const current = await get(auth, id);
       const old = await repo.versionOf(db, auth.tenantId, id, version);
@@ -170,7 +228,11 @@ export function createTemplateService(deps: { db: Db; users: Pick<UserDirectory,
         hideCancel: old.hide_cancel,
       });
       if (!input.success) throw badRequest('This version can no longer be restored');
-      await db.transaction().execute((trx) => repo.updateTemplate(trx, auth.tenantId, id, checked(input.data), auth.userId));
+      const content = checked(input.data);
+      await db.transaction().execute(async (trx) => {
+        const saved = await repo.updateTemplate(trx, auth.tenantId, id, content, auth.userId);
+        if (saved !== null && origin) await recordUpdate(trx, origin, current, content, saved, { restoredVersion: version });
+      });
       return toTemplate(await get(auth, id));
     },
   };

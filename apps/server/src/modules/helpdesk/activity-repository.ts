@@ -132,14 +132,3 @@ export const listAttendance = (db: Db, tenantId: number, ticketId: number) =>
     .orderBy('d.created_at', 'desc')
     .limit(100)
     .execute();
-
-export const insertAttendance = (
-  db: Db,
-  v: { tenantId: number; ticketId: number; userId: number; note: string; latitude: number | null; longitude: number | null },
-) =>
-  db
-    .insertInto('ticket_attendance')
-    .values({ tenant_id: v.tenantId, ticket_id: v.ticketId, user_id: v.userId, note: v.note, latitude: v.latitude, longitude: v.longitude })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-    .then((r) => r.id);

@@ -5,7 +5,7 @@ import type { AuditOrigin } from '../../platform/audit.ts';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { sniffContentType } from '../../platform/sniff.ts';
-import { type Actor, canChange, canEdit, canRate, isAssignee } from './access.ts';
+import { type Actor, canChange, canEdit, canRate } from './access.ts';
 import * as activity from './activity-repository.ts';
 import { iso, toComment, toHistory } from './mapper.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
@@ -186,30 +186,6 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
           : null,
         message: HELPDESK_MESSAGES.ratingSaved,
       };
-    },
-
-    async markAttendance(actor: Actor, id: number, body: { note: string; latitude?: number | null; longitude?: number | null }) {
-      const seen = await tickets.visibleTicket(actor, id);
-      if (!(await viewSettings(actor.tenantId, seen.type)).markAttendance)
-        throw forbidden('Attendance is turned off for this kind of ticket');
-      if (!canChange(actor) && !isAssignee(actor, seen)) throw forbidden('Only the assignee can mark attendance');
-      const { row } = await change(actor, id, async (_locked, trx) => {
-        const attendanceId = await activity.insertAttendance(trx, {
-          tenantId: actor.tenantId,
-          ticketId: id,
-          userId: actor.userId,
-          note: body.note,
-          latitude: body.latitude ?? null,
-          longitude: body.longitude ?? null,
-        });
-        return {
-          set: {},
-          action: 'attendance',
-          changes: [{ field: 'attendance', from: null, to: { id: attendanceId, at: new Date().toISOString() } }],
-          note: body.note || null,
-        };
-      });
-      return tickets.detail(actor, row);
     },
 
     /** Raises a work order from a ticket: same place and issue, linked both ways, one history entry on each. */

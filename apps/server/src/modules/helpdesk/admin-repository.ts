@@ -223,3 +223,15 @@ export const savePrefs = (db: Db, tenantId: number, userId: number, key: string,
     .values({ tenant_id: tenantId, user_id: userId, key, value: JSON.stringify(value), updated_at: sql`now()` })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: JSON.stringify(value), updated_at: sql`now()` }))
     .execute();
+
+/** The tenant's issue types among these ids (names for another domain's lists). */
+export const issueTypesByIds = (db: Db, tenantId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([] as { id: number; name: string; active: boolean }[])
+    : db
+        .selectFrom('issue_types')
+        .select(['id', 'name', 'active'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .orderBy('name')
+        .execute();

@@ -30,6 +30,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { requireAuth } from '../../platform/auth/context.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { readFiles } from '../../platform/uploads.ts';
@@ -50,7 +51,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   r.put(
     '/helpdesk/config/',
     { schema: { tags, body: helpdeskConfigUpdateSchema, response: { 200: helpdeskConfigSchema } } },
-    async (request) => admin.updateConfig(requireAuth(request), request.body),
+    async (request) => admin.updateConfig(requireAuth(request), request.body, originOf(request)),
   );
   r.get(
     '/helpdesk/preferences/',
@@ -74,7 +75,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   r.post(
     '/helpdesk/issue-types/',
     { schema: { tags, body: issueTypeInputSchema, response: { 201: issueTypeSchema } } },
-    async (request, reply) => reply.status(201).send(await admin.createIssueType(requireAuth(request), request.body)),
+    async (request, reply) => reply.status(201).send(await admin.createIssueType(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/helpdesk/issue-types/:id/', { schema: { tags, params: idParamSchema, response: { 200: issueTypeSchema } } }, async (request) =>
     admin.getIssueType(requireAuth(request).tenantId, request.params.id),
@@ -82,13 +83,13 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   r.put(
     '/helpdesk/issue-types/:id/',
     { schema: { tags, params: idParamSchema, body: issueTypeInputSchema, response: { 200: issueTypeSchema } } },
-    async (request) => admin.updateIssueType(requireAuth(request), request.params.id, request.body),
+    async (request) => admin.updateIssueType(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/helpdesk/issue-types/:id/',
     { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await admin.deleteIssueType(requireAuth(request), request.params.id);
+      await admin.deleteIssueType(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -101,7 +102,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   r.post(
     '/helpdesk/escalation-policies/',
     { schema: { tags, body: escalationPolicyInputSchema, response: { 201: escalationPolicySchema } } },
-    async (request, reply) => reply.status(201).send(await admin.savePolicy(requireAuth(request), null, request.body)),
+    async (request, reply) => reply.status(201).send(await admin.savePolicy(requireAuth(request), null, request.body, originOf(request))),
   );
   r.get(
     '/helpdesk/escalation-policies/:id/',
@@ -111,13 +112,13 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   r.put(
     '/helpdesk/escalation-policies/:id/',
     { schema: { tags, params: idParamSchema, body: escalationPolicyInputSchema, response: { 200: escalationPolicySchema } } },
-    async (request) => admin.savePolicy(requireAuth(request), request.params.id, request.body),
+    async (request) => admin.savePolicy(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/helpdesk/escalation-policies/:id/',
     { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await admin.deletePolicy(requireAuth(request), request.params.id);
+      await admin.deletePolicy(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -16,6 +16,7 @@ import {
   ticketNotificationPrefsSchema,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
+import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { UserDirectory } from '../users/directory.ts';
@@ -27,6 +28,57 @@ import type { StoredLevel } from './tables.ts';
 const CONFIG_CACHE_MS = 5_000;
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+/** An issue type's columns from its input. */
+const issueTypeValues = (input: z.infer<typeof issueTypeInputSchema>) => ({
+  name: input.name,
+  sub_types: [...new Set(input.subTypes)],
+  ticket_types: input.ticketTypes,
+  default_priority: input.defaultPriority,
+  sla_hours: input.slaHours,
+  description: input.description,
+  active: input.active,
+});
+
+/** An issue type's fields as its activity log entries show them. */
+const issueTypeRecord = (r: {
+  name: string;
+  sub_types: string[];
+  ticket_types: string[];
+  default_priority: string | null;
+  sla_hours: number | null;
+  description: string;
+  active: boolean;
+}) => ({
+  name: r.name,
+  subTypes: r.sub_types,
+  ticketTypes: r.ticket_types,
+  defaultPriority: r.default_priority,
+  slaHours: r.sla_hours,
+  description: r.description,
+  active: r.active,
+});
+
+/** An escalation policy's fields as its activity log entries show them. */
+const policyRecord = (r: {
+  name: string;
+  description: string;
+  ticket_types: string[];
+  priorities: string[];
+  events: string[];
+  stop_at: string;
+  levels: unknown;
+  active: boolean;
+}) => ({
+  name: r.name,
+  description: r.description,
+  ticketTypes: r.ticket_types,
+  priorities: r.priorities,
+  events: r.events,
+  stopAt: r.stop_at,
+  levels: typeof r.levels === 'string' ? (JSON.parse(r.levels) as unknown) : r.levels,
+  active: r.active,
+});
 
 /** Helpdesk configuration, list preferences, issue types and escalation policies. */
 export function createAdminService(db: Db, users: UserDirectory) {
@@ -98,7 +150,8 @@ export function createAdminService(db: Db, users: UserDirectory) {
       const rows = await repo.prefsOfUsers(db, tenantId, userIds, 'notifications');
       return new Map(rows.map((r) => [r.user_id, r.value]));
     },
-    async updateConfig(actor: Actor, patch: z.infer<typeof helpdeskConfigUpdateSchema>) {
+    /** `origin`: who changes the settings, for the activity log (null: not recorded). */
+    async updateConfig(actor: Actor, patch: z.infer<typeof helpdeskConfigUpdateSchema>, origin: AuditOrigin | null) {
       requireAdmin(actor);
       const current = await config(actor.tenantId);
       const next = helpdeskConfigSchema.parse({
@@ -111,7 +164,14 @@ export function createAdminService(db: Db, users: UserDirectory) {
       });
       const names = next.priorities.map((p) => p.name);
       if (new Set(names).size !== names.length) throw badRequest('Priority names must be unique');
-      await repo.saveConfig(db, actor.tenantId, next);
+      await db.transaction().execute(async (trx) => {
+        await repo.saveConfig(trx, actor.tenantId, next);
+        if (origin) {
+          const change = changedFields(masked(current), masked(next));
+          const object = { type: 'helpdesk-settings', id: actor.tenantId };
+          await writeActivity(trx, origin, { action: 'helpdesk-settings.update', object, ...change });
+        }
+      });
       cache.delete(actor.tenantId);
       return next;
     },
@@ -164,20 +224,17 @@ export function createAdminService(db: Db, users: UserDirectory) {
       if (!row) throw notFound();
       return toIssueType(row);
     },
-    async createIssueType(actor: Actor, input: z.infer<typeof issueTypeInputSchema>) {
+    async createIssueType(actor: Actor, input: z.infer<typeof issueTypeInputSchema>, origin: AuditOrigin | null) {
       requireAdmin(actor);
       await checkPriority(actor.tenantId, input.defaultPriority);
       try {
-        const row = await repo.insertIssueType(db, {
-          tenant_id: actor.tenantId,
-          name: input.name,
-          sub_types: [...new Set(input.subTypes)],
-          ticket_types: input.ticketTypes,
-          default_priority: input.defaultPriority,
-          sla_hours: input.slaHours,
-          description: input.description,
-          active: input.active,
-          updated_at: new Date(),
+        const row = await db.transaction().execute(async (trx) => {
+          const row = await repo.insertIssueType(trx, { ...issueTypeValues(input), tenant_id: actor.tenantId, updated_at: new Date() });
+          if (origin) {
+            const object = { type: 'issue-type', id: row.id };
+            await writeActivity(trx, origin, { action: 'issue-type.create', object, after: issueTypeRecord(row) });
+          }
+          return row;
         });
         return toIssueType(row);
       } catch (error) {
@@ -185,29 +242,40 @@ export function createAdminService(db: Db, users: UserDirectory) {
         throw error;
       }
     },
-    async updateIssueType(actor: Actor, id: number, input: z.infer<typeof issueTypeInputSchema>) {
+    async updateIssueType(actor: Actor, id: number, input: z.infer<typeof issueTypeInputSchema>, origin: AuditOrigin | null) {
       requireAdmin(actor);
       await checkPriority(actor.tenantId, input.defaultPriority);
+      const current = await repo.findIssueType(db, actor.tenantId, id);
+      if (!current) throw notFound();
       try {
-        const row = await repo.updateIssueType(db, actor.tenantId, id, {
-          name: input.name,
-          sub_types: [...new Set(input.subTypes)],
-          ticket_types: input.ticketTypes,
-          default_priority: input.defaultPriority,
-          sla_hours: input.slaHours,
-          description: input.description,
-          active: input.active,
+        const row = await db.transaction().execute(async (trx) => {
+          const row = await repo.updateIssueType(trx, actor.tenantId, id, issueTypeValues(input));
+          if (!row) throw notFound();
+          if (origin) {
+            const change = changedFields(issueTypeRecord(current), issueTypeRecord(row));
+            await writeActivity(trx, origin, { action: 'issue-type.update', object: { type: 'issue-type', id }, ...change });
+          }
+          return row;
         });
-        if (!row) throw notFound();
         return toIssueType(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`An issue type named "${input.name}" already exists`);
         throw error;
       }
     },
-    async deleteIssueType(actor: Actor, id: number) {
+    async deleteIssueType(actor: Actor, id: number, origin: AuditOrigin | null) {
       requireAdmin(actor);
-      if (!(await repo.deleteIssueType(db, actor.tenantId, id))) throw notFound();
+      const current = await repo.findIssueType(db, actor.tenantId, id);
+      if (!current) throw notFound();
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteIssueType(trx, actor.tenantId, id))) throw notFound();
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'issue-type.delete',
+            object: { type: 'issue-type', id },
+            before: issueTypeRecord(current),
+          });
+      });
     },
     findIssueTypeByName: (tenantId: number, name: string) => repo.findIssueTypeByName(db, tenantId, name),
     countIssueTypes: (tenantId: number) => repo.countIssueTypes(db, tenantId),
@@ -228,7 +296,8 @@ export function createAdminService(db: Db, users: UserDirectory) {
       const counts = await repo.activeTicketCounts(db, tenantId, [id]);
       return toPolicy(row, counts.get(id) ?? 0);
     },
-    async savePolicy(actor: Actor, id: number | null, raw: z.input<typeof escalationPolicyInputSchema>) {
+    /** Creates (id null) or changes a policy; `origin`: who, for the activity log (null: not recorded). */
+    async savePolicy(actor: Actor, id: number | null, raw: z.input<typeof escalationPolicyInputSchema>, origin: AuditOrigin | null) {
       requireAdmin(actor);
       const input = escalationPolicyInputSchema.parse(raw);
       const levels = input.levels as StoredLevel[];
@@ -246,12 +315,24 @@ export function createAdminService(db: Db, users: UserDirectory) {
       };
       try {
         if (id === null) {
-          const row = await repo.insertPolicy(db, { ...values, tenant_id: actor.tenantId, updated_at: new Date() });
+          const row = await db.transaction().execute(async (trx) => {
+            const row = await repo.insertPolicy(trx, { ...values, tenant_id: actor.tenantId, updated_at: new Date() });
+            if (origin) {
+              const object = { type: 'escalation-policy', id: row.id };
+              await writeActivity(trx, origin, { action: 'escalation-policy.create', object, after: policyRecord(row) });
+            }
+            return row;
+          });
           return toPolicy(row, 0);
         }
+        const current = await repo.findPolicy(db, actor.tenantId, id);
         const row = await db.transaction().execute(async (trx) => {
           const updated = await repo.updatePolicy(trx, actor.tenantId, id, values);
           if (updated && !updated.active) await repo.stopPolicyTimers(trx, actor.tenantId, id);
+          if (updated && current && origin) {
+            const change = changedFields(policyRecord(current), policyRecord(updated));
+            await writeActivity(trx, origin, { action: 'escalation-policy.update', object: { type: 'escalation-policy', id }, ...change });
+          }
           return updated;
         });
         if (!row) throw notFound();
@@ -262,11 +343,19 @@ export function createAdminService(db: Db, users: UserDirectory) {
         throw error;
       }
     },
-    async deletePolicy(actor: Actor, id: number) {
+    async deletePolicy(actor: Actor, id: number, origin: AuditOrigin | null) {
       requireAdmin(actor);
+      const current = await repo.findPolicy(db, actor.tenantId, id);
       const deleted = await db.transaction().execute(async (trx) => {
         await repo.stopPolicyTimers(trx, actor.tenantId, id);
-        return repo.deletePolicy(trx, actor.tenantId, id);
+        const deleted = await repo.deletePolicy(trx, actor.tenantId, id);
+        if (deleted && current && origin)
+          await writeActivity(trx, origin, {
+            action: 'escalation-policy.delete',
+            object: { type: 'escalation-policy', id },
+            before: policyRecord(current),
+          });
+        return deleted;
       });
       if (!deleted) throw notFound();
     },

@@ -44,6 +44,7 @@ export async function markOverdue(db: Db, batch: number, now: Date): Promise<Swe
     with due as (
       select id, status from tickets
       where due_date < ${at} and not sla_breached and status not in ('RESOLVED', 'CLOSED') and due_date is not null
+        and sla_paused_at is null
       order by due_date
       limit ${batch}
       for update skip locked
@@ -89,6 +90,7 @@ export const lockDueEscalations = (trx: Db, batch: number, now: Date) =>
     .selectFrom('tickets')
     .select(['id', 'tenant_id', 'status', 'assigned_to', 'escalation_policy_id', 'escalation_level'])
     .where('escalation_due_at', '<=', now)
+    .where('sla_paused_at', 'is', null)
     .orderBy('escalation_due_at')
     .limit(batch)
     .forUpdate()

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CustomerSettings } from '@sitewatch/contracts';
+import { type CustomerSettings, TERMINAL_STATUSES, TICKET_STATUSES } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { createLocalBlobStore } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
@@ -10,18 +10,25 @@ import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import { createActivityService } from './activity-service.ts';
+import { issueTypesByIds } from './admin-repository.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { createAdminService } from './admin-service.ts';
+import { createTicketAssignees, type TicketAssignees } from './assignees.ts';
 import { createEscalationEngine, type EscalationEngine, SWEEP_INTERVAL_MS, SWEEP_QUEUE } from './escalation.ts';
 import { ESCALATION_QUEUE } from './escalation-repository.ts';
 import { ticketExports } from './exports.ts';
 import { createImportService, IMPORT_QUEUE } from './import-service.ts';
-import type { SystemTickets } from './ports.ts';
+import type { HelpdeskForVendors, SystemTickets, TicketLinks, TicketVendors } from './ports.ts';
 import { createReportService } from './report-service.ts';
+import { createHelpdeskSchedule, type HelpdeskSchedule } from './schedule.ts';
+import { createTicketLinks } from './ticket-links.ts';
+import { openCountsByVendor } from './ticket-repository.ts';
 import { ticketRoutes } from './ticket-routes.ts';
 import { createTicketService, type TicketService } from './ticket-service.ts';
 
-export type { SystemTicketInput, SystemTickets } from './ports.ts';
+export type { AssigneeTicket, TicketAssignees } from './assignees.ts';
+export type { HelpdeskForVendors, LinkedTicket, SystemTicketInput, SystemTickets, TicketLinks, TicketVendors } from './ports.ts';
+export type { DueItem, HelpdeskSchedule } from './schedule.ts';
 
 export interface HelpdeskPorts {
   db: Db;
@@ -37,24 +44,44 @@ export interface HelpdeskPorts {
   users: UserDirectory;
   exports: ExportRegistry;
   clock: Clock;
+  /** The vendors tickets may be assigned to. */
+  vendors: TicketVendors;
 }
 
 export interface HelpdeskPort {
   /** Raise tickets from other domains (alarms, alarm actions). */
   tickets: SystemTickets;
+  /** Open tickets by assignee and at sites (the people directories). */
+  assignees: TicketAssignees;
   /** The ticket service (main and benches read lists; tests drive it). */
   service: TicketService;
   /** The SLA and escalation sweep (tests and benches run it directly instead of waiting for the worker). */
   escalation: EscalationEngine;
   /** Each user's ticket notification config, when they saved one (for the notifications module). */
   notificationPrefs(tenantId: number, userIds: number[]): Promise<Map<number, unknown>>;
+  /** Due times for the calendar, and SLA pauses during maintenance windows. */
+  schedule: HelpdeskSchedule;
+  /** Issue type names and vendors' open tickets, for the vendors directory. */
+  forVendors: HelpdeskForVendors;
+  /** Tickets the inventory issues stock to. */
+  ticketLinks: TicketLinks;
 }
 
 /** The helpdesk: tickets, their activity, administration, reports, imports, SLA escalation, and the ticket export. */
 export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<HelpdeskPort> {
   const { db, events, jobs, log } = ports;
   const admin = createAdminService(db, ports.users);
-  const deps = { db, events, customers: ports.customers, directory: ports.directory, users: ports.users, admin, log, clock: ports.clock };
+  const deps = {
+    db,
+    events,
+    customers: ports.customers,
+    directory: ports.directory,
+    users: ports.users,
+    admin,
+    log,
+    clock: ports.clock,
+    vendors: ports.vendors,
+  };
   const blobs = createLocalBlobStore(join(ports.dataDir, 'blobs'));
   const tickets = createTicketService(deps);
   const activity = createActivityService({ ...deps, tickets, blobs });
@@ -68,9 +95,26 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
       tickets: {
         createTicket: (tenantId, input) => tickets.create(null, tenantId, input, { skipIssueCheck: true, history: 'Raised by the system' }),
       },
+      assignees: createTicketAssignees(db, tickets.sitesOf),
       service: tickets,
       escalation,
       notificationPrefs: admin.notificationPrefs,
+      schedule: createHelpdeskSchedule(db, ports.directory),
+      ticketLinks: createTicketLinks(tickets),
+      forVendors: {
+        issueTypes: (tenantId, ids) => issueTypesByIds(db, tenantId, ids),
+        openTicketCounts: (tenantId, vendorIds) => openCountsByVendor(db, tenantId, vendorIds),
+        openTickets: (actor, vendorId, page) =>
+          tickets.list(actor, {
+            type: 'all',
+            vendor: vendorId,
+            status: TICKET_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s)),
+            dateField: 'createdAt',
+            orderBy: '-createdAt',
+            page: page.page,
+            limit: page.limit,
+          }),
+      },
     },
     async register(app) {
       await app.register(async (scope) => ticketRoutes(scope, helpdesk));

@@ -30,7 +30,7 @@ export function userRef(id: number | null, u: { firstname: string | null; lastna
 
 export const attachmentPath = (ticketId: number, attachmentId: number) => `/helpdesk/tickets/${ticketId}/attachments/${attachmentId}/`;
 
-export function toSummary(r: TicketRow, names: UserNames): TicketSummary {
+export function toSummary(r: TicketRow, names: UserNames, vendors: ReadonlyMap<number, string> = new Map()): TicketSummary {
   return {
     id: r.id,
     ticketId: r.ticket_no,
@@ -43,6 +43,8 @@ export function toSummary(r: TicketRow, names: UserNames): TicketSummary {
     description: r.description,
     assignedTo: r.assigned_to,
     assignee: userRef(r.assigned_to, nameOf(names, r.assigned_to)),
+    vendorId: r.vendor_id,
+    vendor: r.vendor_id === null ? null : { id: r.vendor_id, name: vendors.get(r.vendor_id) ?? '' },
     createdBy:
       r.created_by === null
         ? null
@@ -129,6 +131,7 @@ export function eventPayload(
     deviceLabel: info.deviceLabel ?? null,
     ownerId: r.created_by,
     assignedTo: r.assigned_to,
+    vendorId: r.vendor_id,
     watcherIds: r.watchers ?? [],
     changes: extra.changes ?? [],
     historyId: extra.historyId ?? null,

@@ -51,6 +51,7 @@ export interface TicketsTable {
   title: string;
   description: Generated<string>;
   assigned_to: number | null;
+  vendor_id: number | null;
   created_by: number | null;
   created_by_email: string | null;
   location_id: number | null;
@@ -82,6 +83,8 @@ export interface TicketsTable {
   escalation_level: Generated<number>;
   escalation_cycle: Generated<number>;
   escalation_due_at: NullableTimestamp;
+  /** Set while a maintenance window pauses the SLA of the ticket's site; due times move on by the pause at resume. */
+  sla_paused_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   attachment_count: Generated<number>;
   thumbnail_id: number | null;
   version: Generated<number>;

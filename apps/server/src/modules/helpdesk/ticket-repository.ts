@@ -24,6 +24,7 @@ const ticketSelect = (db: Db) =>
       't.title',
       't.description',
       't.assigned_to',
+      't.vendor_id',
       't.created_by',
       't.created_by_email',
       't.location_id',
@@ -144,6 +145,8 @@ export interface TicketScope {
   assetIds: number[];
   /** Only tickets raised by this user (the createdBy setting). */
   ownOnly: boolean;
+  /** The vendor the user works for: its tickets are theirs to see too. */
+  vendorId?: number;
 }
 
 export interface ResolvedFilter {
@@ -154,6 +157,7 @@ export interface ResolvedFilter {
   subEvent?: string;
   assignedTo?: number | 'none';
   createdBy?: number;
+  vendor?: number;
   mineOf?: number;
   locationId?: number;
   entityId?: number;
@@ -195,6 +199,7 @@ export function applyFilter<Q extends SelectQueryBuilder<any, any, any>>(
   if (f.assignedTo === 'none') q = q.where('t.assigned_to', 'is', null);
   else if (f.assignedTo !== undefined) q = q.where('t.assigned_to', '=', f.assignedTo);
   if (f.createdBy !== undefined) q = q.where('t.created_by', '=', f.createdBy);
+  if (f.vendor !== undefined) q = q.where('t.vendor_id', '=', f.vendor);
   if (f.mineOf !== undefined) {
     const me = f.mineOf;
     q = q.where((eb) =>
@@ -228,6 +233,7 @@ export function applyFilter<Q extends SelectQueryBuilder<any, any, any>>(
         eb('t.assigned_to', '=', me),
         eb('t.created_by', '=', me),
         sql<boolean>`t.watchers @> array[${me}]::int[]`,
+        ...(scope.vendorId !== undefined ? [eb('t.vendor_id', '=', scope.vendorId)] : []),
       ]),
     );
   }
@@ -335,3 +341,17 @@ export const ticketsByIds = (db: Db, tenantId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([] as TicketRow[])
     : ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', 'in', ids).execute();
+
+/** Open (not resolved or closed) tickets per vendor, over the whole tenant. */
+export async function openCountsByVendor(db: Db, tenantId: number, vendorIds: number[]) {
+  if (vendorIds.length === 0) return new Map<number, number>();
+  const rows = await db
+    .selectFrom('tickets')
+    .select(['vendor_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('tenant_id', '=', tenantId)
+    .where('vendor_id', 'in', vendorIds)
+    .where('status', 'not in', TERMINAL_STATUSES as string[])
+    .groupBy('vendor_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.vendor_id), Number(r.n)]));
+}

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
   attachmentParamSchema,
-  attendanceCreateSchema,
   bulkAssignResultSchema,
   bulkAssignSchema,
   commentCreateSchema,
@@ -120,11 +119,6 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
     '/helpdesk/tickets/:id/work-order/',
     { schema: { tags, params: ticketIdParamSchema, body: workOrderCreateSchema, response: { 201: ticketSchema } } },
     async (request, reply) => reply.status(201).send(await activity.raiseWorkOrder(requireAuth(request), request.params.id, request.body)),
-  );
-  r.post(
-    '/helpdesk/tickets/:id/attendance/',
-    { schema: { tags, params: ticketIdParamSchema, body: attendanceCreateSchema, response: { 201: ticketSchema } } },
-    async (request, reply) => reply.status(201).send(await activity.markAttendance(requireAuth(request), request.params.id, request.body)),
   );
 
   r.post(

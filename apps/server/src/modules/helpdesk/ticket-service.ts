@@ -17,6 +17,7 @@ import {
   type TicketType,
   type TicketUpdate,
   transitionRefusal,
+  VENDOR_MESSAGES,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type InsertObject, sql, type Updateable } from 'kysely';
@@ -46,7 +47,7 @@ import * as adminRepo from './admin-repository.ts';
 import type { AdminService } from './admin-service.ts';
 import { scheduleWakeUp } from './escalation-repository.ts';
 import { displayName, eventPayload, iso, isoOrNull, toAttachment, toSummary, userRef } from './mapper.ts';
-import type { SystemTicketInput } from './ports.ts';
+import type { SystemTicketInput, TicketVendors } from './ports.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 import * as repo from './ticket-repository.ts';
 import { actionOf, isTerminal, matchPolicy, mergeChecklist, stopReached, track } from './ticket-rules.ts';
@@ -63,6 +64,8 @@ export interface HelpdeskDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Due dates, escalation timers and the SLA sweep read this clock. */
   clock: Clock;
+  /** The vendors a ticket may be assigned to (the vendors module's directory). */
+  vendors: TicketVendors;
 }
 
 /** What a system caller (alarms, the devices module, imports) gives to raise a ticket. */
@@ -101,10 +104,22 @@ export function createTicketService(deps: HelpdeskDeps) {
     return sites;
   }
 
+  /** The vendor a user works for: with view_ticket, they see the tickets assigned to it. */
+  async function vendorOf(actor: Actor) {
+    if (isAdmin(actor) || !actor.permissions.has('view_ticket')) return null;
+    return deps.vendors.vendorOfUser(actor.tenantId, actor.userId);
+  }
+
   async function scopeOf(actor: Actor, type: string, config: HelpdeskConfig): Promise<repo.TicketScope> {
-    const sites = await sitesOf(actor);
+    const [sites, vendorId] = await Promise.all([sitesOf(actor), vendorOf(actor)]);
     const ownOnly = !isAdmin(actor) && type !== 'all' && config.types[type as TicketType].createdBy;
-    return { userId: actor.userId, allSites: sites === 'all', assetIds: sites === 'all' ? [] : sites, ownOnly };
+    return {
+      userId: actor.userId,
+      allSites: sites === 'all',
+      assetIds: sites === 'all' ? [] : sites,
+      ownOnly,
+      ...(vendorId !== null ? { vendorId } : {}),
+    };
   }
 
   function resolveFilter(actor: Actor, f: TicketFilter): repo.ResolvedFilter {
@@ -117,6 +132,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       subEvent: f.subEvent,
       assignedTo: f.assignedTo === 'me' ? actor.userId : f.assignedTo,
       createdBy: f.createdBy === 'me' ? actor.userId : f.createdBy,
+      vendor: f.vendor,
       mineOf: f.mine ? actor.userId : undefined,
       locationId: f.locationId,
       entityId: f.entityId,
@@ -133,7 +149,9 @@ export function createTicketService(deps: HelpdeskDeps) {
   /** Loads a ticket the actor may see, or 404 (another tenant's or an unseen ticket is not revealed). */
   async function visibleTicket(actor: Actor, id: number) {
     const row = await repo.findTicket(db, actor.tenantId, id);
-    if (!row || !canSee(actor, row, await sitesOf(actor))) throw notFound();
+    if (!row) throw notFound();
+    if (!canSee(actor, row, await sitesOf(actor)) && (row.vendor_id === null || row.vendor_id !== (await vendorOf(actor))))
+      throw notFound();
     return row;
   }
 
@@ -162,6 +180,33 @@ export function createTicketService(deps: HelpdeskDeps) {
     if (userId === null || userId === undefined) return;
     const [user] = await deps.users.byIds(tenantId, [userId]);
     if (!user?.isActive) throw badRequest(HELPDESK_MESSAGES.unknownAssignee);
+  }
+
+  /** A vendor a ticket may be assigned to: one of the tenant's, active, serving the ticket's site. */
+  async function checkVendor(tenantId: number, vendorId: number, siteId: number | null) {
+    const vendor = await deps.vendors.vendorFor(tenantId, vendorId, siteId);
+    if (!vendor) throw badRequest(VENDOR_MESSAGES.unknownVendor);
+    if (!vendor.active) throw badRequest(VENDOR_MESSAGES.inactiveVendor);
+    if (!vendor.servesSite) throw badRequest(VENDOR_MESSAGES.vendorNotAtSite);
+    return vendor;
+  }
+
+  /** Tells the vendor's users that a ticket was assigned to their company (the assigned notice of the helpdesk). */
+  async function announceVendor(row: repo.TicketRow, historyId: number | null, actorId: number | null) {
+    if (row.vendor_id === null) return;
+    const userIds = (await deps.vendors.userIds(row.tenant_id, row.vendor_id)).filter((id) => id !== actorId);
+    if (userIds.length === 0) return;
+    deps.events.emit({
+      type: EVENT_OF.assigned,
+      tenantId: row.tenant_id,
+      userIds,
+      payload: eventPayload(row, { changes: ['vendorId'], historyId, actorId }),
+    });
+  }
+
+  async function vendorNames(tenantId: number, rows: readonly repo.TicketRow[]) {
+    const ids = [...new Set(rows.map((r) => r.vendor_id).filter((id): id is number => id !== null))];
+    return ids.length === 0 ? new Map<number, string>() : deps.vendors.names(tenantId, ids);
   }
 
   async function checkWatchers(tenantId: number, ids: number[]) {
@@ -246,12 +291,13 @@ export function createTicketService(deps: HelpdeskDeps) {
   async function detail(actor: Actor, row: repo.TicketRow, settings?: HelpdeskConfig): Promise<Ticket> {
     const config = settings ?? (await admin.config(actor.tenantId));
     const view = config.types[row.type as TicketType].ticketViewConfigs;
-    const [attachments, ticketPeople, linked, attendance, policy] = await Promise.all([
+    const [attachments, ticketPeople, linked, attendance, policy, vendors] = await Promise.all([
       activity.listAttachments(db, actor.tenantId, row.id),
       withUserNames(deps.users, actor.tenantId, [row.assigned_to, row.created_by, ...(row.watchers ?? []), row.rated_by]),
       repo.findLinked(db, actor.tenantId, { parentId: row.parent_id, childrenOf: row.id }),
       activity.listAttendance(db, actor.tenantId, row.id),
       row.escalation_policy_id ? adminRepo.findPolicy(db, actor.tenantId, row.escalation_policy_id) : Promise.resolve(undefined),
+      vendorNames(actor.tenantId, [row]),
     ]);
     // Uploaders and attendees the ticket does not name already: one more lookup, only when there are any.
     const names = await withUserNames(
@@ -282,7 +328,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     const mayChange = canChange(actor);
     const mayEdit = canEdit(actor, row);
     return {
-      ...toSummary(row, names),
+      ...toSummary(row, names, vendors),
       attachments: attachments.map((a) => toAttachment(a, names)),
       metadata: row.metadata ?? {},
       statusAgeing: row.status_ageing ?? {},
@@ -357,6 +403,10 @@ export function createTicketService(deps: HelpdeskDeps) {
     await checkAssignee(tenantId, input.assignedTo);
     const watchers = input.watchers ? await checkWatchers(tenantId, input.watchers) : [];
     const place = await placeOf(actor, tenantId, input.locationId, input.entityId);
+    if (input.vendorId) {
+      if (actor && !canAssign(actor)) throw forbidden();
+      await checkVendor(tenantId, input.vendorId, place.locationId);
+    }
     if (input.parentId) {
       const parent = actor ? await visibleTicket(actor, input.parentId) : await repo.findTicket(db, tenantId, input.parentId);
       if (!parent) throw badRequest('The linked ticket does not exist');
@@ -390,6 +440,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       description: input.description ?? '',
       assigned_to: input.assignedTo ?? null,
       assigned_date: input.assignedTo ? now : null,
+      vendor_id: input.vendorId ?? null,
       created_by: owner?.id ?? null,
       created_by_email: owner?.email ?? null,
       location_id: place.locationId,
@@ -454,6 +505,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       const historyId = created.find((c) => c.id === row.id)?.historyId ?? null;
       emit(row, 'created', { historyId, actorId });
       if (row.assigned_to) emit(row, 'assigned', { historyId, actorId, changes: ['assignedTo'] });
+      await announceVendor(row, historyId, actorId);
     }
   }
 
@@ -489,6 +541,7 @@ export function createTicketService(deps: HelpdeskDeps) {
             locationId: v.location_id,
             entityId: v.entity_id,
             assignedTo: v.assigned_to,
+            vendorId: v.vendor_id ?? null,
           },
         });
       }
@@ -529,6 +582,10 @@ export function createTicketService(deps: HelpdeskDeps) {
           patch.entityId === undefined ? seen.entity_id : patch.entityId,
         )
       : null;
+    const vendorChanged = patch.vendorId !== undefined && patch.vendorId !== seen.vendor_id;
+    const nextVendor = patch.vendorId === undefined ? seen.vendor_id : patch.vendorId;
+    if (vendorChanged && !canAssign(actor)) throw new HttpError(403, 'You may not change the vendor of this ticket');
+    if (nextVendor && (vendorChanged || place)) await checkVendor(actor.tenantId, nextVendor, place ? place.locationId : seen.location_id);
     const policy = seen.escalation_policy_id ? await adminRepo.findPolicy(db, actor.tenantId, seen.escalation_policy_id) : undefined;
     const reopenPolicy =
       patch.status === 'RE-OPENED'
@@ -633,6 +690,11 @@ export function createTicketService(deps: HelpdeskDeps) {
         set.assigned_date = patch.assignedTo ? now : null;
         set.acknowledged = false;
       }
+      if (patch.vendorId !== undefined && patch.vendorId !== row.vendor_id) {
+        if (!canAssign(actor)) throw deny('vendor');
+        track(changes, 'vendorId', row.vendor_id, patch.vendorId);
+        set.vendor_id = patch.vendorId;
+      }
       let newStatus: TicketStatus | null = null;
       if (patch.status !== undefined && patch.status !== row.status) {
         const from = row.status as TicketStatus;
@@ -694,6 +756,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       if (fields.includes('assignedTo') && fresh.assigned_to) {
         emit(fresh, 'assigned', { changes: ['assignedTo'], historyId: result.historyId, actorId: actor.userId });
       }
+      if (fields.includes('vendorId')) await announceVendor(fresh, result.historyId, actor.userId);
     }
     return { ticket: await detail(actor, fresh, config), historyId: result.historyId };
   }
@@ -712,7 +775,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, query.type, config);
       const filter = resolveFilter(actor, query);
-      const [{ rows, names }, count] = await Promise.all([
+      const [{ rows, names, vendors }, count] = await Promise.all([
         repo
           .listTickets(db, actor.tenantId, filter, scope, {
             offset: (query.page - 1) * query.limit,
@@ -727,10 +790,11 @@ export function createTicketService(deps: HelpdeskDeps) {
               actor.tenantId,
               rows.flatMap((r) => [r.assigned_to, r.created_by]),
             ),
+            vendors: await vendorNames(actor.tenantId, rows),
           })),
         repo.countTickets(db, actor.tenantId, filter, scope),
       ]);
-      return { contents: rows.map((r) => toSummary(r, names)), totalCount: count.count, totalExact: count.exact };
+      return { contents: rows.map((r) => toSummary(r, names, vendors)), totalCount: count.count, totalExact: count.exact };
     },
     async stats(actor: Actor, query: TicketFilter) {
       const config = await admin.config(actor.tenantId);

@@ -100,6 +100,21 @@ export function ticketTargets(event: DomainEvent<TicketEventType>): Targets {
         },
       ];
     case EVENT_TYPES.ticketAssigned:
+      // Assigned to a vendor: the helpdesk names the vendor's users.
+      if (named && p.changes.includes('vendorId'))
+        return [
+          {
+            userIds: audience,
+            notice: {
+              verb: EVENT_TYPES.ticketAssigned,
+              message: `Ticket ${p.ticketId} has been assigned to your company: ${p.title}`,
+              actorId: actor,
+              metadata,
+              dedupeKey: dedupe(EVENT_TYPES.ticketAssigned, p, `vendor:${p.vendorId ?? ''}`),
+              ticket: ticket('assigned'),
+            },
+          },
+        ];
       return [assigned];
     case EVENT_TYPES.ticketUpdated:
       if (!p.changes.includes('status')) return [];
@@ -152,6 +167,38 @@ export async function alarmTargets(event: DomainEvent<'alarm.raised'>, directory
   ];
 }
 
+/** Where a low-stock notice leads: the item's page. */
+export const INVENTORY_URL_MASK = '/inventory-management/{id}/view';
+const LOW_STOCK = 'inventory.low-stock';
+
+/** An item fell below its threshold in a store: the store's managers (the event names them) hear of it once. */
+export function lowStockTargets(event: DomainEvent<'inventory.low-stock'>): Targets {
+  const p = event.payload;
+  return [
+    {
+      userIds: event.userIds ?? [],
+      notice: {
+        verb: LOW_STOCK,
+        message: `Low stock: ${p.name} (${p.code}) in ${p.storeName} is at ${p.onHand}, below ${p.threshold}`,
+        metadata: {
+          url: fill(INVENTORY_URL_MASK, p.itemId),
+          urlMask: INVENTORY_URL_MASK,
+          data: {
+            id: p.itemId,
+            priority: null,
+            event: 'Low stock',
+            status: null,
+            type: 'INVENTORY',
+            additionalInformation: { assetLabel: p.storeName },
+            entityId: null,
+            locationId: p.assetId,
+          },
+        },
+      },
+    },
+  ];
+}
+
 const TICKET_EVENTS = new Set<string>([
   EVENT_TYPES.ticketCreated,
   EVENT_TYPES.ticketAssigned,
@@ -179,11 +226,18 @@ export function subscribeNotifications(deps: {
         .filter((e) => TICKET_EVENTS.has(e.type))
         .flatMap((e) => ticketTargets({ type: e.type, tenantId: event.tenantId, userIds: e.userIds, payload: e.payload }));
     } else if (event.type === EVENT_TYPES.alarmRaised) targets = await alarmTargets(event as DomainEvent<'alarm.raised'>, deps.directory);
+    else if (event.type === LOW_STOCK) targets = lowStockTargets(event as DomainEvent<'inventory.low-stock'>);
     if (targets.length > 0) await deps.notifications.notifyMany(event.tenantId, targets);
   }
 
   const unsubscribe = deps.events.subscribe((event) => {
-    if (!TICKET_EVENTS.has(event.type) && event.type !== TICKET_NOTICE_BATCH && event.type !== EVENT_TYPES.alarmRaised) return;
+    if (
+      !TICKET_EVENTS.has(event.type) &&
+      event.type !== TICKET_NOTICE_BATCH &&
+      event.type !== EVENT_TYPES.alarmRaised &&
+      event.type !== LOW_STOCK
+    )
+      return;
     const previous = queues.get(event.tenantId) ?? Promise.resolve();
     const next = previous
       .then(() => handle(event))

@@ -18,7 +18,17 @@ export interface DirectoryDevice {
  * the broadest (country) to the narrowest; the narrowest is the site's city.
  */
 export interface SiteDirectory {
-  asset(tenantId: number, assetId: number): Promise<{ id: number; name: string; city: string | null; address: string[] } | null>;
+  asset(
+    tenantId: number,
+    assetId: number,
+  ): Promise<{
+    id: number;
+    name: string;
+    city: string | null;
+    address: string[];
+    latitude: number | null;
+    longitude: number | null;
+  } | null>;
   device(tenantId: number, deviceId: number): Promise<DirectoryDevice | null>;
   /** Asset ids the user may see, or 'all' for roles that see every site. */
   visibleAssetIds(tenantId: number, userId: number, roles: string[]): Promise<number[] | 'all'>;
@@ -35,7 +45,14 @@ export function createSiteDirectory(
     async asset(tenantId, assetId) {
       const row = await repo.assetById(db, tenantId, assetId);
       if (!row) return null;
-      return { id: row.id, name: row.name, city: row.address.at(-1) ?? null, address: row.address };
+      return {
+        id: row.id,
+        name: row.name,
+        city: row.address.at(-1) ?? null,
+        address: row.address,
+        latitude: row.latitude,
+        longitude: row.longitude,
+      };
     },
     device: (tenantId, deviceId) => devices.device(tenantId, deviceId),
     async visibleAssetIds(tenantId, userId, roles) {

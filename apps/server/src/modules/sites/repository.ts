@@ -151,7 +151,7 @@ export const assetIdsForUser = (db: Db, tenantId: number, userId: number) =>
 export const assetById = (db: Db, tenantId: number, id: number) =>
   db
     .selectFrom('assets')
-    .select(['id', 'name', 'address', 'metadata'])
+    .select(['id', 'name', 'address', 'metadata', 'latitude', 'longitude'])
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .executeTakeFirst();

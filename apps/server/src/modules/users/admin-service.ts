@@ -232,6 +232,27 @@ export function createUserAdminService(deps: UserAdminDeps) {
       };
     },
 
+    /** Users of the tenant by id as an administrator sees them, each with what the caller may do with them. */
+    async withRights(auth: AuthContext, ids: number[]) {
+      const rows = await repo.findAdminUsers(db, auth.tenantId, ids);
+      const [users, groups] = await Promise.all([
+        toAdminUsers(auth.tenantId, rows),
+        repo.groupsById(db, auth.tenantId, [...new Set(rows.flatMap((r) => r.group_ids.slice(0, 1)))]),
+      ]);
+      return rows.map((row, i) => {
+        const group = groups.find((g) => g.id === row.group_ids[0]);
+        const manageable = mayManage(auth, { roles: row.roles, permissions: group?.permissions ?? [] });
+        return {
+          user: users[i] as AdminUser,
+          roles: row.roles,
+          can: {
+            change: manageable && auth.permissions.has(USER_PERMISSIONS.change),
+            delete: manageable && row.id !== auth.userId && auth.permissions.has(USER_PERMISSIONS.delete),
+          },
+        };
+      });
+    },
+
     async grantable(auth: AuthContext): Promise<Grantable> {
       if (!auth.permissions.has(USER_PERMISSIONS.add) && !auth.permissions.has(USER_PERMISSIONS.change)) throw forbidden();
       const groups = await repo.allGroups(db, auth.tenantId);
@@ -241,9 +262,16 @@ export function createUserAdminService(deps: UserAdminDeps) {
       };
     },
 
-    async create(request: FastifyRequest, auth: AuthContext, input: UserCreate, origin: string) {
+    /** `within` runs in the user's transaction (a field profile is written with its user). */
+    async create(
+      request: FastifyRequest,
+      auth: AuthContext,
+      input: UserCreate,
+      origin: string,
+      within?: (trx: Db, userId: number) => Promise<void>,
+    ) {
       const passwordHash = input.password ? await checkPassword(input.password, input.username) : `!unset:${randomToken(16)}`;
-      const id = await this.createWithHash(request, auth, input, passwordHash);
+      const id = await this.createWithHash(request, auth, input, passwordHash, within);
       if (!input.password) await this.invite(auth.tenantId, { id, email: input.email, firstname: input.firstname }, origin);
       return current(auth, id);
     },
@@ -297,7 +325,13 @@ export function createUserAdminService(deps: UserAdminDeps) {
     clashes: (tenantId: number, u: { username: string; email: string; mobile: string | null }) =>
       repo.findClash(db, tenantId, u).then(Boolean),
 
-    async update(request: FastifyRequest, auth: AuthContext, id: number, input: UserInput) {
+    async update(
+      request: FastifyRequest,
+      auth: AuthContext,
+      id: number,
+      input: UserInput,
+      within?: (trx: Db, row: repo.AdminUserRow) => Promise<void>,
+    ) {
       need(auth, USER_PERMISSIONS.change);
       const row = await targetOf(auth, id);
       await assertManageable(auth, row);
@@ -309,6 +343,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
           if (await repo.findClash(trx, auth.tenantId, write, id)) throw conflict(USER_ADMIN_MESSAGES.exists);
           await repo.updateUser(trx, auth.tenantId, id, write);
           await siteAssignments.replace(trx, auth.tenantId, id, input.assetIds, auth.userId);
+          await within?.(trx, row);
           await writeAudit(trx, request, {
             tenantId: auth.tenantId,
             userId: auth.userId,

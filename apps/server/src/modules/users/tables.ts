@@ -33,7 +33,21 @@ export interface RegistrationRequestsTable {
   created_at: Generated<Date>;
 }
 
+/** The field profile of a field executive, store manager or infra admin (one per user). */
+export interface FieldProfilesTable {
+  user_id: number;
+  tenant_id: number;
+  employee_code: string | null;
+  designation: string | null;
+  area: string | null;
+  territory: string | null;
+  joined_on: ColumnType<string | null, string | null | undefined, string | null>;
+  notes: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface UserAdminTables {
   registration_requests: RegistrationRequestsTable;
   password_tokens: PasswordTokensTable;
+  field_profiles: FieldProfilesTable;
 }

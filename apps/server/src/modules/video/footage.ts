@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Db } from '../../platform/db.ts';
+import { takeSnapshot } from './media.ts';
 import type { VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
 
@@ -57,3 +59,30 @@ export function createFootagePort(db: Db, paths: VideoPaths) {
   };
 }
 export type FootagePort = ReturnType<typeof createFootagePort>;
+
+/** Stills of a site's cameras, for other domains (attendance check-ins). */
+export function createSiteStills(db: Db, paths: VideoPaths, simulatedStill: () => Promise<string>) {
+  return {
+    /**
+     * A still of the site from its first camera that has a picture (attendance check-ins): null when the site has no
+     * configured camera, `image` null when none of its cameras has a picture now.
+     */
+    async siteStill(tenantId: number, assetId: number) {
+      const cameras = await repo.camerasAtSite(db, tenantId, assetId);
+      if (cameras.length === 0) return null;
+      for (const camera of cameras) {
+        try {
+          const shot = await takeSnapshot(db, paths, tenantId, camera.device_id);
+          const file = shot?.file ?? (camera.simulated ? await simulatedStill() : null);
+          if (!file) continue;
+          return { deviceId: camera.device_id, label: camera.label, takenAt: shot?.takenAt ?? new Date(), image: await readFile(file) };
+        } catch {
+          // this camera has no picture now: try the next
+        }
+      }
+      const first = cameras[0] as (typeof cameras)[number];
+      return { deviceId: first.device_id, label: first.label, takenAt: new Date(), image: null };
+    },
+  };
+}
+export type SiteStillsPort = ReturnType<typeof createSiteStills>;

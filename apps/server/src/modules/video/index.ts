@@ -9,15 +9,18 @@ import type { LiveSessionCheck } from '../../platform/push/sessions.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createEvidencePacks } from './evidence.ts';
-import { createFootagePort, type FootagePort } from './footage.ts';
+import { createFootagePort, createSiteStills, type FootagePort, type SiteStillsPort } from './footage.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
+import { createVideoMarkers, type VideoMarkers } from './markers.ts';
 import { createClipStill } from './media.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
 import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
 import { loadVideoSettings } from './settings.ts';
+
+export type { VideoMarkers } from './markers.ts';
 
 const RETENTION_QUEUE = 'video.retention';
 const EXPIRY_QUEUE = 'video.clip-expiry';
@@ -45,6 +48,10 @@ export interface VideoPort {
   relay: LiveRelay;
   /** Recorded footage for the analysis of camera health. */
   footage: FootagePort;
+  /** Stills of a site's cameras (attendance). */
+  stills: SiteStillsPort;
+  /** Marked stretches of recordings (maintenance windows). */
+  markers: VideoMarkers;
 }
 
 /** Video surveillance (issue 7): camera configs, recorder, live/playback/snapshots, storages, tours, incidents, clips. */
@@ -54,6 +61,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
   const paths = createVideoPaths(config.dataDir);
   const recorder = createRecorder({ db, paths, settings, log });
   // The low-latency relay runs in the API process (ROLE=all|api): it reads the camera itself, only while watched.
+  const simulatedStill = createClipStill(recorder.ensureClip);
   const relay = createLiveRelay({ settings, simulatedClip: recorder.ensureClip, log });
   const announce: ClipJobAnnouncer = (tenantId, userId, jobId, status, progress) =>
     ports.events.emit({
@@ -70,7 +78,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     directory: ports.directory,
     poke: () => void recorder.poke().catch((error) => log.error({ err: error }, 'recorder reconcile failed')),
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),
-    simulatedStill: createClipStill(recorder.ensureClip),
+    simulatedStill,
     evidence: createEvidencePacks(ports.evidenceSecret),
   });
   // Camera clip jobs appear in the downloads list of SPEC 2.8 (GET/PUT/DELETE /api/batch-playback-download/?kind=clips).
@@ -81,7 +89,13 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     remove: (auth, jobId) => video.deleteBatch(auth, jobId),
   });
   return {
-    ports: { recorder, relay, footage: createFootagePort(db, paths) },
+    ports: {
+      recorder,
+      relay,
+      footage: createFootagePort(db, paths),
+      stills: createSiteStills(db, paths, simulatedStill),
+      markers: createVideoMarkers(db),
+    },
     register(app) {
       videoRoutes(app, {
         video,

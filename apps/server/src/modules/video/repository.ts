@@ -53,39 +53,38 @@ export const findStorageByPath = (db: Db, tenantId: number, path: string) =>
 export const defaultStorage = (db: Db, tenantId: number) =>
   db.selectFrom('video_storages').selectAll().where('tenant_id', '=', tenantId).where('is_default', '=', true).executeTakeFirst();
 
+/** Creates (id null) or changes a storage; a new default takes the mark from the old one. Call it in a transaction. */
 export async function saveStorage(
-  db: Db,
+  trx: Db,
   tenantId: number,
   id: number | null,
   values: { name: string; path: string; retention_days: number; max_bytes: number | null; is_default: boolean },
 ) {
-  return db.transaction().execute(async (trx) => {
-    if (values.is_default) {
-      await trx
-        .updateTable('video_storages')
-        .set({ is_default: false })
-        .where('tenant_id', '=', tenantId)
-        .where('is_default', '=', true)
-        .execute();
-    }
-    if (id === null) {
-      return (
-        await trx
-          .insertInto('video_storages')
-          .values({ tenant_id: tenantId, ...values })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    }
-    const row = await trx
+  if (values.is_default) {
+    await trx
       .updateTable('video_storages')
-      .set({ ...values, updated_at: sql`now()` })
+      .set({ is_default: false })
       .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-    return row?.id ?? null;
-  });
+      .where('is_default', '=', true)
+      .execute();
+  }
+  if (id === null) {
+    return (
+      await trx
+        .insertInto('video_storages')
+        .values({ tenant_id: tenantId, ...values })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
+  const row = await trx
+    .updateTable('video_storages')
+    .set({ ...values, updated_at: sql`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 export const deleteStorage = async (db: Db, tenantId: number, id: number) =>
@@ -132,6 +131,18 @@ export type CameraRow = Awaited<ReturnType<ReturnType<typeof cameraQuery>['execu
 
 export const findCamera = (db: Db, tenantId: number, deviceId: number) =>
   cameraQuery(db).where('c.tenant_id', '=', tenantId).where('c.device_id', '=', deviceId).executeTakeFirst();
+
+/** The configured cameras of one site, newest picture first (attendance takes a still of the site). */
+export const camerasAtSite = (db: Db, tenantId: number, assetId: number) =>
+  db
+    .selectFrom('video_cameras')
+    .select(['device_id', 'label', 'simulated'])
+    .where('tenant_id', '=', tenantId)
+    .where('asset_id', '=', assetId)
+    .orderBy(sql`last_segment_at desc nulls last`)
+    .orderBy('device_id')
+    .limit(5)
+    .execute();
 
 /**
  * Every CAMERA device of the tenant (one notion of camera: the site summary, the device pages and video agree),

@@ -40,6 +40,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../platform/audit.ts';
 import { type AuthContext, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import { forbidden, HttpError } from '../../platform/errors.ts';
 import { LIVE_CLOSE, type LiveRelay } from './live-relay.ts';
@@ -165,10 +166,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.put(
     '/api/cameras/:camId/configs/',
     { schema: { tags, params: camIdParamSchema, body: cameraConfigInputSchema, response: { 200: cameraSchema } } },
-    async (req) => video.configure(requireAuth(req), req.params.camId, req.body),
+    async (req) => video.configure(requireAuth(req), req.params.camId, req.body, originOf(req)),
   );
   r.delete('/api/cameras/:camId/configs/', { schema: { tags, params: camIdParamSchema, response: { 200: okSchema } } }, async (req) =>
-    video.removeConfig(requireAuth(req), req.params.camId),
+    video.removeConfig(requireAuth(req), req.params.camId, originOf(req)),
   );
 
   // ---------------------------------------------------------------- live, playback, snapshots
@@ -219,7 +220,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
     video.listStorages(requireAuth(req), req.query),
   );
   r.post('/api/storages/', { schema: { tags, body: storageInputSchema, response: { 200: storageSchema } } }, async (req) =>
-    video.saveStorage(requireAuth(req), null, req.body),
+    video.saveStorage(requireAuth(req), null, req.body, originOf(req)),
   );
   r.get('/api/storages/:id/', { schema: { tags, params: idParamSchema, response: { 200: storageSchema } } }, async (req) =>
     video.getStorage(requireAuth(req), req.params.id),
@@ -227,10 +228,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.put(
     '/api/storages/:id/',
     { schema: { tags, params: idParamSchema, body: storageInputSchema, response: { 200: storageSchema } } },
-    async (req) => video.saveStorage(requireAuth(req), req.params.id, req.body),
+    async (req) => video.saveStorage(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/storages/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>
-    video.deleteStorage(requireAuth(req), req.params.id),
+    video.deleteStorage(requireAuth(req), req.params.id, originOf(req)),
   );
 
   // ---------------------------------------------------------------- tours
@@ -238,7 +239,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
     video.listTours(requireAuth(req), req.query),
   );
   r.post('/api/camera-tours/', { schema: { tags, body: tourInputSchema, response: { 200: tourSchema } } }, async (req) =>
-    video.createTour(requireAuth(req), req.body),
+    video.createTour(requireAuth(req), req.body, originOf(req)),
   );
   r.get('/api/camera-tours/:id/', { schema: { tags, params: idParamSchema, response: { 200: tourSchema } } }, async (req) =>
     video.getTour(requireAuth(req), req.params.id),
@@ -246,10 +247,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.put(
     '/api/camera-tours/:id/',
     { schema: { tags, params: idParamSchema, body: tourInputSchema, response: { 200: tourSchema } } },
-    async (req) => video.updateTour(requireAuth(req), req.params.id, req.body),
+    async (req) => video.updateTour(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/camera-tours/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>
-    video.deleteTour(requireAuth(req), req.params.id),
+    video.deleteTour(requireAuth(req), req.params.id, originOf(req)),
   );
 
   // ---------------------------------------------------------------- incident reports
@@ -259,7 +260,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
     async (req) => video.listIncidents(requireAuth(req), req.query),
   );
   r.post('/api/incident-reports/', { schema: { tags, body: incidentInputSchema, response: { 200: incidentSchema } } }, async (req) =>
-    video.createIncident(requireAuth(req), req.body),
+    video.createIncident(requireAuth(req), req.body, originOf(req)),
   );
   r.get('/api/incident-reports/:id/', { schema: { tags, params: idParamSchema, response: { 200: incidentSchema } } }, async (req) =>
     video.getIncident(requireAuth(req), req.params.id),
@@ -267,10 +268,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.put(
     '/api/incident-reports/:id/',
     { schema: { tags, params: idParamSchema, body: incidentUpdateSchema, response: { 200: incidentSchema } } },
-    async (req) => video.updateIncident(requireAuth(req), req.params.id, req.body),
+    async (req) => video.updateIncident(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/incident-reports/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>
-    video.deleteIncident(requireAuth(req), req.params.id),
+    video.deleteIncident(requireAuth(req), req.params.id, originOf(req)),
   );
   r.get('/api/incident-reports/:id/clip/', { schema: { tags, params: idParamSchema } }, async (req, reply) =>
     sendFile(reply, await video.incidentClip(requireAuth(req), req.params.id), 'video/mp4', 'private, no-store'),
@@ -278,7 +279,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.post(
     '/api/incident-reports/:id/pack/',
     { schema: { tags, params: idParamSchema, body: evidencePackInputSchema, response: { 200: evidencePackSchema } } },
-    async (req) => video.incidentPack(requireAuth(req), req.params.id, req.body.days),
+    async (req) => video.incidentPack(requireAuth(req), req.params.id, req.body.days, originOf(req)),
   );
   // The shared evidence pack: anyone with the link, on the tenant's own address, until it expires.
   r.get(

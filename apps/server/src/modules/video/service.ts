@@ -14,12 +14,14 @@ import {
   type Tour,
   VIDEO_MESSAGES,
 } from '@sitewatch/contracts';
+import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
 import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { EvidencePacks } from './evidence.ts';
+import { markersOf } from './markers-repository.ts';
 import { buildPlaybackPlaylist, livePlaylist, removeQuietly, takeSnapshot } from './media.ts';
 import { checkStreamUrl } from './network.ts';
 import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
@@ -84,6 +86,57 @@ function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
   };
 }
 
+/** A camera's config as its activity log entries show it: the stream URL without its credentials. */
+const cameraRecord = (c: Pick<repo.CameraRow, 'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id'>) =>
+  masked({
+    simulated: c.simulated,
+    streamUrl: c.stream_url === null ? null : scrubCredentials(c.stream_url),
+    recordingEnabled: c.recording_enabled,
+    segmentSec: c.segment_sec,
+    storageId: c.storage_id,
+  });
+
+const storageRecord = (s: {
+  name: string;
+  path: string;
+  retention_days: number;
+  max_bytes: number | string | null;
+  is_default: boolean;
+}) => ({
+  name: s.name,
+  path: s.path,
+  retentionDays: s.retention_days,
+  maxBytes: s.max_bytes === null ? null : Number(s.max_bytes),
+  isDefault: s.is_default,
+});
+
+const tourRecord = (t: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] }) => ({
+  name: t.name,
+  layout: t.layout,
+  stops: t.stops.map((s) => ({ cameraId: s.cameraId, dwellSec: s.dwellSec })),
+});
+
+const incidentRecord = (i: {
+  title: string;
+  description: string;
+  awb: string;
+  table_number: string;
+  device_id: number;
+  event_at: Date | string;
+  duration_sec: number;
+  status?: string;
+}) =>
+  masked({
+    title: i.title,
+    description: i.description,
+    awb: i.awb,
+    tableNumber: i.table_number,
+    cameraId: i.device_id,
+    eventAt: new Date(i.event_at).toISOString(),
+    durationSec: i.duration_sec,
+    ...(i.status === undefined ? {} : { status: i.status }),
+  });
+
 function toStorage(row: repo.StorageRow): Storage {
   return {
     id: row.id,
@@ -103,6 +156,17 @@ export function createVideoService(deps: VideoServiceDeps) {
   const { db, paths, settings } = deps;
 
   const directory = () => deps.directory;
+  /** Deletes an object in a transaction with its `<type>.delete` activity entry (none without an origin). */
+  const removeRecorded = (
+    origin: AuditOrigin | null,
+    object: { type: string; id: number },
+    before: Record<string, unknown>,
+    remove: (trx: Db) => Promise<unknown>,
+  ) =>
+    db.transaction().execute(async (trx) => {
+      await remove(trx);
+      if (origin) await writeActivity(trx, origin, { action: `${object.type}.delete`, object, before });
+    });
   const requireAdmin = (auth: AuthContext) => {
     if (!hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
   };
@@ -187,7 +251,8 @@ export function createVideoService(deps: VideoServiceDeps) {
     return { contents, totalCount };
   }
 
-  async function configure(auth: AuthContext, camId: number, input: CameraConfigInput) {
+  /** `origin`: who configures it, for the activity log (null: not recorded). */
+  async function configure(auth: AuthContext, camId: number, input: CameraConfigInput, origin: AuditOrigin | null) {
     requireAdmin(auth);
     const { device, row } = await cameraAccess(auth, camId);
     let streamUrl = input.simulated ? null : (input.streamUrl ?? null);
@@ -200,7 +265,7 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (input.storageId !== null && !(await repo.findStorage(db, auth.tenantId, input.storageId)))
       throw badRequest('storageId: storage not found');
     const storageId = input.storageId ?? row?.storage_id ?? (await repo.defaultStorage(db, auth.tenantId))?.id ?? null;
-    await repo.upsertCamera(db, auth.tenantId, camId, {
+    const values = {
       label: device.label,
       asset_id: device.assetId,
       simulated: input.simulated,
@@ -208,6 +273,25 @@ export function createVideoService(deps: VideoServiceDeps) {
       recording_enabled: input.recordingEnabled,
       segment_sec: input.segmentSec,
       storage_id: storageId,
+    };
+    await db.transaction().execute(async (trx) => {
+      await repo.upsertCamera(trx, auth.tenantId, camId, values);
+      if (!origin) return;
+      const object = { type: 'camera-config', id: camId };
+      if (!row) return writeActivity(trx, origin, { action: 'camera-config.create', object, after: cameraRecord(values) });
+      const change = changedFields(cameraRecord(row), cameraRecord(values));
+      // New credentials in an otherwise equal URL: recorded as a change, never with their values.
+      const credentialsChanged = row.stream_url !== values.stream_url && !('streamUrl' in change.after);
+      if (credentialsChanged) {
+        change.before.streamUrl = cameraRecord(row).streamUrl;
+        change.after.streamUrl = cameraRecord(values).streamUrl;
+      }
+      await writeActivity(trx, origin, {
+        action: 'camera-config.update',
+        object,
+        ...change,
+        ...(credentialsChanged ? { detail: { credentialsChanged: true } } : {}),
+      });
     });
     deps.poke();
     deps.cameraChanged?.(auth.tenantId, camId);
@@ -267,13 +351,16 @@ export function createVideoService(deps: VideoServiceDeps) {
   async function timeline(auth: AuthContext, camId: number, from: Date, to: Date) {
     await configuredCamera(auth, camId);
     const ranges = await repo.footageRanges(db, auth.tenantId, camId, from, to);
+    const clip = (start: Date, end: Date) => ({
+      start: new Date(Math.max(start.getTime(), from.getTime())).toISOString(),
+      end: new Date(Math.min(end.getTime(), to.getTime())).toISOString(),
+    });
+    const markers = await markersOf(db, auth.tenantId, camId, from, to);
     return {
       from: from.toISOString(),
       to: to.toISOString(),
-      ranges: ranges.map((r) => ({
-        start: new Date(Math.max(r.start.getTime(), from.getTime())).toISOString(),
-        end: new Date(Math.min(r.end.getTime(), to.getTime())).toISOString(),
-      })),
+      ranges: ranges.map((r) => clip(r.start, r.end)),
+      markers: markers.map((m) => ({ ...clip(m.starts_at, m.ends_at), label: m.label })),
     };
   }
 
@@ -349,10 +436,12 @@ export function createVideoService(deps: VideoServiceDeps) {
     const listed = (await repo.listStorages(db, auth.tenantId, 0, 1000)).find((s) => s.id === id);
     return toStorage(listed as repo.StorageRow);
   }
-  async function saveStorage(auth: AuthContext, id: number | null, input: StorageInput) {
+  /** Creates (id null) or changes a storage; `origin`: who, for the activity log (null: not recorded). */
+  async function saveStorage(auth: AuthContext, id: number | null, input: StorageInput, origin: AuditOrigin | null) {
     requireAdmin(auth);
+    let existing: Awaited<ReturnType<typeof repo.findStorage>>;
     if (id !== null) {
-      const existing = await repo.findStorage(db, auth.tenantId, id);
+      existing = await repo.findStorage(db, auth.tenantId, id);
       if (!existing) throw notFound('Storage not found');
       if (existing.path !== input.path && (await repo.usedBytes(db, auth.tenantId, existing.path)) > 0) {
         throw badRequest('path cannot change while the storage holds footage');
@@ -361,24 +450,37 @@ export function createVideoService(deps: VideoServiceDeps) {
     const clash = await repo.storageNameTaken(db, auth.tenantId, input.name, input.path, id);
     if (clash)
       throw conflict(clash.name === input.name ? 'A storage with this name already exists' : 'A storage with this path already exists');
-    const saved = await repo.saveStorage(db, auth.tenantId, id, {
+    const values = {
       name: input.name,
       path: input.path,
       retention_days: input.retentionDays,
       max_bytes: input.maxBytes,
       is_default: input.isDefault,
+    };
+    const saved = await db.transaction().execute(async (trx) => {
+      const saved = await repo.saveStorage(trx, auth.tenantId, id, values);
+      if (saved === null) throw notFound('Storage not found');
+      if (origin) {
+        const object = { type: 'video-storage', id: saved };
+        if (existing) {
+          const change = changedFields(storageRecord(existing), storageRecord(values));
+          await writeActivity(trx, origin, { action: 'video-storage.update', object, ...change });
+        } else await writeActivity(trx, origin, { action: 'video-storage.create', object, after: storageRecord(values) });
+      }
+      return saved;
     });
-    if (saved === null) throw notFound('Storage not found');
     deps.poke();
     return getStorage(auth, saved);
   }
-  async function deleteStorage(auth: AuthContext, id: number) {
+  async function deleteStorage(auth: AuthContext, id: number, origin: AuditOrigin | null) {
     requireAdmin(auth);
     const existing = await repo.findStorage(db, auth.tenantId, id);
     if (!existing) throw notFound('Storage not found');
     const listed = (await repo.listStorages(db, auth.tenantId, 0, 1000)).find((s) => s.id === id);
     if (Number(listed?.camera_count ?? 0) > 0) throw conflict('Move its cameras to another storage first');
-    await repo.deleteStorage(db, auth.tenantId, id);
+    await removeRecorded(origin, { type: 'video-storage', id }, storageRecord(existing), (trx) =>
+      repo.deleteStorage(trx, auth.tenantId, id),
+    );
     return { success: true };
   }
 
@@ -430,25 +532,47 @@ export function createVideoService(deps: VideoServiceDeps) {
     return toTour(auth, row);
   }
   // tours are camera configuration: created, changed and deleted by those who configure cameras
-  async function createTour(auth: AuthContext, input: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] }) {
+  async function createTour(
+    auth: AuthContext,
+    input: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] },
+    origin: AuditOrigin | null,
+  ) {
     requireAdmin(auth);
     await checkStops(auth, input.stops);
-    return getTour(auth, await repo.insertTour(db, auth.tenantId, auth.userId, input));
+    const id = await db.transaction().execute(async (trx) => {
+      const id = await repo.insertTour(trx, auth.tenantId, auth.userId, input);
+      if (origin)
+        await writeActivity(trx, origin, { action: 'camera-tour.create', object: { type: 'camera-tour', id }, after: tourRecord(input) });
+      return id;
+    });
+    return getTour(auth, id);
   }
   async function updateTour(
     auth: AuthContext,
     id: number,
     input: { name: string; layout: number; stops: { cameraId: number; dwellSec: number }[] },
+    origin: AuditOrigin | null,
   ) {
     requireAdmin(auth);
-    if (!(await repo.findTour(db, auth.tenantId, id))) throw notFound('Tour not found');
+    const current = await repo.findTour(db, auth.tenantId, id);
+    if (!current) throw notFound('Tour not found');
     await checkStops(auth, input.stops);
-    await repo.updateTour(db, auth.tenantId, id, input);
+    await db.transaction().execute(async (trx) => {
+      if (!(await repo.updateTour(trx, auth.tenantId, id, input))) throw notFound('Tour not found');
+      if (origin) {
+        const change = changedFields(tourRecord(current), tourRecord(input));
+        await writeActivity(trx, origin, { action: 'camera-tour.update', object: { type: 'camera-tour', id }, ...change });
+      }
+    });
     return getTour(auth, id);
   }
-  async function deleteTour(auth: AuthContext, id: number) {
+  async function deleteTour(auth: AuthContext, id: number, origin: AuditOrigin | null) {
     requireAdmin(auth);
-    if (!(await repo.deleteTour(db, auth.tenantId, id))) throw notFound('Tour not found');
+    const current = await repo.findTour(db, auth.tenantId, id);
+    if (!current) throw notFound('Tour not found');
+    await removeRecorded(origin, { type: 'camera-tour', id }, tourRecord(current), async (trx) => {
+      if (!(await repo.deleteTour(trx, auth.tenantId, id))) throw notFound('Tour not found');
+    });
     return { success: true };
   }
 
@@ -486,10 +610,11 @@ export function createVideoService(deps: VideoServiceDeps) {
   async function createIncident(
     auth: AuthContext,
     input: { title: string; description: string; awb: string; tableNumber: string; cameraId: number; eventAt: string; durationSec: number },
+    origin: AuditOrigin | null,
   ) {
     await configuredCamera(auth, input.cameraId);
     const id = await db.transaction().execute(async (trx) => {
-      const id = await repo.insertIncident(trx, auth.tenantId, {
+      const values = {
         title: input.title,
         description: input.description,
         awb: input.awb,
@@ -498,8 +623,15 @@ export function createVideoService(deps: VideoServiceDeps) {
         event_at: new Date(input.eventAt),
         duration_sec: input.durationSec,
         created_by: auth.userId,
-      });
+      };
+      const id = await repo.insertIncident(trx, auth.tenantId, values);
       await enqueueJob(trx, { tenantId: auth.tenantId, queue: INCIDENT_CLIP_QUEUE, payload: { incidentId: id }, maxAttempts: 3 });
+      if (origin)
+        await writeActivity(trx, origin, {
+          action: 'incident-report.create',
+          object: { type: 'incident-report', id },
+          after: incidentRecord(values),
+        });
       return id;
     });
     return toIncident((await repo.findIncident(db, auth.tenantId, id)) as repo.IncidentRow);
@@ -511,20 +643,31 @@ export function createVideoService(deps: VideoServiceDeps) {
     auth: AuthContext,
     id: number,
     input: { title?: string; description?: string; awb?: string; tableNumber?: string; status?: string },
+    origin: AuditOrigin | null,
   ) {
-    await incidentAccess(auth, id);
-    await repo.updateIncident(db, auth.tenantId, id, {
+    const current = await incidentAccess(auth, id);
+    const patch = {
       title: input.title,
       description: input.description,
       awb: input.awb,
       table_number: input.tableNumber,
       status: input.status,
+    };
+    await db.transaction().execute(async (trx) => {
+      await repo.updateIncident(trx, auth.tenantId, id, patch);
+      if (origin) {
+        const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+        const change = changedFields(incidentRecord(current), incidentRecord(next));
+        await writeActivity(trx, origin, { action: 'incident-report.update', object: { type: 'incident-report', id }, ...change });
+      }
     });
     return getIncident(auth, id);
   }
-  async function deleteIncident(auth: AuthContext, id: number) {
-    await incidentAccess(auth, id);
-    await repo.deleteIncident(db, auth.tenantId, id);
+  async function deleteIncident(auth: AuthContext, id: number, origin: AuditOrigin | null) {
+    const current = await incidentAccess(auth, id);
+    await removeRecorded(origin, { type: 'incident-report', id }, incidentRecord(current), (trx) =>
+      repo.deleteIncident(trx, auth.tenantId, id),
+    );
     await removeQuietly(paths.incidentFile(auth.tenantId, id));
     return { success: true };
   }
@@ -538,10 +681,17 @@ export function createVideoService(deps: VideoServiceDeps) {
     return { clip, summary: clip.replace(/\.mp4$/, '-summary.pdf') };
   };
   /** Builds the incident's evidence pack (PDF summary and MP4 with their SHA-256) and a link that expires. */
-  async function incidentPack(auth: AuthContext, id: number, days: number): Promise<EvidencePack> {
+  async function incidentPack(auth: AuthContext, id: number, days: number, origin: AuditOrigin | null): Promise<EvidencePack> {
     const row = await incidentAccess(auth, id);
     if (row.clip_status !== 'ready') throw conflict('The incident clip is not ready yet: build the pack when it is');
     const pack = await deps.evidence.build(row, auth.tenantId, packFiles(auth.tenantId, id), { days, createdByName: null });
+    // The link itself is a bearer secret: the entry keeps only when it expires.
+    if (origin)
+      await writeActivity(db, origin, {
+        action: 'incident-report.share',
+        object: { type: 'incident-report', id },
+        after: { evidenceLinkExpiresAt: pack.expiresAt, days },
+      });
     return { url: `/evidence/${pack.token}`, expiresAt: pack.expiresAt, files: pack.files };
   }
   /** What a link shows; an expired, altered or other-tenant link is the same "not found". */
@@ -707,10 +857,12 @@ export function createVideoService(deps: VideoServiceDeps) {
       return toCamera(device, row);
     },
     configure,
-    removeConfig: async (auth: AuthContext, camId: number) => {
+    removeConfig: async (auth: AuthContext, camId: number, origin: AuditOrigin | null) => {
       requireAdmin(auth);
-      await configuredCamera(auth, camId);
-      await repo.deleteCamera(db, auth.tenantId, camId);
+      const { row } = await configuredCamera(auth, camId);
+      await removeRecorded(origin, { type: 'camera-config', id: camId }, cameraRecord(row), (trx) =>
+        repo.deleteCamera(trx, auth.tenantId, camId),
+      );
       deps.poke();
       deps.cameraChanged?.(auth.tenantId, camId);
       return { success: true };

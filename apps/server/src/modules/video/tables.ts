@@ -111,7 +111,20 @@ export interface VideoClipTasksTable {
   updated_at: Created;
 }
 
+/** A stretch of a camera's recordings marked by another domain (a maintenance window), shown on its timeline. */
+export interface VideoMarkersTable {
+  id: Generated<string>;
+  tenant_id: number;
+  camera_id: number;
+  ref: string;
+  label: string;
+  starts_at: Time;
+  ends_at: Time;
+  created_at: Created;
+}
+
 export interface VideoTables {
+  video_markers: VideoMarkersTable;
   video_storages: VideoStoragesTable;
   video_cameras: VideoCamerasTable;
   video_segments: VideoSegmentsTable;

@@ -34,6 +34,12 @@ const BROADCAST_PERMISSION: Record<string, string> = {
   ticket: 'view_ticket',
   alarm: 'view_device',
   device: 'view_device',
+  calendar: 'view_event',
+  attendance: 'view_attendance',
+  equipment: 'view_equipment',
+  inventory: 'view_inventory',
+  vendor: 'view_vendor',
+  cluster: 'view_cluster',
 };
 const kindOf = (type: string) => type.split('.', 1)[0] ?? type;
 

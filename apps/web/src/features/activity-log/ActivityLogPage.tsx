@@ -31,6 +31,17 @@ const OBJECT_TYPES: Record<string, string> = {
   'device-template': 'Device template',
   'entity-mapping': 'Entity mapping',
   ticket: 'Ticket',
+  'camera-config': 'Camera configuration',
+  'video-storage': 'Video storage',
+  'camera-tour': 'Camera tour',
+  'incident-report': 'Incident report',
+  'analysis-result': 'Analysis result',
+  'analysis-reference': 'Camera reference frame',
+  'helpdesk-settings': 'Helpdesk settings',
+  'issue-type': 'Issue type',
+  'escalation-policy': 'Escalation policy',
+  'form-template': 'Form',
+  'form-response': 'Form response',
 };
 const dayStart = (d: string) => (d ? new Date(`${d}T00:00:00`).toISOString() : undefined);
 const dayEnd = (d: string) => (d ? new Date(new Date(`${d}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined);

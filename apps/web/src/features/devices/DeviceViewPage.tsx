@@ -15,6 +15,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { countOf, formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
+import { MaintenanceWindowNote } from '../calendar/MaintenanceWindowNote.tsx';
 import { useAssetAlias } from '../sites/alias.ts';
 import { useLatest } from '../telemetry/api.ts';
 import { DeviceTelemetrySection } from '../telemetry/DeviceTelemetrySection.tsx';
@@ -58,6 +59,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const templateKeys = keysFor(d.templateId);
   return (
     <Box>
+      {d.metadata.maintenance ? <MaintenanceWindowNote deviceId={d.id} /> : null}
       <PageHeader
         title={
           <Box component="span" sx={{ display: 'inline-flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>

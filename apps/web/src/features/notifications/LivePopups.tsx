@@ -94,14 +94,16 @@ export function LivePopups({ enabled, autoCloseMs, polled, onView }: Props) {
         onMouseLeave={() => setHovered(false)}
         data-testid="live-popups"
         data-paused={paused ? 'true' : 'false'}
-        sx={{
+        sx={(theme) => ({
           position: 'fixed',
           right: 16,
           bottom: 16,
-          zIndex: (theme) => theme.zIndex.snackbar + 1,
+          zIndex: theme.zIndex.snackbar + 1,
           maxHeight: 'calc(100vh - 96px)',
           overflowY: 'auto',
-        }}
+          // A phone's dialogs fill the screen: the cards wait under them instead of covering their actions.
+          [theme.breakpoints.down('sm')]: { zIndex: theme.zIndex.modal - 1 },
+        })}
       >
         <Stack spacing={1} sx={{ alignItems: 'flex-end' }}>
           {cards.length > 1 ? (

@@ -158,6 +158,17 @@ function SettingsForm({ settings }: { settings: CustomerSettings }) {
           />
         </Box>
       </Section>
+      <Section title="Attendance">
+        <TextField
+          label="Check-in geofence (metres)"
+          value={values.geofenceMeters ?? ''}
+          onChange={(e) => set('geofenceMeters', e.target.value)}
+          error={Boolean(show('geofence'))}
+          helperText={show('geofence') ?? 'A check-in is accepted only this close to the site’s coordinates.'}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'settings-geofence' } }}
+          sx={{ maxWidth: 320 }}
+        />
+      </Section>
       <Section title={t('settings.display')}>
         <FormGroup>
           <FormControlLabel

@@ -13,6 +13,8 @@ export interface EditableSettings {
   livePopup: boolean;
   mfaRequiredRoles: Role[];
   treeNavigation: TreeNavigationEntry[];
+  /** Attendance: how far from a site a check-in is accepted, in metres (as typed). */
+  geofenceMeters?: string;
 }
 
 export function editableOf(s: CustomerSettings): EditableSettings {
@@ -26,6 +28,7 @@ export function editableOf(s: CustomerSettings): EditableSettings {
     livePopup: s.livePopup,
     mfaRequiredRoles: [...(s.mfaRequiredRoles ?? [])],
     treeNavigation: (s.treeNavigation ?? DEFAULT_TREE_NAVIGATION).map((e) => ({ ...e })),
+    geofenceMeters: String(s.attendanceGeofenceMeters ?? 200),
   };
 }
 
@@ -41,6 +44,7 @@ export function settingsPatch(v: EditableSettings): Partial<CustomerSettings> {
     treeAccess: v.treeAccess,
     livePopup: v.livePopup,
     mfaRequiredRoles: v.mfaRequiredRoles,
+    ...(v.geofenceMeters !== undefined ? { attendanceGeofenceMeters: Number(v.geofenceMeters) } : {}),
     treeNavigation: v.treeNavigation.map(({ deviceType, ...e }) => ({
       ...e,
       label: e.label.trim(),
@@ -54,11 +58,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^[+\d][\d\s().-]{2,29}$/;
 
 export function validateSettings(v: EditableSettings, t: (key: string, options?: Record<string, unknown>) => string) {
-  const errors: Partial<Record<'phone' | 'email' | 'assetAlias' | 'ticketAlias', string>> = {};
+  const errors: Partial<Record<'phone' | 'email' | 'assetAlias' | 'ticketAlias' | 'geofence', string>> = {};
   if (v.phone.trim() && !PHONE.test(v.phone.trim())) errors.phone = t('settings.invalidPhone');
   if (v.email.trim() && !EMAIL.test(v.email.trim())) errors.email = t('settings.invalidEmail');
   if (!v.assetAlias.trim()) errors.assetAlias = t('settings.required');
   if (!v.ticketAlias.trim()) errors.ticketAlias = t('settings.required');
+  if (v.geofenceMeters !== undefined) {
+    const metres = Number(v.geofenceMeters);
+    if (!/^\d+$/.test(v.geofenceMeters.trim()) || metres < 10 || metres > 10_000)
+      errors.geofence = 'Enter a whole number of metres between 10 and 10000';
+  }
   return errors;
 }
 

@@ -3,8 +3,10 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
+import { CLUSTER_PERMISSIONS } from '@sitewatch/contracts/clusters';
 import { GROUP_PERMISSIONS } from '@sitewatch/contracts/permissions';
 import { USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
+import { VENDOR_PERMISSIONS } from '@sitewatch/contracts/vendors';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -27,6 +29,36 @@ export function AdministrationPage() {
       title: 'Users',
       text: 'Add, change, deactivate and remove users; reset passwords.',
       allowed: mine.has(USER_PERMISSIONS.view),
+    },
+    {
+      to: '/vendors',
+      title: 'Vendors',
+      text: 'Companies that serve your sites, their contacts, issue types and open tickets.',
+      allowed: mine.has(VENDOR_PERMISSIONS.view),
+    },
+    {
+      to: '/field-executives',
+      title: 'Field executives',
+      text: 'Field executives with their area, sites and open tickets; assign them tickets.',
+      allowed: mine.has(USER_PERMISSIONS.view),
+    },
+    {
+      to: '/store-manager',
+      title: 'Store managers',
+      text: 'Store managers with their profile, area and sites.',
+      allowed: mine.has(USER_PERMISSIONS.view),
+    },
+    {
+      to: '/infra-admin',
+      title: 'Infra admins',
+      text: 'Infrastructure administrators with their profile, area and sites.',
+      allowed: mine.has(USER_PERMISSIONS.view),
+    },
+    {
+      to: '/cluster-view',
+      title: 'Clusters',
+      text: 'Groups of sites with their city lead, area head and regional head.',
+      allowed: mine.has(CLUSTER_PERMISSIONS.view),
     },
     { to: '/permissions', title: 'Permissions', text: 'Groups and the permissions they grant.', allowed: mine.has(GROUP_PERMISSIONS.view) },
     {

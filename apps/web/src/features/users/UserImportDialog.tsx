@@ -1,6 +1,4 @@
-import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
@@ -10,12 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Switch from '@mui/material/Switch';
-import { alpha, useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
+import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
@@ -28,7 +21,8 @@ import {
   type UserImportRow,
 } from '@sitewatch/contracts/user-import';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { CsvFilePicker, type ImportColumn, ImportRowsTable } from '../../components/ImportShell.tsx';
 import { downloadCsv } from '../../lib/csv.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -48,12 +42,32 @@ interface Outcome {
 const errorText = (error: unknown) => (isHttpError(error) ? (error.detail ?? error.message) : USER_IMPORT_MESSAGES.noData);
 const errorsOf = (errors: UserImportRow['errors']) => errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
 
+const FAILED_COLUMNS: ImportColumn<Failed>[] = [
+  { key: 'row', label: 'Row', cell: (f) => f.row },
+  { key: 'username', label: 'Username', cell: (f) => f.username },
+  { key: 'reason', label: 'Reason', cell: (f) => errorsOf(f.errors) },
+];
+const PREVIEW_COLUMNS: ImportColumn<UserImportRow>[] = [
+  { key: 'row', label: 'Row', cell: (r) => r.row },
+  {
+    key: 'status',
+    label: 'Status',
+    sx: { minWidth: 160 },
+    cell: (r) => (r.valid ? <Chip size="small" color="success" label="Valid" /> : errorsOf(r.errors)),
+  },
+  { key: 'username', label: 'Username', cell: (r) => r.username },
+  { key: 'email', label: 'E-mail', cell: (r) => r.email },
+  { key: 'name', label: 'Name', cell: (r) => `${r.firstname} ${r.lastname}`.trim() },
+  { key: 'role', label: 'Role', cell: (r) => r.roles.join(', ') },
+  { key: 'group', label: 'Group', cell: (r) => r.group },
+  { key: 'sites', label: 'Sites', cell: (r) => r.sites.join(', ') },
+];
+
 /** /users "Import": a CSV of users checked row by row, then its valid rows created with a progress bar. */
 export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const client = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<{ name: string; content: string } | null>(null);
   const [preview, setPreview] = useState<UserImportPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +75,6 @@ export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): 
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [onlyErrors, setOnlyErrors] = useState(false);
-  const [dragging, setDragging] = useState(false);
 
   const reset = () => {
     setFile(null);
@@ -77,7 +90,7 @@ export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): 
     onClose();
   };
 
-  const choose = async (chosen: File | undefined) => {
+  const choose = async (chosen: File | null) => {
     if (!chosen) return;
     reset();
     if (chosen.size > USER_IMPORT_LIMITS.fileBytes) {
@@ -140,49 +153,7 @@ export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): 
             Download the template
           </a>
         </Typography>
-        <Box
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setDragging(false);
-            if (!busy) void choose(e.dataTransfer.files[0]);
-          }}
-          sx={{
-            border: 2,
-            borderStyle: 'dashed',
-            borderColor: dragging ? 'primary.main' : 'divider',
-            borderRadius: 1,
-            p: 2,
-            display: 'flex',
-            gap: 1,
-            alignItems: 'center',
-            flexWrap: 'wrap',
-            bgcolor: dragging ? alpha(theme.palette.primary.main, 0.08) : undefined,
-          }}
-        >
-          <input
-            ref={input}
-            type="file"
-            accept=".csv,text/csv"
-            hidden
-            data-testid="user-import-file"
-            onChange={(e) => {
-              void choose(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
-          <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => input.current?.click()} disabled={busy}>
-            Choose CSV file
-          </Button>
-          <Typography variant="body2" color="text.secondary">
-            or drop it here
-          </Typography>
-          {file ? <Chip label={file.name} /> : null}
-        </Box>
+        <CsvFilePicker testId="user-import-file" fileName={file?.name ?? null} disabled={busy} onFile={(f) => void choose(f)} droppable />
         {busy ? (
           <LinearProgress
             variant={progress === null ? 'indeterminate' : 'determinate'}
@@ -217,26 +188,13 @@ export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): 
           </Alert>
         ) : null}
         {outcome?.failed.length ? (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label="Rows that failed">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Row</TableCell>
-                  <TableCell>Username</TableCell>
-                  <TableCell>Reason</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {outcome.failed.slice(0, SHOWN_ROWS).map((f) => (
-                  <TableRow key={f.row} data-testid="user-import-failed">
-                    <TableCell>{f.row}</TableCell>
-                    <TableCell>{f.username}</TableCell>
-                    <TableCell>{errorsOf(f.errors)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
+          <ImportRowsTable
+            rows={outcome.failed.slice(0, SHOWN_ROWS)}
+            columns={FAILED_COLUMNS}
+            rowKey={(f) => f.row}
+            rowTestId={() => 'user-import-failed'}
+            ariaLabel="Rows that failed"
+          />
         ) : null}
         {preview && !outcome ? (
           <>
@@ -246,43 +204,14 @@ export function UserImportDialog({ open, onClose }: { open: boolean; onClose(): 
                 label="Only rows with errors"
               />
             ) : null}
-            <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small" aria-label="Preview of the file">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Row</TableCell>
-                    <TableCell>Status</TableCell>
-                    <TableCell>Username</TableCell>
-                    <TableCell>E-mail</TableCell>
-                    <TableCell>Name</TableCell>
-                    <TableCell>Role</TableCell>
-                    <TableCell>Group</TableCell>
-                    <TableCell>Sites</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {rows.slice(0, SHOWN_ROWS).map((r) => (
-                    <TableRow
-                      key={r.row}
-                      data-testid={r.valid ? 'user-import-valid' : 'user-import-invalid'}
-                      // A tint of the error colour keeps the text readable in both themes.
-                      sx={r.valid ? undefined : { bgcolor: alpha(theme.palette.error.main, theme.palette.mode === 'dark' ? 0.28 : 0.12) }}
-                    >
-                      <TableCell>{r.row}</TableCell>
-                      <TableCell sx={{ minWidth: 160 }}>
-                        {r.valid ? <Chip size="small" color="success" label="Valid" /> : errorsOf(r.errors)}
-                      </TableCell>
-                      <TableCell>{r.username}</TableCell>
-                      <TableCell>{r.email}</TableCell>
-                      <TableCell>{`${r.firstname} ${r.lastname}`.trim()}</TableCell>
-                      <TableCell>{r.roles.join(', ')}</TableCell>
-                      <TableCell>{r.group}</TableCell>
-                      <TableCell>{r.sites.join(', ')}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </Box>
+            <ImportRowsTable
+              rows={rows.slice(0, SHOWN_ROWS)}
+              columns={PREVIEW_COLUMNS}
+              rowKey={(r) => r.row}
+              invalid={(r) => !r.valid}
+              rowTestId={(r) => (r.valid ? 'user-import-valid' : 'user-import-invalid')}
+              ariaLabel="Preview of the file"
+            />
             {rows.length > SHOWN_ROWS ? (
               <Typography variant="caption" color="text.secondary">
                 The first {SHOWN_ROWS} of {rows.length} rows are shown.

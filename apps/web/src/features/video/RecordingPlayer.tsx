@@ -48,7 +48,14 @@ export function RecordingPlayer({
         )}
       </Box>
       <Box sx={{ mt: 0.5 }}>
-        <Timeline from={from} to={to} ranges={timeline.data?.ranges ?? []} cursor={position} onSeek={setStart} />
+        <Timeline
+          from={from}
+          to={to}
+          ranges={timeline.data?.ranges ?? []}
+          markers={timeline.data?.markers ?? []}
+          cursor={position}
+          onSeek={setStart}
+        />
       </Box>
     </Box>
   );

@@ -12,12 +12,15 @@ export function Timeline({
   from,
   to,
   ranges,
+  markers = [],
   cursor,
   onSeek,
 }: {
   from: string;
   to: string;
   ranges: { start: string; end: string }[];
+  /** Marked stretches (maintenance windows), drawn as a band along the top. */
+  markers?: { start: string; end: string; label: string }[];
   cursor?: string | null;
   onSeek?: (iso: string) => void;
 }) {
@@ -59,6 +62,21 @@ export function Timeline({
                 left: `${pct(r.start)}%`,
                 width: `${Math.max(0.3, pct(r.end) - pct(r.start))}%`,
                 bgcolor: 'success.main',
+              }}
+            />
+          </Tooltip>
+        ))}
+        {markers.map((m) => (
+          <Tooltip key={`m${m.start}`} title={`${m.label}: ${time(m.start)} – ${time(m.end)}`}>
+            <Box
+              data-testid="timeline-marker"
+              sx={{
+                position: 'absolute',
+                top: 0,
+                height: 5,
+                left: `${pct(m.start)}%`,
+                width: `${Math.max(0.3, pct(m.end) - pct(m.start))}%`,
+                bgcolor: 'warning.main',
               }}
             />
           </Tooltip>

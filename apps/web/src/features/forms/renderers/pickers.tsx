@@ -12,7 +12,7 @@ import {
 } from '@sitewatch/contracts/forms';
 import dayjs, { type Dayjs } from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PickerStandIn } from './PickerStandIn.tsx';
 
 dayjs.extend(customParseFormat);
@@ -40,6 +40,13 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : '');
 /** The pickers' own empty-field placeholder: the format with hours as 'hh'. */
 const placeholderOf = (format: string) => format.replace(/H/g, 'h');
 
+/** What one picker field shows until it is used: its value, the empty field's placeholder and the picker's icon. */
+const standIn = (
+  p: Pick<PickerProps, 'id' | 'label' | 'disabled' | 'error'>,
+  look: { value: string; placeholder: string; icon: 'calendar' | 'clock' },
+  onActivate: (how: 'focus' | 'open') => void,
+) => <PickerStandIn id={p.id} label={p.label} {...look} disabled={p.disabled} error={p.error} onActivate={onActivate} />;
+
 /**
  * A picker is mounted the first time its field is focused or pressed (a plain stand-in shows the value until then),
  * focused, or open when its calendar or clock was pressed; it stays mounted afterwards.
@@ -57,74 +64,29 @@ function useOnDemand() {
   };
 }
 
+/** The props of a field's mounted picker: its value read and written in `format`. */
+const pickerProps = (p: PickerProps, demand: ReturnType<typeof useOnDemand>, format: string) => ({
+  ...demand.picker,
+  value: parse(p.value, format),
+  format,
+  disabled: p.disabled,
+  onChange: (d: Dayjs | null) => p.onChange(write(d, format)),
+  slotProps: slot(p.id, p.error, p.label),
+});
+
 /** SPEC 5: YYYY-MM-DD, or YYYY-MM-DD HH:mm (24-hour) with withTime; a template may set its own format. */
 export function DateField({ withTime, format, ...p }: PickerProps & { withTime?: boolean; format?: string }) {
   const fmt = format || (withTime ? PICKER_DATE_TIME_FORMAT : PICKER_DATE_FORMAT);
   const demand = useOnDemand();
-  if (!demand.active)
-    return (
-      <PickerStandIn
-        id={p.id}
-        label={p.label}
-        value={shown(p.value)}
-        placeholder={placeholderOf(fmt)}
-        icon="calendar"
-        disabled={p.disabled}
-        error={p.error}
-        onActivate={demand.activate}
-      />
-    );
-  const value = parse(p.value, fmt);
-  if (withTime)
-    return (
-      <DateTimePicker
-        {...demand.picker}
-        value={value}
-        ampm={false}
-        format={fmt}
-        disabled={p.disabled}
-        onChange={(d) => p.onChange(write(d, fmt))}
-        slotProps={slot(p.id, p.error, p.label)}
-      />
-    );
-  return (
-    <DatePicker
-      {...demand.picker}
-      value={value}
-      format={fmt}
-      disabled={p.disabled}
-      onChange={(d) => p.onChange(write(d, fmt))}
-      slotProps={slot(p.id, p.error, p.label)}
-    />
-  );
+  if (!demand.active) return standIn(p, { value: shown(p.value), placeholder: placeholderOf(fmt), icon: 'calendar' }, demand.activate);
+  if (withTime) return <DateTimePicker {...pickerProps(p, demand, fmt)} ampm={false} />;
+  return <DatePicker {...pickerProps(p, demand, fmt)} />;
 }
 
 export function TimeField(p: PickerProps) {
   const demand = useOnDemand();
-  if (!demand.active)
-    return (
-      <PickerStandIn
-        id={p.id}
-        label={p.label}
-        value={shown(p.value)}
-        placeholder={placeholderOf(TIME_FORMAT)}
-        icon="clock"
-        disabled={p.disabled}
-        error={p.error}
-        onActivate={demand.activate}
-      />
-    );
-  return (
-    <TimePicker
-      {...demand.picker}
-      value={parse(p.value, TIME_FORMAT)}
-      ampm={false}
-      format={TIME_FORMAT}
-      disabled={p.disabled}
-      onChange={(d) => p.onChange(write(d, TIME_FORMAT))}
-      slotProps={slot(p.id, p.error, p.label)}
-    />
-  );
+  if (!demand.active) return standIn(p, { value: shown(p.value), placeholder: placeholderOf(TIME_FORMAT), icon: 'clock' }, demand.activate);
+  return <TimePicker {...pickerProps(p, demand, TIME_FORMAT)} ampm={false} />;
 }
 
 /** 'YYYY/MM/DD - YYYY/MM/DD', empty until both ends are chosen (SPEC 5). Partial choices stay in the pickers. */
@@ -132,67 +94,46 @@ export function DateRangeField(p: PickerProps) {
   const [a, b] = typeof p.value === 'string' && p.value.includes(' - ') ? p.value.split(' - ') : [undefined, undefined];
   const start = parse(a, DATE_RANGE_FORMAT);
   const end = parse(b, DATE_RANGE_FORMAT);
-  const set = (s: Dayjs | null, e: Dayjs | null) =>
+  // An end chosen while the other is still empty is kept here (the value stays empty until both are chosen).
+  const picked = useRef<{ from?: Dayjs | null; to?: Dayjs | null }>({});
+  const choose = (key: 'from' | 'to', d: Dayjs | null) => {
+    picked.current[key] = d;
+    const s = 'from' in picked.current ? picked.current.from : start;
+    const e = 'to' in picked.current ? picked.current.to : end;
     p.onChange(s?.isValid() && e?.isValid() ? `${s.format(DATE_RANGE_FORMAT)} - ${e.format(DATE_RANGE_FORMAT)}` : undefined);
+  };
   const from = useOnDemand();
   const to = useOnDemand();
   // Both ends are mounted together, the one focused or pressed first taking the focus.
   const active = Boolean(from.active || to.active);
-  if (!active)
-    return (
-      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        <Box sx={{ flex: '1 1 160px' }}>
-          <PickerStandIn
-            id={p.id}
-            label={`${p.label} from`}
-            value={a ?? ''}
-            placeholder={`From (${DATE_RANGE_FORMAT})`}
-            icon="calendar"
-            disabled={p.disabled}
-            error={p.error}
-            onActivate={from.activate}
-          />
-        </Box>
-        <Box sx={{ flex: '1 1 160px' }}>
-          <PickerStandIn
-            id={`${p.id}-to`}
-            label={`${p.label} to`}
-            value={b ?? ''}
-            placeholder={`To (${DATE_RANGE_FORMAT})`}
-            icon="calendar"
-            disabled={p.disabled}
-            error={p.error}
-            onActivate={to.activate}
-          />
-        </Box>
-      </Box>
-    );
+  const ends = [
+    { key: 'from', id: p.id, title: 'From', text: a, demand: from, value: start, limits: { maxDate: end ?? undefined } },
+    { key: 'to', id: `${p.id}-to`, title: 'To', text: b, demand: to, value: end, limits: { minDate: start ?? undefined } },
+  ] as const;
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-      <Box sx={{ flex: '1 1 160px' }}>
-        <DatePicker
-          {...from.picker}
-          label="From"
-          defaultValue={start}
-          format={DATE_RANGE_FORMAT}
-          maxDate={end ?? undefined}
-          disabled={p.disabled}
-          onChange={(d) => set(d, end)}
-          slotProps={slot(p.id, p.error, `${p.label} from`)}
-        />
-      </Box>
-      <Box sx={{ flex: '1 1 160px' }}>
-        <DatePicker
-          {...to.picker}
-          label="To"
-          defaultValue={end}
-          format={DATE_RANGE_FORMAT}
-          minDate={start ?? undefined}
-          disabled={p.disabled}
-          onChange={(d) => set(start, d)}
-          slotProps={slot(`${p.id}-to`, p.error, `${p.label} to`)}
-        />
-      </Box>
+      {ends.map((e) => (
+        <Box key={e.key} sx={{ flex: '1 1 160px' }}>
+          {active ? (
+            <DatePicker
+              {...e.demand.picker}
+              {...e.limits}
+              label={e.title}
+              defaultValue={e.value}
+              format={DATE_RANGE_FORMAT}
+              disabled={p.disabled}
+              onChange={(d) => choose(e.key, d)}
+              slotProps={slot(e.id, p.error, `${p.label} ${e.key}`)}
+            />
+          ) : (
+            standIn(
+              { ...p, id: e.id, label: `${p.label} ${e.key}` },
+              { value: e.text ?? '', placeholder: `${e.title} (${DATE_RANGE_FORMAT})`, icon: 'calendar' },
+              e.demand.activate,
+            )
+          )}
+        </Box>
+      ))}
     </Box>
   );
 }

@@ -5,7 +5,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import { alpha } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,6 +16,7 @@ import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { CsvFilePicker, type ImportColumn, ImportRowsTable } from '../../../components/ImportShell.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isHttpError } from '../../../lib/http.ts';
@@ -53,7 +53,6 @@ function errorText(error: unknown) {
 /** /import: upload a CSV, see every row checked, then create the valid ones. */
 export function ImportPage() {
   const client = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,25 +86,16 @@ export function ImportPage() {
       />
       <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'grid', gap: 1 }}>
         <ColumnsHelp />
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-          <input
-            ref={input}
-            type="file"
-            accept=".csv,text/csv"
-            hidden
-            data-testid="import-file"
-            onChange={(e) => {
-              const chosen = e.target.files?.[0] ?? null;
-              setFile(chosen);
-              setResult(null);
-              if (chosen) void run(chosen, true);
-              e.target.value = '';
-            }}
-          />
-          <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => input.current?.click()} disabled={busy}>
-            Choose CSV file
-          </Button>
-          {file ? <Chip label={file.name} /> : null}
+        <CsvFilePicker
+          testId="import-file"
+          fileName={file?.name ?? null}
+          disabled={busy}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setResult(null);
+            if (chosen) void run(chosen, true);
+          }}
+        >
           <Button
             variant="contained"
             disabled={!file || busy || !result || result.validRows === 0 || !result.dryRun}
@@ -114,7 +104,7 @@ export function ImportPage() {
           >
             Import {result?.dryRun ? `${result.validRows} valid row(s)` : ''}
           </Button>
-        </Box>
+        </CsvFilePicker>
         {busy ? <LinearProgress /> : null}
       </Paper>
       {result ? <ImportResultView result={result} /> : null}
@@ -122,8 +112,21 @@ export function ImportPage() {
   );
 }
 
+type ImportError = ImportResult['errors'][number];
+type PreviewRow = ImportResult['preview'][number];
+
+const ERROR_COLUMNS: ImportColumn<ImportError>[] = [
+  { key: 'row', label: 'Row', cell: (e) => e.row },
+  { key: 'field', label: 'Field', cell: (e) => e.field ?? '—' },
+  { key: 'message', label: 'Message', cell: (e) => e.message },
+];
+const shownValue = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
 function ImportResultView({ result }: { result: ImportResult }) {
-  const columns = result.columns;
+  const previewColumns: ImportColumn<PreviewRow>[] = [
+    { key: 'row', label: 'Row', cell: (r) => String(r.row) },
+    ...result.columns.map((c) => ({ key: c, label: c, cell: (r: PreviewRow) => shownValue(r[c]) })),
+  ];
   return (
     <Box sx={{ display: 'grid', gap: 2 }} data-testid="import-result">
       <Alert severity={result.validRows === 0 ? 'error' : result.errors.length ? 'warning' : 'success'}>
@@ -146,60 +149,19 @@ function ImportResultView({ result }: { result: ImportResult }) {
       {result.errors.length ? (
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="subtitle2">Errors</Typography>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Row</TableCell>
-                <TableCell>Field</TableCell>
-                <TableCell>Message</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {result.errors.map((e) => (
-                <TableRow key={`${e.row}-${e.field}-${e.message}`}>
-                  <TableCell>{e.row}</TableCell>
-                  <TableCell>{e.field ?? '—'}</TableCell>
-                  <TableCell>{e.message}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ImportRowsTable rows={result.errors} columns={ERROR_COLUMNS} rowKey={(e) => `${e.row}-${e.field}-${e.message}`} />
         </Paper>
       ) : null}
       {result.dryRun && result.preview.length ? (
         <Paper variant="outlined" sx={{ p: 2, overflowX: 'auto' }}>
           <Typography variant="subtitle2">Preview</Typography>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Row</TableCell>
-                {columns.map((c) => (
-                  <TableCell key={c}>{c}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {result.preview.map((r) => (
-                <TableRow
-                  key={String(r.row)}
-                  data-testid={r.valid ? 'import-preview-row' : 'import-preview-invalid'}
-                  // A tint of the error colour keeps the row's text readable in both themes (error.light is not).
-                  sx={
-                    r.valid
-                      ? undefined
-                      : { bgcolor: (theme) => alpha(theme.palette.error.main, theme.palette.mode === 'dark' ? 0.28 : 0.12) }
-                  }
-                >
-                  <TableCell>{String(r.row)}</TableCell>
-                  {columns.map((c) => (
-                    <TableCell key={c}>
-                      {r[c] === null || r[c] === undefined ? '' : typeof r[c] === 'object' ? JSON.stringify(r[c]) : String(r[c])}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ImportRowsTable
+            rows={result.preview}
+            columns={previewColumns}
+            rowKey={(r) => String(r.row)}
+            invalid={(r) => !r.valid}
+            rowTestId={(r) => (r.valid ? 'import-preview-row' : 'import-preview-invalid')}
+          />
         </Paper>
       ) : null}
     </Box>

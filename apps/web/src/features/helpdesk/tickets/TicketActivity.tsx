@@ -58,6 +58,9 @@ const ACTION_LABELS: Record<string, string> = {
   cost: 'updated the cost incurred',
   attendance: 'marked attendance',
   linked: 'linked a ticket',
+  slaPaused: 'paused the SLA for a maintenance window',
+  slaResumed: 'resumed the SLA after a maintenance window',
+  spares: 'used spares from the inventory',
 };
 
 function describe(value: unknown, field: string, names: Map<number, string>): string {

@@ -128,6 +128,7 @@ function TicketList({ fixedType }: { fixedType?: TicketType }) {
     ...(params.get('subEvent') ? { subEvent: params.get('subEvent') } : {}),
     ...(assignedTo ? { assignedTo } : {}),
     ...(locationId ? { locationId } : {}),
+    ...(params.get('vendor') ? { vendor: params.get('vendor') } : {}),
     ...(params.get('overdue') ? { overdue: 'true' } : {}),
     ...(params.get('onHold') ? { onHold: 'true' } : {}),
     ...(params.get('unacknowledged') ? { acknowledged: 'false' } : {}),

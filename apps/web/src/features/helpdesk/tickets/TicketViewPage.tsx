@@ -21,22 +21,17 @@ import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageLoader } from '../../../components/PageLoader.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUser } from '../../../lib/session.ts';
+import { TicketAttendance } from '../../attendance/TicketAttendance.tsx';
 import { useHelpdeskConfig, useTicket } from './api.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
 import { DeviceDetails } from './DeviceDetails.tsx';
 import { basePath, canonicalTicketPath, isListType, type ListType, statusColour, viewPath } from './model.ts';
 import { TicketActivity } from './TicketActivity.tsx';
 import { bodyOf, TicketForm, valuesOf } from './TicketForm.tsx';
-import {
-  AttachmentsSection,
-  AttendanceSection,
-  ChecklistSection,
-  CostSection,
-  DetailsSection,
-  WorkOrderSection,
-} from './TicketSections.tsx';
+import { AttachmentsSection, ChecklistSection, CostSection, DetailsSection, WorkOrderSection } from './TicketSections.tsx';
 import { AgeingSection, RatingSection, WatchersSection } from './TicketSide.tsx';
 import { useTicketUpdate } from './use-ticket-change.ts';
+import { VendorSection } from './VendorSection.tsx';
 
 const ACTION_LABEL: Partial<Record<TicketStatus, string>> = {
   INPROGRESS: 'Start work',
@@ -185,7 +180,7 @@ function TicketView({
           {view?.checklists !== false ? <ChecklistSection ticket={ticket} onChange={(body) => change(body)} /> : null}
           {view?.costIncurred !== false ? <CostSection ticket={ticket} onChange={(body, failure) => change(body, { failure })} /> : null}
           {view?.workOrder !== false ? <WorkOrderSection ticket={ticket} /> : null}
-          {view?.markAttendance !== false ? <AttendanceSection ticket={ticket} /> : null}
+          {view?.markAttendance !== false ? <TicketAttendance ticket={ticket} /> : null}
           <TicketActivity
             ticketId={ticket.id}
             historyId={historyId}
@@ -195,6 +190,7 @@ function TicketView({
           />
         </Box>
         <Box sx={{ display: 'grid', gap: 2 }}>
+          <VendorSection key={ticket.version} ticket={ticket} onChange={(body) => change(body)} />
           {view?.watchers !== false && ticket.can.watch ? <WatchersSection ticket={ticket} /> : null}
           {view?.rating !== false ? <RatingSection ticket={ticket} threshold={config.data?.ratingThreshold ?? 3} /> : null}
           <AgeingSection ticket={ticket} />

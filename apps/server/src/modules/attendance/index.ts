@@ -1,0 +1,59 @@
+import type { CustomerSettings } from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobStore } from '../../platform/blobs.ts';
+import type { Db } from '../../platform/db.ts';
+import type { EventBus } from '../../platform/events.ts';
+import type { JobWorker } from '../../platform/jobs/worker.ts';
+import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { ExportRegistry } from '../downloads/index.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import { attendanceExport } from './exports.ts';
+import { attendanceRoutes } from './routes.ts';
+import { type AttendanceService, type AttendanceTickets, createAttendanceService, type SiteStills, SNAPSHOT_QUEUE } from './service.ts';
+
+export type { AttendanceTickets, SiteStills } from './service.ts';
+
+export interface AttendancePorts {
+  db: Db;
+  events: EventBus;
+  jobs: JobWorker;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Sites: their coordinates and who sees them. */
+  directory: SiteDirectory;
+  users: UserDirectory;
+  /** The tenant's geofence radius. */
+  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters'>>;
+  /** The helpdesk's ticket service: a check-in moves the caller's open tickets at the site to INPROGRESS. */
+  tickets: AttendanceTickets;
+  /** The video module's stills of a site's cameras. */
+  stills: SiteStills;
+  blobs: BlobStore;
+  exports: ExportRegistry;
+}
+
+export interface AttendancePort {
+  service: AttendanceService;
+}
+
+/** Attendance (issue 16): geofenced check-in and check-out at sites, the camera snapshot, hours and missing check-outs. */
+export function createAttendanceModule(ports: AttendancePorts): DomainModule<AttendancePort> {
+  const attendance = createAttendanceService({ ...ports, poke: () => ports.jobs.poke() });
+  ports.exports.registerSource(attendanceExport(attendance));
+  return {
+    ports: { service: attendance },
+    register(app) {
+      attendanceRoutes(app, { attendance });
+      ports.jobs.register(
+        SNAPSHOT_QUEUE,
+        async (job) => {
+          const recordId = Number(job.payload.recordId);
+          if (job.tenantId === null || !Number.isInteger(recordId)) return { skipped: true };
+          return attendance.takeSnapshot(job.tenantId, recordId);
+        },
+        { leaseSeconds: 60 },
+      );
+    },
+  };
+}

@@ -1,0 +1,372 @@
+import {
+  ATTENDANCE_MESSAGES,
+  ATTENDANCE_MISSING_AFTER_HOURS,
+  ATTENDANCE_PERMISSIONS,
+  type AttendanceCheckIn,
+  type AttendanceCheckOut,
+  type AttendanceHoursQuery,
+  type AttendanceListQuery,
+  type AttendanceRecord,
+  type CustomerSettings,
+  haversineMeters,
+  type TicketListQuery,
+  type TicketUpdate,
+  ticketListQuerySchema,
+} from '@sitewatch/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditOrigin } from '../../platform/audit.ts';
+import { writeActivity } from '../../platform/audit.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { type BlobStore, blobKey } from '../../platform/blobs.ts';
+import type { Db } from '../../platform/db.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
+import type { EventBus } from '../../platform/events.ts';
+import { enqueueJob } from '../../platform/jobs/queue.ts';
+import type { Clock } from '../../platform/module.ts';
+import type { SiteDirectory } from '../sites/directory.ts';
+import type { UserDirectory } from '../users/directory.ts';
+import { usersById } from '../users/directory.ts';
+import * as repo from './repository.ts';
+
+export const SNAPSHOT_QUEUE = 'attendance.snapshot';
+/** Tickets one check-in may move to INPROGRESS when none is named. */
+const MAX_TICKETS_MOVED = 10;
+const MAX_HOURS_ROWS = 2000;
+
+type Actor = Pick<AuthContext, 'userId' | 'tenantId' | 'roles' | 'permissions'>;
+
+/** A picture of the site from one of its cameras (the video module's footage port). */
+export interface SiteStills {
+  /** Null when the site has no configured camera; `image` null when its cameras have no picture now. */
+  siteStill(tenantId: number, assetId: number): Promise<{ deviceId: number; label: string; takenAt: Date; image: Buffer | null } | null>;
+}
+
+/** What attendance asks of the helpdesk: find the caller's tickets and change one as they would. */
+export interface AttendanceTickets {
+  get(
+    actor: Actor,
+    id: number,
+  ): Promise<{ id: number; status: string; version: number; locationId: number | null; assignedTo: number | null }>;
+  list(actor: Actor, query: TicketListQuery): Promise<{ contents: Array<{ id: number }> }>;
+  update(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null): Promise<unknown>;
+}
+
+export interface AttendanceDeps {
+  db: Db;
+  events: EventBus;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  directory: Pick<SiteDirectory, 'asset' | 'visibleAssetIds'>;
+  users: Pick<UserDirectory, 'byIds'>;
+  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters'>>;
+  tickets: AttendanceTickets;
+  stills: SiteStills;
+  blobs: BlobStore;
+  /** Asks the job worker to look for work now (the snapshot). */
+  poke(): void;
+}
+
+const OPEN_STATUSES = ['OPEN', 'RE-OPENED'];
+const hasCoordinates = (lat: number | null, lng: number | null): boolean =>
+  lat !== null && lng !== null && Number.isFinite(lat) && Number.isFinite(lng) && !(lat === 0 && lng === 0);
+
+export function createAttendanceService(deps: AttendanceDeps) {
+  const { db } = deps;
+
+  const may = (actor: Actor, codename: string) => actor.permissions.has(codename);
+
+  /** Every user's records on the caller's sites (view_attendance), or only their own (add_attendance). */
+  async function scopeOf(actor: Actor): Promise<repo.AttendanceScope> {
+    const sites = await deps.directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles);
+    if (may(actor, ATTENDANCE_PERMISSIONS.view)) return { tenantId: actor.tenantId, sites };
+    if (may(actor, ATTENDANCE_PERMISSIONS.add)) return { tenantId: actor.tenantId, sites: 'all', userId: actor.userId };
+    throw forbidden();
+  }
+
+  const missingBefore = () => new Date(deps.clock.now().getTime() - ATTENDANCE_MISSING_AFTER_HOURS * 3600_000);
+
+  async function present(tenantId: number, rows: repo.AttendanceRow[], known?: { id: number; name: string }): Promise<AttendanceRecord[]> {
+    if (rows.length === 0) return [];
+    const [names, sites] = await Promise.all([
+      usersById(
+        deps.users,
+        tenantId,
+        rows.map((r) => r.user_id),
+      ),
+      Promise.all([...new Set(rows.map((r) => r.asset_id))].map((id) => (id === known?.id ? known : deps.directory.asset(tenantId, id)))),
+    ]);
+    const siteName = new Map(sites.filter((s) => s !== null).map((s) => [s.id, s.name]));
+    const cutoff = missingBefore().getTime();
+    return rows.map((r) => {
+      const user = names.get(r.user_id);
+      const inAt = new Date(r.check_in_at);
+      const outAt = r.check_out_at ? new Date(r.check_out_at) : null;
+      return {
+        id: r.id,
+        userId: r.user_id,
+        userName: user ? `${user.firstname} ${user.lastname}`.trim() || user.username : `User ${r.user_id}`,
+        assetId: r.asset_id,
+        siteName: siteName.get(r.asset_id) ?? `Site ${r.asset_id}`,
+        ticketId: r.ticket_id,
+        checkInAt: inAt.toISOString(),
+        checkOutAt: outAt?.toISOString() ?? null,
+        checkIn: { latitude: r.check_in_lat, longitude: r.check_in_lng, accuracy: r.check_in_accuracy },
+        checkOut:
+          r.check_out_lat !== null && r.check_out_lng !== null
+            ? { latitude: r.check_out_lat, longitude: r.check_out_lng, accuracy: r.check_out_accuracy }
+            : null,
+        distance: r.distance_m,
+        hours: outAt ? Math.round(((outAt.getTime() - inAt.getTime()) / 3600_000) * 100) / 100 : null,
+        missingCheckOut: !outAt && inAt.getTime() < cutoff,
+        movedTicketIds: r.moved_ticket_ids ?? [],
+        snapshot: {
+          state: r.snapshot_state as AttendanceRecord['snapshot']['state'],
+          takenAt: r.snapshot_at ? new Date(r.snapshot_at).toISOString() : null,
+          cameraLabel: r.snapshot_camera,
+        },
+      };
+    });
+  }
+
+  const one = async (tenantId: number, row: repo.AttendanceRow, known?: { id: number; name: string }) =>
+    (await present(tenantId, [row], known))[0] as AttendanceRecord;
+
+  function announce(row: repo.AttendanceRow, kind: 'check-in' | 'check-out' | 'snapshot') {
+    deps.events.emit({
+      type: 'attendance.changed',
+      tenantId: row.tenant_id,
+      payload: { recordId: row.id, userId: row.user_id, assetId: row.asset_id, kind },
+    });
+  }
+
+  /** The open tickets at the site assigned to the caller (or the one named) go to INPROGRESS, as if they changed it. */
+  async function startTickets(actor: Actor, assetId: number, named: { id: number; status: string } | null, origin: AuditOrigin) {
+    let ids: number[];
+    if (named) ids = OPEN_STATUSES.includes(named.status) ? [named.id] : [];
+    else {
+      const found = await deps.tickets.list(
+        actor,
+        ticketListQuerySchema.parse({
+          status: OPEN_STATUSES.join(','),
+          assignedTo: String(actor.userId),
+          locationId: String(assetId),
+          limit: String(MAX_TICKETS_MOVED),
+        }),
+      );
+      ids = found.contents.map((t) => t.id);
+    }
+    const moved: number[] = [];
+    for (const id of ids) {
+      try {
+        const ticket = await deps.tickets.get(actor, id);
+        if (!OPEN_STATUSES.includes(ticket.status) || ticket.assignedTo !== actor.userId) continue;
+        await deps.tickets.update(actor, id, { status: 'INPROGRESS', version: ticket.version } as TicketUpdate, origin);
+        moved.push(id);
+      } catch (error) {
+        // The helpdesk's rules refused (a transition this user may not make, a concurrent change): the check-in stands.
+        if (!(error instanceof HttpError)) deps.log.error({ err: error, ticketId: id }, 'attendance: moving a ticket failed');
+      }
+    }
+    return moved;
+  }
+
+  return {
+    async current(actor: Actor) {
+      if (!may(actor, ATTENDANCE_PERMISSIONS.add) && !may(actor, ATTENDANCE_PERMISSIONS.view)) throw forbidden();
+      const [row, settings] = await Promise.all([repo.openRecordOf(db, actor.tenantId, actor.userId), deps.settings(actor.tenantId)]);
+      return { record: row ? await one(actor.tenantId, row) : null, geofenceMeters: settings.attendanceGeofenceMeters };
+    },
+
+    async checkIn(actor: Actor, input: AttendanceCheckIn, origin: AuditOrigin): Promise<AttendanceRecord> {
+      if (!may(actor, ATTENDANCE_PERMISSIONS.add)) throw forbidden();
+      const [site, visible, settings] = await Promise.all([
+        deps.directory.asset(actor.tenantId, input.assetId),
+        deps.directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles),
+        deps.settings(actor.tenantId),
+      ]);
+      if (!site || (visible !== 'all' && !visible.includes(site.id))) throw notFound('Site not found');
+      if (!hasCoordinates(site.latitude, site.longitude))
+        throw badRequest(ATTENDANCE_MESSAGES.noCoordinates(site.name), 'site_without_location');
+      const radius = settings.attendanceGeofenceMeters;
+      const distance = Math.round(haversineMeters(input.latitude, input.longitude, site.latitude as number, site.longitude as number));
+      if (distance > radius) throw badRequest(ATTENDANCE_MESSAGES.outside(distance, site.name, radius), 'outside_geofence');
+      let named: { id: number; status: string } | null = null;
+      if (input.ticketId !== undefined) {
+        const ticket = await deps.tickets.get(actor, input.ticketId);
+        if (ticket.locationId !== site.id) throw badRequest(ATTENDANCE_MESSAGES.ticketElsewhere);
+        named = ticket.assignedTo === actor.userId ? { id: ticket.id, status: ticket.status } : null;
+      }
+      const at = deps.clock.now();
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await repo.insertRecord(trx, {
+          tenantId: actor.tenantId,
+          userId: actor.userId,
+          assetId: site.id,
+          ticketId: input.ticketId ?? null,
+          at,
+          latitude: input.latitude,
+          longitude: input.longitude,
+          accuracy: input.accuracy ?? null,
+          distance,
+        });
+        if (!inserted) return null;
+        await enqueueJob(trx, { tenantId: actor.tenantId, queue: SNAPSHOT_QUEUE, payload: { recordId: inserted.id }, maxAttempts: 2 });
+        await writeActivity(trx, origin, {
+          action: 'attendance.check-in',
+          object: { type: 'attendance', id: inserted.id },
+          after: { site: site.name, distance, ticketId: input.ticketId ?? null },
+        });
+        return inserted;
+      });
+      if (!row) {
+        // Site names come from the sites module, outside the transaction (one connection on embedded PGlite).
+        const open = await repo.openRecordOf(db, actor.tenantId, actor.userId);
+        const where = open ? await deps.directory.asset(actor.tenantId, open.asset_id) : null;
+        throw conflict(ATTENDANCE_MESSAGES.alreadyIn(where?.name ?? 'another site'), 'already_checked_in');
+      }
+      deps.poke();
+      if (named !== null || input.ticketId === undefined) {
+        const moved = await startTickets(actor, site.id, named, origin);
+        if (moved.length > 0) {
+          await repo.setMovedTickets(db, actor.tenantId, row.id, moved);
+          row.moved_ticket_ids = moved;
+        }
+      }
+      announce(row, 'check-in');
+      return one(actor.tenantId, row, site);
+    },
+
+    async checkOut(actor: Actor, input: AttendanceCheckOut, origin: AuditOrigin): Promise<AttendanceRecord> {
+      if (!may(actor, ATTENDANCE_PERMISSIONS.add)) throw forbidden();
+      const at = deps.clock.now();
+      const current = await repo.openRecordOf(db, actor.tenantId, actor.userId);
+      if (!current) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
+      const site = await deps.directory.asset(actor.tenantId, current.asset_id);
+      const row = await db.transaction().execute(async (trx) => {
+        const open = await repo.openRecordOf(trx, actor.tenantId, actor.userId);
+        if (!open) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
+        const hasPosition = input.latitude !== undefined && input.longitude !== undefined;
+        const closed = await repo.closeRecord(trx, actor.tenantId, open.id, at, {
+          latitude: hasPosition ? (input.latitude as number) : null,
+          longitude: hasPosition ? (input.longitude as number) : null,
+          accuracy: hasPosition ? (input.accuracy ?? null) : null,
+        });
+        if (!closed) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
+        const hours = Math.round(((at.getTime() - new Date(closed.check_in_at).getTime()) / 3600_000) * 100) / 100;
+        await writeActivity(trx, origin, {
+          action: 'attendance.check-out',
+          object: { type: 'attendance', id: closed.id },
+          after: { site: closed.asset_id === site?.id ? site.name : null, hours },
+        });
+        return closed;
+      });
+      announce(row, 'check-out');
+      return one(actor.tenantId, row);
+    },
+
+    async list(actor: Actor, query: AttendanceListQuery) {
+      const scope = await scopeOf(actor);
+      if (query.from && query.to && new Date(query.from) >= new Date(query.to)) throw badRequest(ATTENDANCE_MESSAGES.dateOrder);
+      const q: repo.AttendanceQuery = {
+        userId: query.userId,
+        assetId: query.assetId,
+        ticketId: query.ticketId,
+        from: query.from,
+        to: query.to,
+        open: query.state === 'open' ? true : query.state === 'closed' ? false : undefined,
+        openSince: query.state === 'missing' ? missingBefore() : undefined,
+      };
+      const [rows, totalCount] = await Promise.all([
+        repo.listRecords(db, scope, q, { offset: (query.page - 1) * query.limit, limit: query.limit }),
+        repo.countRecords(db, scope, q),
+      ]);
+      return { contents: await present(actor.tenantId, rows), totalCount };
+    },
+
+    async get(actor: Actor, id: number) {
+      const scope = await scopeOf(actor);
+      const row = await repo.findRecord(db, actor.tenantId, id);
+      if (!row) throw notFound();
+      if (scope.userId !== undefined && row.user_id !== scope.userId) throw notFound();
+      if (scope.sites !== 'all' && !scope.sites.includes(row.asset_id) && row.user_id !== actor.userId) throw notFound();
+      return row;
+    },
+
+    present: one,
+
+    async snapshot(actor: Actor, id: number) {
+      const row = await this.get(actor, id);
+      if (row.snapshot_state !== 'stored' || !row.snapshot_key) throw notFound(ATTENDANCE_MESSAGES.noSnapshot);
+      const blob = await deps.blobs.open(row.snapshot_key);
+      if (!blob) throw notFound(ATTENDANCE_MESSAGES.noSnapshot);
+      return blob;
+    },
+
+    async hours(actor: Actor, query: AttendanceHoursQuery) {
+      const scope = await scopeOf(actor);
+      if (query.from && query.to && new Date(query.from) >= new Date(query.to)) throw badRequest(ATTENDANCE_MESSAGES.dateOrder);
+      const rows = await repo.hoursPerDay(
+        db,
+        scope,
+        { userId: query.userId, assetId: query.assetId, from: query.from, to: query.to },
+        query.timeZone,
+        MAX_HOURS_ROWS + 1,
+      );
+      const kept = rows.slice(0, MAX_HOURS_ROWS);
+      const names = await usersById(
+        deps.users,
+        actor.tenantId,
+        kept.map((r) => r.user_id),
+      );
+      return {
+        contents: kept.map((r) => {
+          const user = names.get(r.user_id);
+          return {
+            userId: r.user_id,
+            userName: user ? `${user.firstname} ${user.lastname}`.trim() || user.username : `User ${r.user_id}`,
+            day: r.day,
+            hours: Math.round((Number(r.seconds) / 3600) * 100) / 100,
+            records: Number(r.records),
+            open: Number(r.open),
+          };
+        }),
+        truncated: rows.length > MAX_HOURS_ROWS,
+      };
+    },
+
+    /** The snapshot job: a still from one of the site's cameras, stored with the record. Idempotent. */
+    async takeSnapshot(tenantId: number, recordId: number) {
+      const row = await repo.findRecord(db, tenantId, recordId);
+      if (!row || row.snapshot_state === 'stored') return { state: row?.snapshot_state ?? 'gone' };
+      let state: 'none' | 'stored' | 'unavailable' = 'unavailable';
+      try {
+        const still = await deps.stills.siteStill(tenantId, row.asset_id);
+        if (!still) {
+          state = 'none';
+          await repo.setSnapshot(db, tenantId, recordId, { state });
+        } else if (!still.image) {
+          await repo.setSnapshot(db, tenantId, recordId, { state, camera: still.label });
+        } else {
+          const key = blobKey('attendance', tenantId, `${recordId}.jpg`);
+          await deps.blobs.put(key, still.image);
+          state = 'stored';
+          await repo.setSnapshot(db, tenantId, recordId, { state, key, at: still.takenAt, camera: still.label });
+        }
+      } catch (error) {
+        deps.log.warn({ err: error, recordId }, 'attendance snapshot failed');
+        await repo.setSnapshot(db, tenantId, recordId, { state });
+      }
+      announce(row, 'snapshot');
+      return { state };
+    },
+
+    /** For the export: the caller's scope and a page of presented records. */
+    scopeOf,
+    async exportPage(scope: repo.AttendanceScope, q: repo.AttendanceQuery, cursor: number | null, limit: number) {
+      const rows = await repo.recordsAfter(db, scope, q, cursor, limit);
+      return { rows, records: await present(scope.tenantId, rows) };
+    },
+    count: (scope: repo.AttendanceScope, q: repo.AttendanceQuery) => repo.countRecords(db, scope, q),
+  };
+}
+export type AttendanceService = ReturnType<typeof createAttendanceService>;

@@ -1,0 +1,177 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { ATTENDANCE_PERMISSIONS, type AttendanceRecord } from '@sitewatch/contracts/attendance';
+import { useState } from 'react';
+import { formatDateTime } from '../../lib/format.ts';
+import { isHttpError } from '../../lib/http.ts';
+import { permissionsOf, useUser } from '../../lib/session.ts';
+import { toast } from '../../lib/toasts.ts';
+import { type Option, SitePicker } from '../sites/Pickers.tsx';
+import { locate, useCheckIn, useCheckOut, useCurrentAttendance } from './api.ts';
+
+type Phase = 'idle' | 'locating' | 'sending';
+
+const messageOf = (e: unknown, fallback: string) => (isHttpError(e) ? (e.detail ?? e.message) : e instanceof Error ? e.message : fallback);
+
+const since = (iso: string) => {
+  const minutes = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 60_000));
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+};
+
+const SNAPSHOT_TEXT: Record<AttendanceRecord['snapshot']['state'], string | null> = {
+  none: null,
+  pending: 'Taking a camera snapshot of the site…',
+  stored: 'Camera snapshot stored',
+  unavailable: 'The site camera had no picture',
+};
+
+/**
+ * Check in at a site from a phone, or check out: the browser's position goes to the server, which decides by the
+ * site's geofence. With `site` fixed (the ticket view) the site is not chosen.
+ */
+export function CheckInPanel(props: { site?: Option | null; ticketId?: number; compact?: boolean }) {
+  const permissions = permissionsOf(useUser());
+  const current = useCurrentAttendance();
+  const checkIn = useCheckIn();
+  const checkOut = useCheckOut();
+  const [picked, setPicked] = useState<Option | null>(null);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const site = props.site ?? picked;
+  const may = permissions.has(ATTENDANCE_PERMISSIONS.add);
+
+  if (!may) return null;
+  if (current.isPending) return <CircularProgress size={24} aria-label="Loading attendance" />;
+  if (current.isError) return <Alert severity="error">Attendance could not be loaded. Try again.</Alert>;
+  const open = current.data.record;
+  const busy = phase !== 'idle';
+
+  async function doCheckIn() {
+    if (!site) {
+      setError('Choose a site');
+      return;
+    }
+    setError(null);
+    setPhase('locating');
+    try {
+      const position = await locate();
+      setPhase('sending');
+      await checkIn.mutateAsync({ assetId: site.id, ...position, ...(props.ticketId ? { ticketId: props.ticketId } : {}) });
+      toast.success(`Checked in at ${site.name}`);
+    } catch (e) {
+      setError(messageOf(e, 'Check-in failed. Try again.'));
+    } finally {
+      setPhase('idle');
+    }
+  }
+
+  async function doCheckOut() {
+    setError(null);
+    setPhase('locating');
+    const position = await locate().catch(() => null);
+    setPhase('sending');
+    try {
+      await checkOut.mutateAsync(position ?? {});
+      toast.success('Checked out');
+    } catch (e) {
+      setError(messageOf(e, 'Check-out failed. Try again.'));
+    } finally {
+      setPhase('idle');
+    }
+  }
+
+  const status =
+    phase === 'locating' ? (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} data-testid="attendance-locating">
+        <CircularProgress size={18} />
+        <Typography variant="body2">Finding your location…</Typography>
+      </Stack>
+    ) : phase === 'sending' ? (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <CircularProgress size={18} />
+        <Typography variant="body2">Checking with the site's geofence…</Typography>
+      </Stack>
+    ) : null;
+
+  if (open) {
+    const elsewhere = props.site && props.site.id !== open.assetId;
+    return (
+      <Stack spacing={1.5} data-testid="attendance-open">
+        <Alert severity="success" icon={false}>
+          <Typography sx={{ fontWeight: 600 }} data-testid="attendance-status">
+            Checked in at {open.siteName}
+          </Typography>
+          <Typography variant="body2">
+            Since {formatDateTime(open.checkInAt)} ({since(open.checkInAt)}) · {open.distance} m from the site
+          </Typography>
+          {SNAPSHOT_TEXT[open.snapshot.state] ? <Typography variant="body2">{SNAPSHOT_TEXT[open.snapshot.state]}</Typography> : null}
+          {open.movedTicketIds.length > 0 ? (
+            <Typography variant="body2">
+              {open.movedTicketIds.length === 1
+                ? 'Your ticket here moved to In progress.'
+                : `${open.movedTicketIds.length} of your tickets here moved to In progress.`}
+            </Typography>
+          ) : null}
+        </Alert>
+        {elsewhere ? <Alert severity="info">Check out of {open.siteName} before checking in here.</Alert> : null}
+        {status}
+        {error ? (
+          <Alert severity="error" data-testid="attendance-error">
+            {error}
+          </Alert>
+        ) : null}
+        <Button
+          variant="contained"
+          color="warning"
+          size="large"
+          fullWidth={!props.compact}
+          disabled={busy}
+          onClick={doCheckOut}
+          data-testid="check-out"
+        >
+          Check out
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack spacing={1.5} data-testid="attendance-closed">
+      {props.site ? (
+        <Typography variant="body2">
+          Check in at <strong>{props.site.name}</strong> when you arrive. Your position is checked against the site's{' '}
+          {current.data.geofenceMeters} m geofence.
+        </Typography>
+      ) : (
+        <>
+          <Typography variant="body2">
+            Choose the site you are at. Your position is checked against the site's {current.data.geofenceMeters} m geofence.
+          </Typography>
+          <Box>
+            <SitePicker label="Site" value={picked} onChange={setPicked} required disabled={busy} />
+          </Box>
+        </>
+      )}
+      {status}
+      {error ? (
+        <Alert severity="error" data-testid="attendance-error">
+          {error}
+        </Alert>
+      ) : null}
+      <Button
+        variant="contained"
+        size="large"
+        fullWidth={!props.compact}
+        disabled={busy || !site}
+        onClick={doCheckIn}
+        data-testid="check-in"
+      >
+        Check in
+      </Button>
+    </Stack>
+  );
+}

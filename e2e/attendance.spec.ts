@@ -1,0 +1,66 @@
+import { apiSession, expect, test } from './fixtures.ts';
+
+/** Attendance at phone size: check in outside the geofence (refused with the distance), inside, and out; equipment. */
+
+test.describe.configure({ timeout: 120_000 });
+
+type Site = { id: number; name: string; latitude: number | null; longitude: number | null };
+
+test.describe('check-in at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 }, permissions: ['geolocation'], geolocation: { latitude: 0, longitude: 0 } });
+
+  test('refused outside the fence, accepted inside, then checked out', async ({ page, context, signIn, baseURL }, testInfo) => {
+    // The refusal is a 400 answer, which the browser reports on the console.
+    testInfo.annotations.push({ type: 'allow-console-errors', description: 'status of 400' });
+    const field = await apiSession(baseURL as string, 'fieldexecutive');
+    await field.post('/api/attendance/check-out/', {});
+    const sites = (await (await field.get('/iotapp/assets/?limit=50&orderBy=name')).json()).contents as Site[];
+    const site = sites.find((s) => s.latitude !== null && s.longitude !== null && !(s.latitude === 0 && s.longitude === 0));
+    expect(site, 'a site of the field executive with coordinates').toBeTruthy();
+    const { latitude, longitude, name } = site as Required<Site> & { latitude: number; longitude: number };
+    await field.dispose();
+
+    // About 1.1 km north of the site.
+    await context.setGeolocation({ latitude: latitude + 0.01, longitude });
+    await signIn('fieldexecutive', { next: '/attendance' });
+    await expect(page.getByTestId('attendance-closed')).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('combobox', { name: 'Site' }).fill(name);
+    await page.getByRole('option', { name, exact: true }).click();
+    await page.getByTestId('check-in').click();
+    const refusal = page.getByTestId('attendance-error');
+    await expect(refusal).toContainText(`m from ${name}; check-in is allowed within 200 m`);
+    await expect(refusal).toContainText(/You are 1[01]\d\d m from/);
+
+    await context.setGeolocation({ latitude, longitude });
+    await page.getByTestId('check-in').click();
+    await expect(page.getByTestId('attendance-status')).toHaveText(`Checked in at ${name}`);
+    await expect(page.getByTestId('attendance-open')).toContainText('0 m from the site');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+
+    await page.getByTestId('check-out').click();
+    await expect(page.getByTestId('attendance-closed')).toBeVisible();
+    await expect(page.getByTestId('recent-visits')).toContainText(name);
+  });
+});
+
+test('an administrator adds equipment and finds it in the list', async ({ page, signIn }) => {
+  const serial = `E2E-${Date.now().toString(36).toUpperCase()}`;
+  await signIn('customeradmin', { next: '/equipments' });
+  await page.getByTestId('add-equipment').click({ timeout: 30_000 });
+  const form = page.getByTestId('equipment-form');
+  await form.getByTestId('equipment-save').click();
+  await expect(form.getByText('Choose a site')).toBeVisible();
+  await form.getByRole('combobox', { name: 'Site' }).click();
+  await page.getByRole('option').first().click();
+  await form.getByTestId('equipment-name').fill('E2E generator');
+  await form.getByTestId('equipment-serial').fill(serial);
+  await form.getByTestId('equipment-save').click();
+  await expect(form).toBeHidden();
+  await page.getByPlaceholder('Search name, serial, make, model or site').fill(serial);
+  const grid = page.getByTestId('equipment-grid');
+  await expect(grid.getByText(serial)).toBeVisible();
+  await grid.getByRole('link', { name: 'E2E generator' }).first().click();
+  await expect(page.getByTestId('equipment-facts')).toContainText(serial);
+  await expect(page.getByText('Maintenance history')).toBeVisible();
+});

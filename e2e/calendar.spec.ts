@@ -1,0 +1,109 @@
+import type { Page } from '@playwright/test';
+import { apiSession, expect, test } from './fixtures.ts';
+
+/** The calendar in the browser: create an event, move it by drag (one occurrence of a series), and a phone pass. */
+
+test.describe.configure({ timeout: 120_000 });
+test.use({ timezoneId: 'UTC' });
+
+/** Demo data fills the days with shifts and due work orders; the tests look at kind "Other" alone. */
+async function onlyOther(page: Page) {
+  await page.getByRole('combobox', { name: 'Kind' }).click({ timeout: 30_000 });
+  await page.getByRole('option', { name: 'Other', exact: true }).click();
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+test('a customer admin creates an event from the form', async ({ page, signIn }) => {
+  const title = `E2E visit ${Date.now().toString(36)}`;
+  await signIn('customeradmin', { next: '/calendar/create' });
+  await page.getByTestId('event-title').fill(title, { timeout: 30_000 });
+  await page.getByRole('combobox', { name: 'Kind' }).click();
+  await page.getByRole('option', { name: 'Other', exact: true }).click();
+  await page.getByTestId('event-start').fill(`${day(0)}T10:00`);
+  await page.getByTestId('event-end').fill(`${day(0)}T09:00`);
+  await page.getByTestId('event-save').click();
+  await expect(page.getByText('The end must be after the start')).toBeVisible();
+  await page.getByTestId('event-end').fill(`${day(0)}T11:30`);
+  await page.getByTestId('event-save').click();
+  await expect(page).toHaveURL(/\/calendar$/);
+  await expect(page.getByText('Event created')).toBeVisible();
+  await onlyOther(page);
+  await expect(page.getByTestId('calendar-item').filter({ hasText: title })).toBeVisible();
+});
+
+test('an occurrence of a weekly series is moved by drag, the series stays', async ({ page, signIn, baseURL }) => {
+  const title = `E2E rota ${Date.now().toString(36)}`;
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  // Today and tomorrow are both in the month grid shown on load; tomorrow may begin the next week row.
+  const made = await api.post('/api/calendar/events/', {
+    title,
+    kind: 'other',
+    start: `${day(0)}T10:00`,
+    end: `${day(0)}T12:00`,
+    timeZone: 'UTC',
+    recurrence: { freq: 'WEEKLY', interval: 1, byWeekday: [] },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const event = (await made.json()) as { id: number };
+
+  await page.setViewportSize({ width: 1280, height: 1300 });
+  await signIn('customeradmin', { next: '/calendar' });
+  await page.getByTestId('cookie-consent-accept').click();
+  await onlyOther(page);
+  const item = page.locator(`[data-item-id="${event.id}:${day(0)}T10:00"]`);
+  await expect(item).toBeVisible({ timeout: 30_000 });
+  await item.scrollIntoViewIfNeeded();
+  const target = page.locator(`[data-date="${day(1)}"]`).first();
+  await expect(target).toBeVisible();
+  const from = await item.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('no boxes to drag between');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 5, from.y + from.height / 2 + 5, { steps: 3 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await page.getByTestId('reschedule-occurrence').click();
+  await expect(page.getByText('Event rescheduled')).toBeVisible();
+  await expect(page.locator(`[data-item-id$=":${day(1)}T10:00"]`).filter({ hasText: title })).toBeVisible();
+
+  const series = (await (await api.get(`/api/calendar/events/${event.id}/`)).json()) as { exceptions: string[] };
+  expect(series.exceptions).toEqual([`${day(0)}T10:00`]);
+  await api.delete(`/api/calendar/events/${event.id}/`);
+  await api.dispose();
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the calendar opens as a list that fits the screen, and the form is usable', async ({ page, signIn, baseURL }) => {
+    const title = `E2E phone ${Date.now().toString(36)}`;
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const made = await api.post('/api/calendar/events/', {
+      title,
+      kind: 'site_visit',
+      start: `${day(0)}T23:00`,
+      end: `${day(0)}T23:30`,
+      timeZone: 'UTC',
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const event = (await made.json()) as { id: number };
+
+    await signIn('customeradmin', { next: '/calendar' });
+    const item = page.getByTestId('calendar-item').filter({ hasText: title });
+    await expect(item).toBeVisible({ timeout: 30_000 });
+    // The cookie banner covers the bottom of a phone screen until accepted.
+    await page.getByTestId('cookie-consent-accept').click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await item.click();
+    await expect(page).toHaveURL(new RegExp(`/calendar/${event.id}/edit$`));
+    await expect(page.getByTestId('event-title')).toHaveValue(title);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByTestId('event-delete').click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByText('Event deleted')).toBeVisible();
+    await expect(page).toHaveURL(/\/calendar$/);
+    await api.dispose();
+  });
+});

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { INT4_MAX, idCoerced, idSchema } from './common.ts';
+
+/** The geofence radius a tenant uses when it has not set one (metres). */
+export const ATTENDANCE_DEFAULT_GEOFENCE_METERS = 200;
+export const ATTENDANCE_GEOFENCE_LIMITS = { min: 10, max: 10_000 } as const;
+/** A check-in still open after this long is a missing check-out. */
+export const ATTENDANCE_MISSING_AFTER_HOURS = 24;
+export const ATTENDANCE_PERMISSIONS = { view: 'view_attendance', add: 'add_attendance' } as const;
+export const ATTENDANCE_EXPORT_KIND = 'attendance';
+
+export const ATTENDANCE_MESSAGES = {
+  outside: (distance: number, site: string, radius: number) => `You are ${distance} m from ${site}; check-in is allowed within ${radius} m`,
+  noCoordinates: (site: string) =>
+    `${site} has no location set, so check-in cannot be verified. Ask an administrator to set its latitude and longitude.`,
+  alreadyIn: (site: string) => `You are already checked in at ${site}. Check out first.`,
+  notCheckedIn: 'You are not checked in.',
+  ticketElsewhere: 'This ticket is not at the site you are checking in at.',
+  siteRequired: 'Choose a site',
+  position: 'Your position is required: allow location access and try again',
+  latitude: 'Latitude must be between -90 and 90',
+  longitude: 'Longitude must be between -180 and 180',
+  accuracy: 'Accuracy must be between 0 and 100000 metres',
+  dateOrder: 'Please choose an end date greater than the start date',
+  noSnapshot: 'No snapshot was taken for this check-in.',
+} as const;
+
+const latitude = z
+  .number({ message: ATTENDANCE_MESSAGES.position })
+  .min(-90, ATTENDANCE_MESSAGES.latitude)
+  .max(90, ATTENDANCE_MESSAGES.latitude);
+const longitude = z
+  .number({ message: ATTENDANCE_MESSAGES.position })
+  .min(-180, ATTENDANCE_MESSAGES.longitude)
+  .max(180, ATTENDANCE_MESSAGES.longitude);
+const accuracy = z.number().min(0, ATTENDANCE_MESSAGES.accuracy).max(100_000, ATTENDANCE_MESSAGES.accuracy);
+
+export const attendanceCheckInSchema = z.strictObject({
+  assetId: z.number({ message: ATTENDANCE_MESSAGES.siteRequired }).int().min(1).max(INT4_MAX),
+  latitude,
+  longitude,
+  accuracy: accuracy.optional(),
+  ticketId: idSchema.optional(),
+});
+export type AttendanceCheckIn = z.infer<typeof attendanceCheckInSchema>;
+
+export const attendanceCheckOutSchema = z.strictObject({
+  latitude: latitude.optional(),
+  longitude: longitude.optional(),
+  accuracy: accuracy.optional(),
+});
+export type AttendanceCheckOut = z.infer<typeof attendanceCheckOutSchema>;
+
+const positionSchema = z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().nullable() });
+
+export const SNAPSHOT_STATES = ['none', 'pending', 'stored', 'unavailable'] as const;
+
+export const attendanceRecordSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  userName: z.string(),
+  assetId: z.number().int(),
+  siteName: z.string(),
+  ticketId: z.number().int().nullable(),
+  checkInAt: z.string(),
+  checkOutAt: z.string().nullable(),
+  checkIn: positionSchema,
+  checkOut: positionSchema.nullable(),
+  /** Metres from the site's coordinates at check-in. */
+  distance: z.number().int(),
+  /** Worked hours of a closed record. */
+  hours: z.number().nullable(),
+  /** Open beyond ATTENDANCE_MISSING_AFTER_HOURS. */
+  missingCheckOut: z.boolean(),
+  /** Tickets this check-in moved to INPROGRESS. */
+  movedTicketIds: z.array(z.number().int()),
+  snapshot: z.object({
+    state: z.enum(SNAPSHOT_STATES),
+    takenAt: z.string().nullable(),
+    cameraLabel: z.string().nullable(),
+  }),
+});
+export type AttendanceRecord = z.infer<typeof attendanceRecordSchema>;
+
+export const attendanceCurrentSchema = z.object({
+  record: attendanceRecordSchema.nullable(),
+  geofenceMeters: z.number().int(),
+});
+export type AttendanceCurrent = z.infer<typeof attendanceCurrentSchema>;
+
+const dayOrTime = z.iso.datetime({ offset: true, message: 'Enter a date and time such as 2026-01-31T00:00:00Z' });
+
+const filterShape = {
+  userId: idCoerced.optional(),
+  assetId: idCoerced.optional(),
+  from: dayOrTime.optional(),
+  to: dayOrTime.optional(),
+};
+
+export const attendanceFilterSchema = z.strictObject(filterShape);
+export type AttendanceFilter = z.infer<typeof attendanceFilterSchema>;
+
+export const attendanceListQuerySchema = z.strictObject({
+  ...filterShape,
+  ticketId: idCoerced.optional(),
+  /** open: not checked out yet; closed; missing: open beyond ATTENDANCE_MISSING_AFTER_HOURS. */
+  state: z.enum(['open', 'closed', 'missing'], { message: 'state must be open, closed or missing' }).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+});
+export type AttendanceListQuery = z.infer<typeof attendanceListQuerySchema>;
+
+export const attendanceListSchema = z.object({ contents: z.array(attendanceRecordSchema), totalCount: z.number().int() });
+export type AttendanceList = z.infer<typeof attendanceListSchema>;
+
+/** An IANA time zone the days are counted in (the browser's). */
+const timeZone = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return /^[A-Za-z0-9_+\-/]+$/.test(zone);
+    } catch {
+      return false;
+    }
+  }, 'timeZone must be a known time zone name, e.g. Asia/Kolkata')
+  .default('UTC');
+
+export const attendanceHoursQuerySchema = z.strictObject({ ...filterShape, timeZone });
+export type AttendanceHoursQuery = z.infer<typeof attendanceHoursQuerySchema>;
+
+export const attendanceHoursSchema = z.object({
+  contents: z.array(
+    z.object({
+      userId: z.number().int(),
+      userName: z.string(),
+      /** YYYY-MM-DD in the asked time zone (the day of check-in). */
+      day: z.string(),
+      hours: z.number(),
+      records: z.number().int(),
+      open: z.number().int(),
+    }),
+  ),
+  /** True when more days exist than were returned (narrow the filters). */
+  truncated: z.boolean(),
+});
+export type AttendanceHours = z.infer<typeof attendanceHoursSchema>;
+
+export const attendanceExportParamsSchema = z.strictObject(filterShape);
+
+/** Great-circle distance in metres between two WGS84 points (haversine on a sphere of the mean Earth radius). */
+export function haversineMeters(aLat: number, aLng: number, bLat: number, bLng: number): number {
+  const R = 6_371_008.8;
+  const rad = Math.PI / 180;
+  const dLat = (bLat - aLat) * rad;
+  const dLng = (bLng - aLng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * rad) * Math.cos(bLat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
+}
