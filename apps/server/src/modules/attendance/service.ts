@@ -9,9 +9,7 @@ import {
   type AttendanceRecord,
   type CustomerSettings,
   haversineMeters,
-  type TicketListQuery,
   type TicketUpdate,
-  ticketListQuerySchema,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditOrigin } from '../../platform/audit.ts';
@@ -43,12 +41,15 @@ export interface SiteStills {
 
 /** What attendance asks of the helpdesk: find the caller's tickets and change one as they would. */
 export interface AttendanceTickets {
-  get(
+  /** A ticket the caller may see (404 otherwise), without its detail view. */
+  brief(
     actor: Actor,
     id: number,
   ): Promise<{ id: number; status: string; version: number; locationId: number | null; assignedTo: number | null }>;
-  list(actor: Actor, query: TicketListQuery): Promise<{ contents: Array<{ id: number }> }>;
-  update(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null): Promise<unknown>;
+  /** The newest tickets in these statuses assigned to the caller at the site: one indexed query. */
+  assignedToMeAt(actor: Actor, siteId: number, statuses: readonly string[], limit: number): Promise<Array<{ id: number; version: number }>>;
+  /** The helpdesk's update as the caller, without building the ticket's detail view. */
+  change(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null): Promise<unknown>;
 }
 
 export interface AttendanceDeps {
@@ -141,26 +142,22 @@ export function createAttendanceService(deps: AttendanceDeps) {
 
   /** The open tickets at the site assigned to the caller (or the one named) go to INPROGRESS, as if they changed it. */
   async function startTickets(actor: Actor, assetId: number, named: { id: number; status: string } | null, origin: AuditOrigin) {
-    let ids: number[];
-    if (named) ids = OPEN_STATUSES.includes(named.status) ? [named.id] : [];
-    else {
-      const found = await deps.tickets.list(
-        actor,
-        ticketListQuerySchema.parse({
-          status: OPEN_STATUSES.join(','),
-          assignedTo: String(actor.userId),
-          locationId: String(assetId),
-          limit: String(MAX_TICKETS_MOVED),
-        }),
-      );
-      ids = found.contents.map((t) => t.id);
-    }
+    let open: Array<{ id: number; version: number }> = [];
+    if (named) {
+      // Read again after the check-in commits: the move applies to the ticket as it is now.
+      if (OPEN_STATUSES.includes(named.status)) {
+        const ticket = await deps.tickets.brief(actor, named.id).catch((error: unknown) => {
+          if (!(error instanceof HttpError)) deps.log.error({ err: error, ticketId: named.id }, 'attendance: moving a ticket failed');
+          return null;
+        });
+        if (ticket && OPEN_STATUSES.includes(ticket.status) && ticket.assignedTo === actor.userId) open = [ticket];
+      }
+    } else open = await deps.tickets.assignedToMeAt(actor, assetId, OPEN_STATUSES, MAX_TICKETS_MOVED);
     const moved: number[] = [];
-    for (const id of ids) {
+    for (const { id, version } of open) {
       try {
-        const ticket = await deps.tickets.get(actor, id);
-        if (!OPEN_STATUSES.includes(ticket.status) || ticket.assignedTo !== actor.userId) continue;
-        await deps.tickets.update(actor, id, { status: 'INPROGRESS', version: ticket.version } as TicketUpdate, origin);
+        // A change made since this read is refused by the version (409) and the ticket is left as it is.
+        await deps.tickets.change(actor, id, { status: 'INPROGRESS', version } as TicketUpdate, origin);
         moved.push(id);
       } catch (error) {
         // The helpdesk's rules refused (a transition this user may not make, a concurrent change): the check-in stands.
@@ -192,7 +189,7 @@ export function createAttendanceService(deps: AttendanceDeps) {
       if (distance > radius) throw badRequest(ATTENDANCE_MESSAGES.outside(distance, site.name, radius), 'outside_geofence');
       let named: { id: number; status: string } | null = null;
       if (input.ticketId !== undefined) {
-        const ticket = await deps.tickets.get(actor, input.ticketId);
+        const ticket = await deps.tickets.brief(actor, input.ticketId);
         if (ticket.locationId !== site.id) throw badRequest(ATTENDANCE_MESSAGES.ticketElsewhere);
         named = ticket.assignedTo === actor.userId ? { id: ticket.id, status: ticket.status } : null;
       }
@@ -224,13 +221,17 @@ export function createAttendanceService(deps: AttendanceDeps) {
         const where = open ? await deps.directory.asset(actor.tenantId, open.asset_id) : null;
         throw conflict(ATTENDANCE_MESSAGES.alreadyIn(where?.name ?? 'another site'), 'already_checked_in');
       }
-      deps.poke();
-      if (named !== null || input.ticketId === undefined) {
-        const moved = await startTickets(actor, site.id, named, origin);
-        if (moved.length > 0) {
-          await repo.setMovedTickets(db, actor.tenantId, row.id, moved);
-          row.moved_ticket_ids = moved;
+      try {
+        if (named !== null || input.ticketId === undefined) {
+          const moved = await startTickets(actor, site.id, named, origin);
+          if (moved.length > 0) {
+            await repo.setMovedTickets(db, actor.tenantId, row.id, moved);
+            row.moved_ticket_ids = moved;
+          }
         }
+      } finally {
+        // The snapshot job starts once the tickets are moved, so that it does not queue before them for the connection.
+        deps.poke();
       }
       announce(row, 'check-in');
       return one(actor.tenantId, row, site);
@@ -261,7 +262,7 @@ export function createAttendanceService(deps: AttendanceDeps) {
         return closed;
       });
       announce(row, 'check-out');
-      return one(actor.tenantId, row);
+      return one(actor.tenantId, row, site ?? undefined);
     },
 
     async list(actor: Actor, query: AttendanceListQuery) {

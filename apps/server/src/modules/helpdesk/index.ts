@@ -53,7 +53,7 @@ export interface HelpdeskPort {
   tickets: SystemTickets;
   /** Open tickets by assignee and at sites (the people directories). */
   assignees: TicketAssignees;
-  /** The ticket service (main and benches read lists; tests drive it). */
+  /** The ticket service (main and benches read lists; tests drive it; attendance moves the caller's tickets). */
   service: TicketService;
   /** The SLA and escalation sweep (tests and benches run it directly instead of waiting for the worker). */
   escalation: EscalationEngine;

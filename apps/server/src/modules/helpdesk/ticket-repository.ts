@@ -52,6 +52,7 @@ const ticketSelect = (db: Db) =>
       't.rating_ticket_id',
       't.parent_id',
       't.sla_breached',
+      't.sla_paused_at',
       't.escalation_policy_id',
       't.escalation_level',
       't.escalation_cycle',
@@ -67,6 +68,23 @@ export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['exec
 
 export const findTicket = (db: Db, tenantId: number, id: number) =>
   ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', '=', id).executeTakeFirst();
+
+/**
+ * The newest tickets in these statuses assigned to a user at one site, ids and versions only (tickets_assigned_open_idx
+ * or tickets_assigned_idx narrows to the user's tickets).
+ */
+export const assignedAtSite = (db: Db, tenantId: number, userId: number, siteId: number, statuses: readonly string[], limit: number) =>
+  db
+    .selectFrom('tickets as t')
+    .select(['t.id', 't.version'])
+    .where('t.tenant_id', '=', tenantId)
+    .where('t.assigned_to', '=', userId)
+    .where('t.location_id', '=', siteId)
+    .where('t.status', 'in', [...statuses])
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+    .execute();
 
 /** Locks the ticket row for the rest of the transaction (a change is read, checked and written under the lock). */
 export async function lockTicket(trx: Db, tenantId: number, id: number) {

@@ -558,6 +558,12 @@ export function createTicketService(deps: HelpdeskDeps) {
    */
   /** `origin`: who changes it, for the activity log (null: not recorded). */
   async function update(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null) {
+    const { fresh, config, historyId } = await applyUpdate(actor, id, patch, origin);
+    return { ticket: await detail(actor, fresh, config), historyId };
+  }
+
+  /** The update without the ticket's detail view (callers that only need the change made). */
+  async function applyUpdate(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null) {
     const seen = await visibleTicket(actor, id);
     const [settings, config] = await Promise.all([deps.customers.settings(actor.tenantId), admin.config(actor.tenantId)]);
     if (patch.priority !== undefined && patch.priority !== seen.priority) await checkPriority(actor.tenantId, patch.priority);
@@ -758,7 +764,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       }
       if (fields.includes('vendorId')) await announceVendor(fresh, result.historyId, actor.userId);
     }
-    return { ticket: await detail(actor, fresh, config), historyId: result.historyId };
+    return { fresh, config, historyId: result.historyId };
   }
 
   return {
@@ -770,6 +776,19 @@ export function createTicketService(deps: HelpdeskDeps) {
     announceCreated,
     create,
     update,
+    /** The update without the detail view: the version after the change. */
+    async change(actor: Actor, id: number, patch: TicketUpdate, origin: AuditOrigin | null) {
+      const { fresh, historyId } = await applyUpdate(actor, id, patch, origin);
+      return { id: fresh.id, version: fresh.version, historyId };
+    },
+    /** Status, place, assignee and version of a ticket the actor may see, else 404 (no detail view). */
+    async brief(actor: Actor, id: number) {
+      const row = await visibleTicket(actor, id);
+      return { id: row.id, status: row.status, version: row.version, locationId: row.location_id, assignedTo: row.assigned_to };
+    },
+    /** The newest tickets in these statuses assigned to the actor at one site (the actor sees those they are assigned). */
+    assignedToMeAt: (actor: Actor, siteId: number, statuses: readonly string[], limit: number) =>
+      repo.assignedAtSite(db, actor.tenantId, actor.userId, siteId, statuses, limit),
     emit,
     async list(actor: Actor, query: TicketListQuery) {
       const config = await admin.config(actor.tenantId);
