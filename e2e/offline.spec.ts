@@ -91,7 +91,7 @@ test.describe('service worker', () => {
     test.setTimeout(180_000);
     dist = mkdtempSync(join(tmpdir(), 'sw-e2e-dist-'));
     dataDir = mkdtempSync(join(tmpdir(), 'sw-e2e-data-'));
-    cpSync('apps/web/dist', dist, { recursive: true });
+    cpSync(process.env.WEB_DIST ?? 'apps/web/dist', dist, { recursive: true });
     await startServer();
   });
   test.afterAll(async () => {

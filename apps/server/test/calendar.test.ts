@@ -310,6 +310,7 @@ describe('maintenance windows', () => {
     expect(shown.window).toMatchObject({ eventId: window.id, title: 'UPS swap' });
     const h = await history(admin, ticket.id);
     expect(JSON.stringify(h)).toContain('slaPaused');
+    expect((await getTicket(admin, ticket.id)).slaPausedAt).not.toBeNull();
     const markers = await t.handles.video.markers.list(t.tenantA, `calendar:${window.id}:${windowStart}`);
     expect(markers.map((m) => m.cameraId)).toEqual([cam.id]);
     // The SLA sweep leaves a paused ticket alone even past its due date.
@@ -317,6 +318,7 @@ describe('maintenance windows', () => {
     expect(await device(router.id)).toBe(false);
     expect((await admin.get(`/api/calendar/devices/${router.id}/window/`)).json().window).toBeNull();
     const resumed = await getTicket(admin, ticket.id);
+    expect(resumed.slaPausedAt).toBeNull();
     expect(new Date(resumed.dueDate as string).getTime() - new Date(ticket.dueDate as string).getTime()).toBeGreaterThanOrEqual(
       119 * 60_000,
     );

@@ -7189,6 +7189,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 overdue: boolean;
+                                slaPausedAt: string | null;
                                 escalationLevel: number;
                                 attachmentCount: number;
                                 thumbnail: string | null;
@@ -7316,6 +7317,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -7681,6 +7683,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -7914,6 +7917,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -8268,6 +8272,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -8466,6 +8471,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -8670,6 +8676,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 overdue: boolean;
+                                slaPausedAt: string | null;
                                 escalationLevel: number;
                                 attachmentCount: number;
                                 thumbnail: string | null;
@@ -8888,6 +8895,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -9084,6 +9092,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -9302,6 +9311,7 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             overdue: boolean;
+                            slaPausedAt: string | null;
                             escalationLevel: number;
                             attachmentCount: number;
                             thumbnail: string | null;
@@ -12954,6 +12964,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 overdue: boolean;
+                                slaPausedAt: string | null;
                                 escalationLevel: number;
                                 attachmentCount: number;
                                 thumbnail: string | null;

@@ -228,6 +228,8 @@ export const ticketSummarySchema = z.object({
   deviceName: z.string().nullable(),
   additionalInformation: additionalInformationSchema,
   overdue: z.boolean(),
+  /** Set while a maintenance window at the ticket's site holds its SLA clock. */
+  slaPausedAt: z.string().nullable(),
   escalationLevel: z.number().int(),
   attachmentCount: z.number().int(),
   /** Download path of the first image attachment, for the thumbnail view. */

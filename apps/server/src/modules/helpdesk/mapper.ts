@@ -69,6 +69,7 @@ export function toSummary(r: TicketRow, names: UserNames, vendors: ReadonlyMap<n
     deviceName: r.device_name,
     additionalInformation: r.additional_information ?? {},
     overdue: r.sla_breached,
+    slaPausedAt: isoOrNull(r.sla_paused_at),
     escalationLevel: r.escalation_level,
     attachmentCount: r.attachment_count,
     thumbnail: r.thumbnail_id ? attachmentPath(r.id, r.thumbnail_id) : null,

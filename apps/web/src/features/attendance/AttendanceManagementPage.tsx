@@ -119,7 +119,7 @@ export function AttendanceManagementPage() {
       />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
         <Box sx={{ minWidth: 220, flex: 1 }}>
-          <UserPicker label="User" value={user} onChange={setUser} data-testid="attendance-user" />
+          <UserPicker label="User" size="small" value={user} onChange={setUser} data-testid="attendance-user" />
         </Box>
         <Box sx={{ minWidth: 220, flex: 1 }}>
           <SitePicker label="Site" value={site} onChange={setSite} />
@@ -128,6 +128,7 @@ export function AttendanceManagementPage() {
           type="date"
           size="small"
           label="From"
+          sx={{ width: { xs: '100%', sm: 170 } }}
           value={from}
           onChange={(e) => setFrom(e.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
@@ -136,6 +137,7 @@ export function AttendanceManagementPage() {
           type="date"
           size="small"
           label="To"
+          sx={{ width: { xs: '100%', sm: 170 } }}
           value={to}
           onChange={(e) => setTo(e.target.value)}
           error={Boolean(dateError)}

@@ -82,6 +82,12 @@ export function DetailsSection({ ticket }: { ticket: Ticket }) {
               (overdue)
             </Typography>
           ) : null}
+          {ticket.slaPausedAt ? (
+            <Typography component="span" color="warning.main" variant="body2" data-testid="sla-paused">
+              {' '}
+              (SLA paused for a maintenance window since {formatDateTime(ticket.slaPausedAt)})
+            </Typography>
+          ) : null}
         </Field>
         <Field label="Assigned Date">{formatDateTime(ticket.assignedDate)}</Field>
         <Field label="Resolved Date">{formatDateTime(ticket.resolvedDate)}</Field>

@@ -1,6 +1,7 @@
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -147,6 +148,7 @@ function TicketView({
             <StatusChip status={ticket.status} size="medium" />
             <PriorityChip priority={ticket.priority} />
             {ticket.overdue && ticket.status !== 'OVERDUE' ? <Typography color="error">Overdue</Typography> : null}
+            {ticket.slaPausedAt ? <Chip size="small" color="warning" variant="outlined" label="SLA paused: maintenance window" /> : null}
           </Box>
         </Box>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>

@@ -43,6 +43,7 @@ interface PickerProps<T> {
   onChange(value: T | null): void;
   disabled?: boolean;
   helperText?: string;
+  size?: 'small' | 'medium';
   'data-testid'?: string;
 }
 
@@ -54,6 +55,7 @@ export function UserPicker(props: PickerProps<Assignee>) {
     <Autocomplete
       value={props.value}
       onChange={(_e, v) => props.onChange(v)}
+      size={props.size}
       inputValue={input}
       onInputChange={(_e, v) => setInput(v)}
       options={users.data?.contents ?? []}
