@@ -95,8 +95,11 @@ test('an admin creates a cluster with its city lead, area head and regional head
   await page.getByPlaceholder('Search cluster name').fill(name);
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toBeVisible();
-  await row.getByRole('link', { name }).click();
-  await expect(page).toHaveURL(/\/cluster-view\/\d+\/edit$/);
+  // The list may still re-render for the debounced search: click again until the edit page opens.
+  await expect(async () => {
+    await row.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(/\/cluster-view\/\d+\/edit$/, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(page.getByTestId('cluster-city-lead')).not.toHaveValue('');
   await page.goto('/cluster-view');
   await page.getByPlaceholder('Search cluster name').fill(name);
