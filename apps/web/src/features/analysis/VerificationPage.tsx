@@ -6,7 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ANALYSIS_CONSTANTS, type AnalysisResult, FALSE_POSITIVE_REASONS } from '@sitewatch/contracts/analysis';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -29,7 +29,13 @@ const clipRange = (r: AnalysisResult) => {
  */
 export function VerificationPage() {
   const [after, setAfter] = useState<number | null>(null);
-  const [choice, setChoice] = useState<'T' | 'F' | null>(null);
+  const [choice, setChoiceState] = useState<'T' | 'F' | null>(null);
+  // Read by the key handler: a second key can arrive before React has re-rendered with the first one's choice.
+  const choiceNow = useRef<'T' | 'F' | null>(null);
+  const setChoice = useCallback((value: 'T' | 'F' | null) => {
+    choiceNow.current = value;
+    setChoiceState(value);
+  }, []);
   const queue = useAnalysisQueue(after);
   const prefetch = usePrefetchQueue();
   const verdict = useVerdict();
@@ -52,7 +58,7 @@ export function VerificationPage() {
         },
       );
     },
-    [current, verdict],
+    [current, verdict, setChoice],
   );
 
   useEffect(() => {
@@ -61,15 +67,15 @@ export function VerificationPage() {
       const key = e.key.toUpperCase();
       if (key === 'T' || key === 'F') setChoice(key);
       else if (key === 'ESCAPE') setChoice(null);
-      else if (key === 'ENTER' && choice === 'T') answer('TRUE_POSITIVE');
-      else if (choice === 'F' && /^[1-9]$/.test(key)) {
+      else if (key === 'ENTER' && choiceNow.current === 'T') answer('TRUE_POSITIVE');
+      else if (choiceNow.current === 'F' && /^[1-9]$/.test(key)) {
         const reason = FALSE_POSITIVE_REASONS[Number(key) - 1];
         if (reason) answer('FALSE_POSITIVE', reason);
       } else if (key === 'S' && current) setAfter(current.id);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [answer, choice, current]);
+  }, [answer, current, setChoice]);
 
   if (queue.isLoading) return <PageLoader />;
   return (
