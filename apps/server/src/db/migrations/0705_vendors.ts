@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { addMenuEntries } from '../menu.ts';
+import { grantPermissions } from '../permissions.ts';
 
 /**
  * The vendors directory: vendors, the sites and issue types they serve and their user accounts; a ticket may be
@@ -45,19 +46,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     alter table tickets add column vendor_id int references vendors(id) on delete set null;
     create index tickets_vendor_idx on tickets (tenant_id, vendor_id) where vendor_id is not null;
-    update groups g set permissions = g.permissions || coalesce((
-      select jsonb_agg(p) from jsonb_array_elements('[
-        {"codename": "view_vendor", "name": "Can view vendor"},
-        {"codename": "add_vendor", "name": "Can add vendor"},
-        {"codename": "change_vendor", "name": "Can change vendor"},
-        {"codename": "delete_vendor", "name": "Can delete vendor"}
-      ]'::jsonb) p
-      where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-    ), '[]'::jsonb)
-    where exists (
-      select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' in ('add_user', 'change_user')
-    );
   `.execute(db);
+  await grantPermissions(
+    db,
+    [
+      { codename: 'view_vendor', name: 'Can view vendor' },
+      { codename: 'add_vendor', name: 'Can add vendor' },
+      { codename: 'change_vendor', name: 'Can change vendor' },
+      { codename: 'delete_vendor', name: 'Can delete vendor' },
+    ],
+    ['add_user', 'change_user'],
+  );
   await addMenuEntries(db, [
     { group: 'Administration', item: { label: 'Vendors', value: '/vendors', icon: 'users', permission: 'view_vendor' } },
   ]);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { addMenuEntries } from '../menu.ts';
+import { grantPermissions } from '../permissions.ts';
 
 /**
  * Clusters: named groups of sites with their city lead, area head and regional head. Groups that can add or change
@@ -27,19 +28,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (cluster_id, asset_id)
     );
     create index cluster_sites_asset_idx on cluster_sites (tenant_id, asset_id);
-    update groups g set permissions = g.permissions || coalesce((
-      select jsonb_agg(p) from jsonb_array_elements('[
-        {"codename": "view_cluster", "name": "Can view cluster"},
-        {"codename": "add_cluster", "name": "Can add cluster"},
-        {"codename": "change_cluster", "name": "Can change cluster"},
-        {"codename": "delete_cluster", "name": "Can delete cluster"}
-      ]'::jsonb) p
-      where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-    ), '[]'::jsonb)
-    where exists (
-      select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' in ('add_user', 'change_user')
-    );
   `.execute(db);
+  await grantPermissions(
+    db,
+    [
+      { codename: 'view_cluster', name: 'Can view cluster' },
+      { codename: 'add_cluster', name: 'Can add cluster' },
+      { codename: 'change_cluster', name: 'Can change cluster' },
+      { codename: 'delete_cluster', name: 'Can delete cluster' },
+    ],
+    ['add_user', 'change_user'],
+  );
   await addMenuEntries(db, [
     { group: 'Administration', item: { label: 'Clusters', value: '/cluster-view', icon: 'admin', permission: 'view_cluster' } },
   ]);

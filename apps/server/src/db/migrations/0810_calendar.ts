@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { addMenuEntries } from '../menu.ts';
+import { grantPermissions } from '../permissions.ts';
 
 /**
  * The calendar (events, their recurrences and exceptions, maintenance windows in force), video markers for the
@@ -70,16 +71,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Administrators (groups that change users) get every Calendar permission; groups that work tickets (field
   // staff, operators) see the calendar and add their own shifts; every other group that sees sites may look.
-  const grant = async (codenames: string[], holding: string) => {
-    const entries = JSON.stringify(codenames.map((c) => ({ codename: c, name: `Can ${c.replace('_', ' ')}` })));
-    await sql`
-      update groups g set permissions = g.permissions || coalesce((
-        select jsonb_agg(p) from jsonb_array_elements(${entries}::jsonb) p
-        where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-      ), '[]'::jsonb)
-      where exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = ${holding})
-    `.execute(db);
-  };
+  const grant = (codenames: string[], holder: string) =>
+    grantPermissions(
+      db,
+      codenames.map((codename) => ({ codename, name: `Can ${codename.replace('_', ' ')}` })),
+      [holder],
+    );
   await grant(['view_event', 'add_event', 'change_event', 'delete_event'], 'change_user');
   await grant(['view_event', 'add_event'], 'change_ticket');
   await grant(['view_event'], 'view_asset');

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { addMenuEntries } from '../menu.ts';
+import { grantPermissions } from '../permissions.ts';
 
 /**
  * Attendance: field staff's check-ins and check-outs at sites, one open record per user (a partial unique index).
@@ -36,20 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index attendance_user_idx on attendance_records (tenant_id, user_id, check_in_at desc);
     create index attendance_site_idx on attendance_records (tenant_id, asset_id, check_in_at desc);
   `.execute(db);
-  await sql`
-    update groups g set permissions = g.permissions || coalesce((
-      select jsonb_agg(p) from jsonb_array_elements('[{"codename": "add_attendance", "name": "Can check in and out"}]'::jsonb) p
-      where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-    ), '[]'::jsonb)
-    where exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = 'change_ticket')
-  `.execute(db);
-  await sql`
-    update groups g set permissions = g.permissions || coalesce((
-      select jsonb_agg(p) from jsonb_array_elements('[{"codename": "view_attendance", "name": "Can view attendance"}]'::jsonb) p
-      where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-    ), '[]'::jsonb)
-    where exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = 'change_user')
-  `.execute(db);
+  await grantPermissions(db, [{ codename: 'add_attendance', name: 'Can check in and out' }], ['change_ticket']);
+  await grantPermissions(db, [{ codename: 'view_attendance', name: 'Can view attendance' }], ['change_user']);
   await addMenuEntries(db, [
     { group: 'Helpdesk', item: { label: 'Check In', value: '/attendance', icon: 'users', permission: 'add_attendance' } },
     {

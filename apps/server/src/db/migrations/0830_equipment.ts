@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { addMenuEntries } from '../menu.ts';
+import { grantPermissions } from '../permissions.ts';
 
 /**
  * Equipment: the physical plant at each site (serial unique per tenant), optionally linked to the device that
@@ -31,24 +32,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index equipment_device_idx on equipment (tenant_id, device_id) where device_id is not null;
     create index equipment_warranty_idx on equipment (tenant_id, warranty_until);
   `.execute(db);
-  const grant = async (codenames: Array<[string, string]>, holder: string) => {
-    const list = JSON.stringify(codenames.map(([codename, name]) => ({ codename, name })));
-    await sql`
-      update groups g set permissions = g.permissions || coalesce((
-        select jsonb_agg(p) from jsonb_array_elements(${list}::jsonb) p
-        where not exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = p->>'codename')
-      ), '[]'::jsonb)
-      where exists (select 1 from jsonb_array_elements(g.permissions) q where q->>'codename' = ${holder})
-    `.execute(db);
-  };
-  await grant([['view_equipment', 'Can view equipment']], 'view_device');
-  await grant(
+  await grantPermissions(db, [{ codename: 'view_equipment', name: 'Can view equipment' }], ['view_device']);
+  await grantPermissions(
+    db,
     [
-      ['add_equipment', 'Can add equipment'],
-      ['change_equipment', 'Can change equipment'],
-      ['delete_equipment', 'Can delete equipment'],
+      { codename: 'add_equipment', name: 'Can add equipment' },
+      { codename: 'change_equipment', name: 'Can change equipment' },
+      { codename: 'delete_equipment', name: 'Can delete equipment' },
     ],
-    'change_device',
+    ['change_device'],
   );
   await addMenuEntries(db, [
     {
