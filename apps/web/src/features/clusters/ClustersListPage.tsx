@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { CLUSTER_MESSAGES, CLUSTER_PERMISSIONS, type Cluster } from '@sitewatch/contracts/clusters';
 import { Link } from 'react-router';
 import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
@@ -9,6 +9,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useListState } from '../sites/hooks.ts';
+import { ListGrid } from '../sites/ListGrid.tsx';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { useClusters, useDeleteCluster } from './api.ts';
@@ -101,26 +102,14 @@ export function ClustersListPage() {
       ) : clusters.data && clusters.data.totalCount === 0 && !list.query.searchText ? (
         <EmptyState title="No clusters yet" description="Group sites into clusters with their city lead, area head and regional head." />
       ) : (
-        <Box sx={{ width: '100%', overflowX: 'auto' }}>
-          <DataGrid
-            autoHeight
-            rows={clusters.data?.contents ?? []}
-            columns={columns}
-            loading={clusters.isFetching}
-            rowCount={clusters.data?.totalCount ?? 0}
-            paginationMode="server"
-            sortingMode="server"
-            paginationModel={list.pagination}
-            onPaginationModelChange={list.setPagination}
-            sortModel={list.sort}
-            onSortModelChange={list.setSort}
-            pageSizeOptions={[20, 50, 100]}
-            disableColumnMenu
-            disableRowSelectionOnClick
-            localeText={{ noRowsLabel: 'No clusters match' }}
-            sx={{ minWidth: 900 }}
-          />
-        </Box>
+        <ListGrid
+          list={list}
+          page={clusters.data}
+          columns={columns}
+          loading={clusters.isFetching}
+          noRowsLabel="No clusters match"
+          minWidth={900}
+        />
       )}
     </Box>
   );

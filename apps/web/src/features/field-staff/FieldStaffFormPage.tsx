@@ -17,6 +17,7 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useGrantable } from '../users/api.ts';
+import { InitialPasswordFields, type PasswordMode } from '../users/InitialPasswordFields.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from '../users/SiteMultiPicker.tsx';
 import { useDeletePerson, usePerson, usePersonSites, useSavePerson } from './api.ts';
@@ -31,7 +32,7 @@ type ProfileKey = (typeof PROFILE_FIELDS)[number];
 interface FormState extends Record<TextKey | ProfileKey, string> {
   groupId: number | '';
   sites: SiteOption[];
-  passwordMode: 'email' | 'set';
+  passwordMode: PasswordMode;
   password: string;
 }
 
@@ -262,30 +263,14 @@ export function FieldStaffFormPage() {
           </Box>
           {field('notes', { multiline: true, minRows: 2 })}
           {id === null ? (
-            <Box sx={{ display: 'grid', gap: 1 }}>
-              <TextField
-                select
-                label="Password"
-                value={form.passwordMode}
-                onChange={(e) => set('passwordMode', e.target.value as FormState['passwordMode'])}
-                data-testid="person-password-mode"
-              >
-                <MenuItem value="email">Send a set-password e-mail</MenuItem>
-                <MenuItem value="set">Set a password now</MenuItem>
-              </TextField>
-              {form.passwordMode === 'set' ? (
-                <TextField
-                  label="New password"
-                  type="password"
-                  autoComplete="new-password"
-                  value={form.password}
-                  onChange={(e) => set('password', e.target.value)}
-                  error={Boolean(errors.password)}
-                  helperText={errors.password ?? 'At least 8 characters, not a common password'}
-                  slotProps={{ htmlInput: { 'data-testid': 'person-password' } }}
-                />
-              ) : null}
-            </Box>
+            <InitialPasswordFields
+              mode={form.passwordMode}
+              password={form.password}
+              error={errors.password}
+              testIdPrefix="person"
+              onModeChange={(mode) => set('passwordMode', mode)}
+              onPasswordChange={(password) => set('password', password)}
+            />
           ) : null}
           <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
             <Button component={Link} to={directory.base}>

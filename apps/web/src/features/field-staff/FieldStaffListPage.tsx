@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import type { FieldStaff } from '@sitewatch/contracts/field-staff';
 import { USER_ADMIN_MESSAGES, USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { useListState } from '../sites/hooks.ts';
+import { ListGrid } from '../sites/ListGrid.tsx';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { AssignTicketDialog } from './AssignTicketDialog.tsx';
@@ -174,26 +175,14 @@ export function FieldStaffListPage() {
           description={`Add a ${directory.singular} to look after your sites.`}
         />
       ) : (
-        <Box sx={{ width: '100%', overflowX: 'auto' }}>
-          <DataGrid
-            autoHeight
-            rows={people.data?.contents ?? []}
-            columns={columns}
-            loading={people.isFetching}
-            rowCount={people.data?.totalCount ?? 0}
-            paginationMode="server"
-            sortingMode="server"
-            paginationModel={list.pagination}
-            onPaginationModelChange={list.setPagination}
-            sortModel={list.sort}
-            onSortModelChange={list.setSort}
-            pageSizeOptions={[20, 50, 100]}
-            disableColumnMenu
-            disableRowSelectionOnClick
-            localeText={{ noRowsLabel: 'Nobody matches' }}
-            sx={{ minWidth: 1000 }}
-          />
-        </Box>
+        <ListGrid
+          list={list}
+          page={people.data}
+          columns={columns}
+          loading={people.isFetching}
+          noRowsLabel="Nobody matches"
+          minWidth={1000}
+        />
       )}
     </Box>
   );

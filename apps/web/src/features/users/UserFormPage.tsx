@@ -20,6 +20,7 @@ import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { AvatarUpload } from './AvatarUpload.tsx';
 import { useGrantable, useSaveUser, useUserDetails } from './api.ts';
+import { InitialPasswordFields, type PasswordMode } from './InitialPasswordFields.tsx';
 import { userKeys } from './keys.ts';
 import { useDenied } from './RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from './SiteMultiPicker.tsx';
@@ -34,7 +35,7 @@ interface FormState {
   groupId: number | '';
   sites: SiteOption[];
   popup: boolean;
-  passwordMode: 'email' | 'set';
+  passwordMode: PasswordMode;
   password: string;
 }
 
@@ -218,30 +219,14 @@ export function UserFormPage() {
           label="Live notification popups"
         />
         {id === null ? (
-          <Box sx={{ display: 'grid', gap: 1 }}>
-            <TextField
-              select
-              label="Password"
-              value={form.passwordMode}
-              onChange={(e) => set('passwordMode', e.target.value as FormState['passwordMode'])}
-              data-testid="user-password-mode"
-            >
-              <MenuItem value="email">Send a set-password e-mail</MenuItem>
-              <MenuItem value="set">Set a password now</MenuItem>
-            </TextField>
-            {form.passwordMode === 'set' ? (
-              <TextField
-                label="New password"
-                type="password"
-                autoComplete="new-password"
-                value={form.password}
-                onChange={(e) => set('password', e.target.value)}
-                error={Boolean(errors.password)}
-                helperText={errors.password ?? 'At least 8 characters, not a common password'}
-                slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
-              />
-            ) : null}
-          </Box>
+          <InitialPasswordFields
+            mode={form.passwordMode}
+            password={form.password}
+            error={errors.password}
+            testIdPrefix="user"
+            onModeChange={(mode) => set('passwordMode', mode)}
+            onPasswordChange={(password) => set('password', password)}
+          />
         ) : null}
         <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
           <Button component={Link} to={id === null ? '/users' : `/user-details/${id}`}>

@@ -4,7 +4,7 @@ import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { ROLE_LABELS, ROLES, ROLES_SEEING_ALL_SITES, type Role } from '@sitewatch/contracts/roles';
 import { type AdminUser, USER_INACTIVITY_DAYS, USER_PERMISSIONS } from '@sitewatch/contracts/user-admin';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
 import { useListState } from '../sites/hooks.ts';
+import { ListGrid } from '../sites/ListGrid.tsx';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useAdminUsers } from './api.ts';
 import { useDenied } from './RightsGate.tsx';
@@ -133,26 +134,7 @@ export function UsersListPage() {
       ) : users.data && users.data.totalCount === 0 && !list.query.searchText && !role && status === 'active' ? (
         <EmptyState title="No users yet" description="Add the people who work with your sites." />
       ) : (
-        <Box sx={{ width: '100%', overflowX: 'auto' }}>
-          <DataGrid
-            autoHeight
-            rows={users.data?.contents ?? []}
-            columns={columns}
-            loading={users.isFetching}
-            rowCount={users.data?.totalCount ?? 0}
-            paginationMode="server"
-            sortingMode="server"
-            paginationModel={list.pagination}
-            onPaginationModelChange={list.setPagination}
-            sortModel={list.sort}
-            onSortModelChange={list.setSort}
-            pageSizeOptions={[20, 50, 100]}
-            disableColumnMenu
-            disableRowSelectionOnClick
-            localeText={{ noRowsLabel: 'No users match' }}
-            sx={{ minWidth: 640 }}
-          />
-        </Box>
+        <ListGrid list={list} page={users.data} columns={columns} loading={users.isFetching} noRowsLabel="No users match" minWidth={640} />
       )}
       <Typography variant="caption" color="text.secondary">
         Users flagged inactive have not signed in for over {USER_INACTIVITY_DAYS} days.

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { TERMINAL_STATUSES, TICKET_STATUSES } from '@sitewatch/contracts/helpdesk';
 import { VENDOR_MESSAGES, VENDOR_PERMISSIONS, type VendorSummary } from '@sitewatch/contracts/vendors';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useListState } from '../sites/hooks.ts';
+import { ListGrid } from '../sites/ListGrid.tsx';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { useDeleteVendor, useIssueTypeOptions, useVendors } from './api.ts';
@@ -143,24 +144,15 @@ export function VendorsListPage() {
       ) : vendors.data && vendors.data.totalCount === 0 && !filtered ? (
         <EmptyState title="No vendors yet" description="Add the companies that serve your sites." />
       ) : (
-        <Box sx={{ width: '100%', overflowX: 'auto' }}>
-          <DataGrid
-            autoHeight
-            rows={vendors.data?.contents ?? []}
-            columns={columns}
-            loading={vendors.isFetching}
-            rowCount={vendors.data?.totalCount ?? 0}
-            paginationMode="server"
-            paginationModel={list.pagination}
-            onPaginationModelChange={list.setPagination}
-            pageSizeOptions={[20, 50, 100]}
-            disableColumnMenu
-            disableColumnSorting
-            disableRowSelectionOnClick
-            localeText={{ noRowsLabel: 'No vendors match' }}
-            sx={{ minWidth: 760 }}
-          />
-        </Box>
+        <ListGrid
+          list={list}
+          page={vendors.data}
+          columns={columns}
+          loading={vendors.isFetching}
+          noRowsLabel="No vendors match"
+          minWidth={760}
+          sortable={false}
+        />
       )}
     </Box>
   );
