@@ -1,7 +1,10 @@
 import type { Page } from '@playwright/test';
 import { apiSession, expect, test } from './fixtures.ts';
 
-/** The calendar in the browser: create an event, move it by drag (one occurrence of a series), and a phone pass. */
+/**
+ * The calendar in the browser: create an event, move it by drag (one occurrence of a series), and a phone pass that
+ * moves an event by a touch drag in the day view.
+ */
 
 test.describe.configure({ timeout: 120_000 });
 test.use({ timezoneId: 'UTC' });
@@ -105,5 +108,56 @@ test.describe('on a phone', () => {
     await expect(page.getByText('Event deleted')).toBeVisible();
     await expect(page).toHaveURL(/\/calendar$/);
     await api.dispose();
+  });
+
+  test.describe('with a touch screen', () => {
+    test.use({ hasTouch: true, isMobile: true });
+
+    test('an event is moved by a long-press drag in the day view', async ({ page, signIn, baseURL }) => {
+      const title = `E2E touch ${Date.now().toString(36)}`;
+      const api = await apiSession(baseURL as string, 'customeradmin');
+      const made = await api.post('/api/calendar/events/', {
+        title,
+        kind: 'other',
+        start: `${day(0)}T10:00`,
+        end: `${day(0)}T11:00`,
+        timeZone: 'UTC',
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      const event = (await made.json()) as { id: number };
+
+      await signIn('customeradmin', { next: '/calendar' });
+      await page.getByTestId('cookie-consent-accept').click();
+      await page.getByRole('tab', { name: 'Day view' }).click({ timeout: 30_000 });
+      await onlyOther(page);
+      const item = page.getByTestId('calendar-item').filter({ hasText: title });
+      await expect(item).toBeVisible({ timeout: 30_000 });
+      await item.scrollIntoViewIfNeeded();
+      const target = page.locator('[data-time="13:00:00"]').last();
+      const from = await item.boundingBox();
+      const to = await target.boundingBox();
+      if (!from || !to) throw new Error('no boxes to drag between');
+
+      // A finger: press and hold (FullCalendar starts a touch drag after a long press), slide down, lift.
+      const touch = await page.context().newCDPSession(page);
+      const at = (x: number, y: number) => [{ x: Math.round(x), y: Math.round(y) }];
+      const x = from.x + from.width / 2;
+      const y0 = from.y + Math.min(8, from.height / 2);
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(x, y0) });
+      await page.waitForTimeout(1_200);
+      const y1 = y0 + (to.y - from.y);
+      for (let step = 1; step <= 12; step++) {
+        await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(x, y0 + ((y1 - y0) * step) / 12) });
+      }
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+
+      await expect(page.getByText('Event rescheduled')).toBeVisible();
+      await expect
+        .poll(async () => ((await (await api.get(`/api/calendar/events/${event.id}/`)).json()) as { start: string }).start)
+        .toMatch(new RegExp(`^${day(0)}T13:00`));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await api.delete(`/api/calendar/events/${event.id}/`);
+      await api.dispose();
+    });
   });
 });
