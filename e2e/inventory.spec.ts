@@ -89,3 +89,39 @@ test('a store manager issues a serial spare to a ticket and sees it in the item 
   await expect(history.last()).toContainText('Received');
   await expect(page.getByTestId('item-serial')).toContainText('issued');
 });
+
+test('a customer admin replaces a faulty device from a ticket with a serial spare', async ({ page, signIn, baseURL }) => {
+  const { stamp, store, spare, ticket } = await prepare(baseURL as string);
+  const admin = await apiSession(baseURL as string, 'customeradmin');
+  const devices = (await (await admin.get('/iotapp/devices/?limit=1&type=GENERATOR')).json()) as {
+    contents: Array<{ id: number; label: string }>;
+  };
+  const device = devices.contents[0];
+  if (!device) throw new Error('no demo device');
+
+  await signIn('customeradmin', { next: `/inventory-management/${spare.id}/view` });
+  await page.getByTestId('cookie-consent-accept').click();
+  await page.getByTestId('item-replace').click({ timeout: 30_000 });
+  const dialog = page.getByRole('dialog', { name: 'Replace a device' });
+  await dialog.getByRole('button', { name: 'Replace' }).click();
+  await expect(dialog.getByText('Choose a ticket')).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Ticket' }).fill(ticket.ticketId);
+  await page.getByRole('option', { name: new RegExp(ticket.ticketId) }).click();
+  await dialog.getByRole('combobox', { name: 'Device to replace' }).fill(device.label);
+  await page
+    .getByRole('option', { name: new RegExp(device.label) })
+    .first()
+    .click();
+  await dialog.getByLabel('From store').click();
+  await page.getByRole('option', { name: new RegExp(`^${store.name}`) }).click();
+  await dialog.getByLabel('Serial number of the spare').click();
+  await page.getByRole('option', { name: `SN-${stamp}` }).click();
+  await dialog.getByRole('button', { name: 'Replace' }).click();
+  await expect(page.getByText('Device replaced')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('item-serial')).toContainText('issued');
+
+  const after = (await (await admin.get(`/iotapp/devices/${device.id}/`)).json()) as { metadata?: { serialNumber?: string } };
+  expect(after.metadata?.serialNumber).toBe(`SN-${stamp}`);
+  await admin.dispose();
+});
