@@ -5,7 +5,8 @@ export const E2E_CAPTCHA = 'E2ETS';
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './test-results',
+  // Runs on their own port (several at once on one machine) keep their artifacts apart: each run empties its folder.
+  outputDir: process.env.E2E_PORT ? `./test-results/e2e-${PORT}` : './test-results',
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
   retries: process.env.CI ? 1 : 0,
@@ -44,6 +45,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       MQTT_PORT: String(PORT + 1000),
+      // the SNMP trap receiver of this server, and forwarding to a manager the test runs on loopback
+      SNMP_TRAP_PORT: String(PORT + 2000),
+      TRAP_FORWARD_NETWORKS: 'any',
       // Tests expect the whole demo estate from the first request on.
       DEMO_SEEDING: 'before-listen',
     },

@@ -121,6 +121,35 @@ describe('request basics (SPEC 7)', () => {
     expect(call.init.body).toBe('{"a":1}');
   });
 
+  it('sends a body whose progress is wanted through the upload transport, with the same headers, and reads its reply', async () => {
+    const h = harness(SIGNED_IN);
+    const heard: Array<[number, number]> = [];
+    const uploads: Call[] = [];
+    h.env.upload = async (url, init, onProgress) => {
+      uploads.push({ url, init: { ...init, headers: init.headers as Record<string, string> } });
+      onProgress(5, 10);
+      onProgress(10, 10);
+      return respond({ status: 201, body: { contents: [{ uid: 'u1' }] } });
+    };
+    const client = createHttpClient(h.env);
+    const body = new FormData();
+    body.append('attachments', new Blob(['0123456789']), 'a.txt');
+    const result = await client.post('/ifmapp/files/', body, { onUploadProgress: (sent, total) => heard.push([sent, total]) });
+    expect(result).toEqual({ contents: [{ uid: 'u1' }] });
+    expect(heard).toEqual([
+      [5, 10],
+      [10, 10],
+    ]);
+    expect(h.calls).toHaveLength(0);
+    expect(uploads[0]?.init.headers.Authorization).toBe('Bearer access-1');
+    expect(uploads[0]?.init.headers['X-CSRFToken']).toBe('tok.sig');
+    expect(uploads[0]?.init.body).toBe(body);
+
+    await client.post('/ifmapp/files/', body);
+    expect(h.calls).toHaveLength(1);
+    expect(uploads).toHaveLength(1);
+  });
+
   it('copies the CSRF cookie on every call, also on GET', async () => {
     const h = harness(SIGNED_IN);
     const client = createHttpClient(h.env);

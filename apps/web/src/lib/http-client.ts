@@ -57,6 +57,8 @@ export interface RequestOptions {
   /** false: no generic toast; the caller shows the error itself. The interceptors still run. */
   toast?: boolean;
   responseType?: 'json' | 'text' | 'blob';
+  /** Told as the request body goes out (bytes sent, bytes in all), for uploads that show their progress. */
+  onUploadProgress?(sent: number, total: number): void;
 }
 
 interface InternalOptions extends RequestOptions {
@@ -68,6 +70,8 @@ export type ToastKind = 'success' | 'error' | 'warning' | 'info';
 
 export interface HttpEnv {
   fetch: typeof fetch;
+  /** A request whose body's progress is reported (fetch reports none); fetch is used when absent. */
+  upload?(url: string, init: RequestInit, onProgress: (sent: number, total: number) => void): Promise<Response>;
   store: KeyValueStore;
   getCookie(name: string): string | null;
   location(): PageLocation;
@@ -222,7 +226,9 @@ export function createHttpClient(env: HttpEnv) {
         headers['Content-Type'] = 'application/json';
       }
     }
-    return env.fetch(url, { method, headers, body, credentials: 'same-origin', signal: options.signal });
+    const init: RequestInit = { method, headers, body, credentials: 'same-origin', signal: options.signal };
+    if (options.onUploadProgress && env.upload && body !== undefined) return env.upload(url, init, options.onUploadProgress);
+    return env.fetch(url, init);
   }
 
   async function readBody(response: Response, type: RequestOptions['responseType']): Promise<{ data: unknown; text: string }> {

@@ -20,9 +20,40 @@ export function onTokensChanged(listener: Listener): () => void {
   return () => tokenListeners.delete(listener);
 }
 
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** A request through XMLHttpRequest, the one browser API that reports how much of a body has been sent. */
+function uploadWithProgress(url: string, init: RequestInit, onProgress: (sent: number, total: number) => void): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method ?? 'POST', url);
+    xhr.responseType = 'blob';
+    xhr.withCredentials = init.credentials === 'include';
+    for (const [name, value] of Object.entries((init.headers ?? {}) as Record<string, string>)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
+        const at = line.indexOf(':');
+        if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      const body = NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as Blob);
+      resolve(new Response(body, { status: xhr.status, statusText: xhr.statusText, headers }));
+    };
+    xhr.onerror = () => reject(new TypeError('Network request failed'));
+    xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    init.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
+  });
+}
+
 /** The app's client, bound to the browser. */
 export const http: HttpClient = createHttpClient({
   fetch: (input, init) => fetch(input, init),
+  upload: typeof XMLHttpRequest === 'undefined' ? undefined : uploadWithProgress,
   store: localStore(),
   getCookie: (name) => readCookie(name),
   location: currentLocation,

@@ -176,7 +176,9 @@ function FilledForm({
       const uids: string[] = [];
       for (const [i, { k, ref }] of pending.entries()) {
         setProgress(FORM_MESSAGES.uploadingAttachments(uploadPercent(sizes, i)));
-        const uploaded = await uploadAttachment(files[i] as File);
+        const uploaded = await uploadAttachment(files[i] as File, (sent) =>
+          setProgress(FORM_MESSAGES.uploadingAttachments(uploadPercent(sizes, i, sent))),
+        );
         uids.push(uploaded.uid);
         answers[k] = (answers[k] as string[]).map((x) => (x === ref ? uploaded.uid : x));
       }

@@ -175,11 +175,16 @@ export function takeDraft(id: number): ReturnType<typeof fetchDraft> {
 export const saveDraft = (id: number, data: Record<string, unknown>) =>
   api.put('/ifmapp/dynamic-form-templates/{id}/draft/', { data }, { path: { id }, toast: false });
 
-/** One file per request, so that progress can be reported file by file. */
-export async function uploadAttachment(file: File): Promise<FormAttachment> {
+/** One file per request; `onProgress` hears the bytes of the file sent so far. */
+export async function uploadAttachment(file: File, onProgress?: (sent: number) => void): Promise<FormAttachment> {
   const body = new FormData();
   body.append('attachments', file, file.name);
-  const result = await api.post('/ifmapp/dynamic-forms-attachments/', body, { toast: false });
+  // The multipart body is a little larger than the file: its share of the file is what the caller counts.
+  const onUploadProgress = onProgress ? (sent: number, total: number) => onProgress(total > 0 ? (sent / total) * file.size : 0) : undefined;
+  const result = await api.post('/ifmapp/dynamic-forms-attachments/', body, {
+    toast: false,
+    ...(onUploadProgress ? { onUploadProgress } : {}),
+  });
   return result.contents[0] as FormAttachment;
 }
 
