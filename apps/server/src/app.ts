@@ -15,6 +15,9 @@ import { type AttendancePort, createAttendanceModule, type SiteStills } from './
 import { createAuthModule } from './modules/auth/index.ts';
 import { type CalendarPort, createCalendarModule } from './modules/calendar/index.ts';
 import { type ClustersPort, createClustersModule } from './modules/clusters/index.ts';
+import { type CommandsPort, createCommandsModule } from './modules/commands/index.ts';
+import { createDashboardReads, createDashboardSources, createDashboardsModule, type DashboardsPort } from './modules/dashboards/index.ts';
+import { createDeviceOpsModule } from './modules/device-ops/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
 import { createEquipmentModule, type EquipmentPort } from './modules/equipment/index.ts';
@@ -22,7 +25,10 @@ import { createFormsModule, type FormsPort } from './modules/forms/index.ts';
 import { createHelpdeskModule, type HelpdeskPort, type SystemTickets } from './modules/helpdesk/index.ts';
 import { createInventoryModule, type InventoryPort } from './modules/inventory/index.ts';
 import { createNotificationsModule, type NotificationsPort } from './modules/notifications/index.ts';
+import { createPurchaseRequestsModule, type PurchaseRequestPort } from './modules/purchase-requests/index.ts';
+import { createReportsModule, type ReportsPort } from './modules/reports/index.ts';
 import { createSiteAssignments, createSitesModule, type SiteDirectory, type SitesPort } from './modules/sites/index.ts';
+import { createSnmpModule, type SnmpPort } from './modules/snmp/index.ts';
 import { blobStoreCheck, brokerCheck, createSystemModule, databaseCheck } from './modules/system/index.ts';
 import { createTelemetryModule, type TelemetryPort } from './modules/telemetry/index.ts';
 import { createTenantSettingsModule, type TenantSettingsPort } from './modules/tenant-settings/index.ts';
@@ -88,8 +94,13 @@ export interface AppHandles {
   analysis: AnalysisPort;
   attendance: AttendancePort;
   equipment: EquipmentPort;
+  dashboards: DashboardsPort;
+  snmp: SnmpPort;
+  commands: CommandsPort;
   calendar: CalendarPort;
   inventory: InventoryPort;
+  purchaseRequests: PurchaseRequestPort;
+  reports: ReportsPort;
 }
 
 export interface BuiltApp {
@@ -135,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         scriptSrc: ["'self'"],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         mediaSrc: ["'self'", 'blob:'],
+        // Dashboards of an external page (layouts.src) show it in a frame.
+        frameSrc: ["'self'", 'https:'],
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: config.frameAncestors.split(/\s+/),
         upgradeInsecureRequests: null,
@@ -264,6 +277,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     events,
     evidenceSecret: await installSecret(db, 'evidence'),
     sessions: liveSessions,
+    alarms: alarms.ports.alarms,
+    devices: deviceRecords,
+    clock,
+    openTickets: helpdesk.ports.openTickets,
   });
   const forms = createFormsModule({
     db,
@@ -285,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     dataDir,
     directory,
     footage: video.ports.footage,
+    events,
     tickets,
     ticketUpdates: helpdesk.ports.service,
     users: users.ports.directory,
@@ -297,6 +315,26 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     users: users.ports.directory,
     tickets: helpdesk.ports.ticketLinks,
     devices: deviceRecords,
+  });
+  const purchaseRequests = createPurchaseRequestsModule({
+    db,
+    events,
+    clock,
+    directory,
+    users: users.ports.directory,
+    tickets: helpdesk.ports.ticketLinks,
+    inventory: inventory.ports.purchasing,
+  });
+  const reports = createReportsModule({
+    db,
+    jobs,
+    clock,
+    log,
+    users: users.ports.directory,
+    exports,
+    downloads: downloads.ports.downloads,
+    inventory: inventory.ports.reports,
+    requests: purchaseRequests.ports.requests,
   });
   const attendance = createAttendanceModule({
     db,
@@ -326,6 +364,35 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clusters: clusters.ports.directory,
   });
   const equipment = createEquipmentModule({ db, events, clock, directory, tickets: helpdesk.ports.service });
+  const dashboards = createDashboardsModule({
+    db,
+    events,
+    clock,
+    directory,
+    users: users.ports.directory,
+    sources: createDashboardSources(createDashboardReads(db)),
+  });
+  const snmp = createSnmpModule({
+    db,
+    log,
+    clock,
+    jobs,
+    settings: config.snmp,
+    secret: await installSecret(db, 'trap-forwarding'),
+    devices: deviceRecords,
+    directory,
+    alarms: alarms.ports.external,
+  });
+  const deviceOps = createDeviceOpsModule({
+    db,
+    events,
+    clock,
+    log,
+    directory,
+    users: users.ports.directory,
+    telemetry: telemetry.ports,
+    tickets: { visible: helpdesk.ports.ticketLinks.visible, comment: helpdesk.ports.addComment },
+  });
   const userAdmin = createUserAdminModule({
     db,
     clock,
@@ -350,6 +417,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     userNames: userAdmin.ports.userNames,
   });
   exports.registerSource(activityLog.ports.exportSource);
+  const commands = createCommandsModule({
+    db,
+    events,
+    clock,
+    jobs,
+    log,
+    telemetry: telemetry.ports,
+    userNames: userAdmin.ports.userNames,
+  });
   const system = createSystemModule({
     isShuttingDown: () => app.shuttingDown,
     dependencies: {
@@ -375,8 +451,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     forms,
     analysis,
     inventory,
+    purchaseRequests,
+    reports,
     attendance,
     equipment,
+    dashboards,
+    snmp,
+    commands,
+    deviceOps,
     calendar,
     userAdmin,
     clusters,
@@ -409,8 +491,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       forms: forms.ports,
       analysis: analysis.ports,
       inventory: inventory.ports,
+      purchaseRequests: purchaseRequests.ports,
+      reports: reports.ports,
       attendance: attendance.ports,
       equipment: equipment.ports,
+      dashboards: dashboards.ports,
+      snmp: snmp.ports,
+      commands: commands.ports,
       calendar: calendar.ports,
     },
   };

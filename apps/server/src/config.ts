@@ -55,6 +55,22 @@ const envSchema = z.object({
   DEMO_SIMULATOR: bool.default(true),
   SIMULATOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(30),
   ROLE: z.enum(['all', 'api', 'worker', 'recorder', 'ingest']).default('all'),
+  /** The built-in SNMP trap receiver and forwarder (ROLE=all and ROLE=worker processes). */
+  SNMP_TRAP_RECEIVER: bool.default(true),
+  /** UDP port of the trap receiver: unprivileged by default (162 needs root or CAP_NET_BIND_SERVICE). */
+  SNMP_TRAP_PORT: z.coerce.number().int().min(0).max(65535).default(10162),
+  SNMP_TRAP_HOST: z.string().default('0.0.0.0'),
+  /** v1/v2c communities the receiver accepts, comma-separated. */
+  SNMP_TRAP_COMMUNITIES: z.string().default('public'),
+  /** SNMPv3 users the receiver accepts: name[:authProtocol:authKey[:privProtocol:privKey]], comma-separated. */
+  SNMP_TRAP_USERS: z.string().default(''),
+  /** A repeat of the same trap within this window is dropped (0: off). */
+  SNMP_TRAP_DEDUPE_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  /** Traps per second accepted from one source (bursts of twice that); the rest are counted and dropped. */
+  SNMP_TRAP_RATE_PER_SOURCE: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  SNMP_INFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** Which addresses trap destinations may reach: as VIDEO_STREAM_NETWORKS (`private` default, `public`, `any`). */
+  TRAP_FORWARD_NETWORKS: z.enum(['public', 'private', 'any']).default('private'),
   /** E-mails go through this SMTP server when set (smtp:// or smtps:// URL); otherwise only to the log and outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sitewatch <no-reply@sitewatch.local>'),
@@ -123,6 +139,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     simulator: { enabled: e.DEMO_SIMULATOR, intervalSeconds: e.SIMULATOR_INTERVAL_SECONDS },
     role: e.ROLE,
+    snmp: {
+      receiver: e.SNMP_TRAP_RECEIVER,
+      port: e.SNMP_TRAP_PORT,
+      host: e.SNMP_TRAP_HOST,
+      communities: e.SNMP_TRAP_COMMUNITIES.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+      users: e.SNMP_TRAP_USERS.split(',')
+        .map((u) => u.trim())
+        .filter(Boolean)
+        .map((u) => {
+          const [name = '', authProtocol, authKey, privProtocol, privKey] = u.split(':');
+          return {
+            name,
+            authProtocol: authProtocol || null,
+            authKey: authKey || null,
+            privProtocol: privProtocol || null,
+            privKey: privKey || null,
+          };
+        }),
+      dedupeMs: e.SNMP_TRAP_DEDUPE_MS,
+      ratePerSource: e.SNMP_TRAP_RATE_PER_SOURCE,
+      informTimeoutMs: e.SNMP_INFORM_TIMEOUT_MS,
+      forwardNetworks: e.TRAP_FORWARD_NETWORKS,
+    },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     metrics: { enabled: e.METRICS, token: e.METRICS_TOKEN },
   };

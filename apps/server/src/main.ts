@@ -2,9 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { ROLES } from '@sitewatch/contracts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { demoAnalyticsLink } from './demo/dashboards.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
 import { seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
+import { startTrapSimulator } from './demo/simulator/traps.ts';
 import { openDatabase } from './platform/db.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 
@@ -34,6 +36,28 @@ if (config.demo.seeding === 'before-listen') await seeding;
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
 if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
 if (config.role === 'all' || config.role === 'worker') app.jobs.start();
+let trapSimulator: Awaited<ReturnType<typeof startTrapSimulator>> | null = null;
+// The SNMP trap receiver and forwarder run beside the job worker (the inform retries ride on its queue).
+if ((config.role === 'all' || config.role === 'worker') && config.snmp.receiver) {
+  try {
+    const trapPort = await handles.snmp.receiver.start();
+    app.log.info(`SNMP trap receiver on udp:${config.snmp.host}:${trapPort}`);
+    if (config.demo.enabled && config.simulator.enabled) {
+      void seeding.then(async () => {
+        if (closing) return;
+        trapSimulator = await startTrapSimulator({
+          db: database.db,
+          tenantSlug: config.tenancy.defaultTenant,
+          port: trapPort,
+          intervalSeconds: Math.max(20, config.simulator.intervalSeconds),
+          log: app.log,
+        });
+      });
+    }
+  } catch (error) {
+    app.log.error({ err: error }, `SNMP trap receiver could not bind udp:${config.snmp.host}:${config.snmp.port} (set SNMP_TRAP_PORT)`);
+  }
+}
 // The recorder and the simulator start once the demo cameras and devices exist; both are stopped by app.close().
 const recorderStarted =
   config.role === 'all' || config.role === 'recorder'
@@ -95,7 +119,22 @@ if (config.demo.enabled) {
       : []),
   );
 }
+/** The demo's shared analytics link, freshly signed (printed once the demo dashboards exist). */
+async function sharedLinkLine() {
+  const link = await demoAnalyticsLink(database.db, config.tenancy.defaultTenant);
+  const path = link ? await handles.dashboards.links.pathOf(link.tenantId, link.linkId) : null;
+  return path ? `  Shared analytics link (no sign-in): ${url}${path}` : null;
+}
+if (config.demo.enabled && config.demo.seeding === 'before-listen') {
+  const line = await sharedLinkLine().catch(() => null);
+  if (line) lines.push(line);
+}
 console.log(`${lines.join('\n')}\n`);
+if (config.demo.enabled && config.demo.seeding !== 'before-listen')
+  void seeding.then(async () => {
+    const line = await sharedLinkLine().catch(() => null);
+    if (line && !closing) console.log(`${line}\n`);
+  });
 
 async function shutdown(signal: string) {
   if (closing) return;
@@ -107,6 +146,7 @@ async function shutdown(signal: string) {
   try {
     await recorderStarted.catch(() => undefined);
     await simulator?.stop();
+    trapSimulator?.stop();
     await app.jobs.stop();
     await app.close();
     await database.close();

@@ -7,6 +7,7 @@ import { createTestResult } from '../src/modules/analysis/fixtures.ts';
 import { createAnalysisService } from '../src/modules/analysis/service.ts';
 import { createUserDirectory } from '../src/modules/users/directory.ts';
 import { createTestCamera } from '../src/modules/video/fixtures.ts';
+import { createEventBus } from '../src/platform/events.ts';
 import { runFfmpeg } from '../src/platform/ffmpeg/index.ts';
 import { createTestApp, HOST_B, type TestApp } from './support/harness.ts';
 
@@ -46,7 +47,7 @@ const near = (value: number | undefined, expected: number, within = 1.1) => Math
 
 describe('analysers on real video', () => {
   it('finds the black, frozen and blurred stretches at the right times', async () => {
-    const findings = await analyseFootage(clip, 14);
+    const { findings } = await analyseFootage(clip, 14);
     const of = (kind: string) => findings.filter((f) => f.analyser === kind);
     expect(of('black')).toHaveLength(1);
     expect(near(of('black')[0]?.offset, 3)).toBe(true);
@@ -82,6 +83,7 @@ describe('a camera analysed end to end', () => {
       log: t.app.log,
       clock: { now: () => new Date() },
       dataDir: dir,
+      events: createEventBus(),
       directory: t.handles.sites.directory,
       tickets: t.handles.helpdesk.tickets,
       users: createUserDirectory(t.db),
@@ -90,6 +92,7 @@ describe('a camera analysed end to end', () => {
           { tenantId: t.tenantA, deviceId: camId, label: 'Analysed Cam', assetId: camera.assetId, lastSegmentAt: new Date() },
         ],
         since: async () => ({ input: clip, from, to: new Date(from.getTime() + 14_000) }),
+        attachClips: async () => [],
       },
     });
     const pass = await analysis.sweep();

@@ -7,6 +7,7 @@ import { createAlarmsModule } from '../src/modules/alarms/index.ts';
 import { createAttendanceModule } from '../src/modules/attendance/index.ts';
 import { createCalendarModule } from '../src/modules/calendar/index.ts';
 import { createClustersModule } from '../src/modules/clusters/index.ts';
+import { createDashboardsModule } from '../src/modules/dashboards/index.ts';
 import { createEquipmentModule } from '../src/modules/equipment/index.ts';
 import { createHelpdeskModule } from '../src/modules/helpdesk/index.ts';
 import { createInventoryModule } from '../src/modules/inventory/index.ts';
@@ -31,6 +32,7 @@ declare const calendar: PortsOf<typeof createCalendarModule>;
 declare const inventory: PortsOf<typeof createInventoryModule>;
 declare const attendance: PortsOf<typeof createAttendanceModule>;
 declare const equipment: PortsOf<typeof createEquipmentModule>;
+declare const dashboards: PortsOf<typeof createDashboardsModule>;
 
 export function modulesNeedTheirPorts() {
   const { directory: _t, ...telemetryWithoutDirectory } = telemetry;
@@ -104,4 +106,10 @@ export function modulesNeedTheirPorts() {
   const { directory: _ed, ...equipmentWithoutDirectory } = equipment;
   // @ts-expect-error equipment cannot be built without the site directory
   createEquipmentModule(equipmentWithoutDirectory);
+  const { directory: _dd, ...dashboardsWithoutDirectory } = dashboards;
+  // @ts-expect-error dashboards cannot be built without the site directory (the viewer's and a link creator's scope)
+  createDashboardsModule(dashboardsWithoutDirectory);
+  const { sources: _ds, ...dashboardsWithoutSources } = dashboards;
+  // @ts-expect-error nor without the scoped widget reads
+  createDashboardsModule(dashboardsWithoutSources);
 }

@@ -5,7 +5,7 @@ import { INT4_MAX, idCoerced } from './common.ts';
  * Camera health analysis (SPEC 2.2 /image-analysis, /result-verification, /result-analysis): analysers run on the
  * recorded footage of every camera; each finding is a result that a person verifies as a true or false positive.
  */
-export const ANALYSERS = ['videoLoss', 'black', 'frozen', 'blur', 'sceneChange'] as const;
+export const ANALYSERS = ['videoLoss', 'black', 'frozen', 'blur', 'sceneChange', 'regionMotion'] as const;
 export type Analyser = (typeof ANALYSERS)[number];
 export const analyserSchema = z.enum(ANALYSERS);
 
@@ -15,6 +15,7 @@ export const ANALYSER_LABELS: Record<Analyser, string> = {
   frozen: 'Frozen image',
   blur: 'Blur / defocus',
   sceneChange: 'Scene changed (moved or covered)',
+  regionMotion: 'Motion in region',
 };
 
 export const VERDICTS = ['TRUE_POSITIVE', 'FALSE_POSITIVE'] as const;
@@ -73,6 +74,8 @@ const isoInstant = z.iso.datetime({ offset: true });
 export const analysisResultQuerySchema = z.object({
   analyser: analyserSchema.optional(),
   cameraId: idCoerced.optional(),
+  /** The results behind an AI audit ticket. */
+  ticketId: idCoerced.optional(),
   /** PENDING: not verified yet. */
   verdict: z.enum(['PENDING', ...VERDICTS]).optional(),
   from: isoInstant.optional(),
@@ -135,5 +138,81 @@ export function analysisSuggestion(analyser: Analyser, falsePositiveRate: number
       return 'Often wrong: raise the blur threshold for this camera or clean the lens and reset.';
     case 'videoLoss':
       return 'Often wrong: check the recording schedule and the storage of this camera.';
+    case 'regionMotion':
+      return 'Often wrong: shrink the region to the area that matters, or raise its motion threshold.';
   }
+}
+
+/* ------------------------------------------------------------------ region motion (per camera settings) */
+
+const hhmm = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'Use a time as HH:MM');
+
+/** A rectangle on the picture as fractions of its width and height (0 to 1, from the top left corner). */
+export const analysisRegionSchema = z
+  .object({
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    w: z.number().min(0.02, 'The region is too small').max(1),
+    h: z.number().min(0.02, 'The region is too small').max(1),
+  })
+  .refine((r) => r.x + r.w <= 1.0001 && r.y + r.h <= 1.0001, { message: 'The region must lie inside the picture' });
+export type AnalysisRegion = z.infer<typeof analysisRegionSchema>;
+
+/**
+ * "Motion in a region during set hours": the region watched (null: the analyser is off for the camera), the hours
+ * (from–to in the time zone; from after to spans midnight) and how much the region must change to count as motion.
+ */
+export const analysisCameraSettingsBodySchema = z.object({
+  region: analysisRegionSchema.nullable(),
+  motionFrom: hhmm,
+  motionTo: hhmm,
+  timeZone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'Unknown time zone'),
+  /** The mean change of the region between two keyframes, in percent, from which it counts as motion. */
+  threshold: z.number().min(0.1, 'Threshold must be at least 0.1 %').max(50, 'Threshold must be at most 50 %').default(1),
+});
+export type AnalysisCameraSettingsBody = z.infer<typeof analysisCameraSettingsBodySchema>;
+
+export const analysisCameraSettingsSchema = z.object({
+  cameraId: z.number().int(),
+  region: analysisRegionSchema.nullable(),
+  motionFrom: z.string(),
+  motionTo: z.string(),
+  timeZone: z.string(),
+  threshold: z.number(),
+  hasReference: z.boolean(),
+});
+export type AnalysisCameraSettings = z.infer<typeof analysisCameraSettingsSchema>;
+
+/** Minutes after midnight of an HH:MM time. */
+const minutesOf = (hhmmText: string) => {
+  const [h, m] = hhmmText.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+};
+
+/** Whether a local time (minutes after midnight) falls in the hours from–to (from after to: over midnight; equal: all day). */
+export function withinHours(minutes: number, from: string, to: string): boolean {
+  const a = minutesOf(from);
+  const b = minutesOf(to);
+  if (a === b) return true;
+  return a < b ? minutes >= a && minutes < b : minutes >= a || minutes < b;
+}
+
+/** Minutes after midnight of an instant in a time zone. */
+export function localMinutes(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
+  const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
+  return hour * 60 + minute;
 }

@@ -6928,6 +6928,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/video-evidence/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    ticketId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                ticketId: number;
+                                ticketNo: string;
+                                cameraId: number;
+                                cameraLabel: string;
+                                /** @enum {string} */
+                                source: "alarm" | "analysis";
+                                eventAt: string;
+                                from: string;
+                                to: string;
+                                /** @enum {string} */
+                                status: "pending" | "ready" | "failed";
+                                bytes: number | null;
+                                pinned: boolean;
+                                clipPath: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/video-evidence/cameras/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    deviceId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                label: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/video-evidence/{id}/clip/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{token}/telemetry": {
         parameters: {
             query?: never;
@@ -14043,8 +14175,9 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    analyser?: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                    analyser?: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange" | "regionMotion";
                     cameraId?: number;
+                    ticketId?: number;
                     verdict?: "PENDING" | "TRUE_POSITIVE" | "FALSE_POSITIVE";
                     from?: string;
                     to?: string;
@@ -14071,7 +14204,7 @@ export interface paths {
                                 cameraLabel: string;
                                 siteId: number | null;
                                 /** @enum {string} */
-                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange" | "regionMotion";
                                 at: string;
                                 endAt: string | null;
                                 score: number;
@@ -14172,7 +14305,7 @@ export interface paths {
                             cameraLabel: string;
                             siteId: number | null;
                             /** @enum {string} */
-                            analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                            analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange" | "regionMotion";
                             at: string;
                             endAt: string | null;
                             score: number;
@@ -14228,7 +14361,7 @@ export interface paths {
                                 cameraLabel: string;
                                 siteId: number | null;
                                 /** @enum {string} */
-                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange" | "regionMotion";
                                 at: string;
                                 endAt: string | null;
                                 score: number;
@@ -14286,7 +14419,7 @@ export interface paths {
                                 cameraId: number;
                                 cameraLabel: string;
                                 /** @enum {string} */
-                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange";
+                                analyser: "videoLoss" | "black" | "frozen" | "blur" | "sceneChange" | "regionMotion";
                                 total: number;
                                 truePositives: number;
                                 falsePositives: number;
@@ -14399,6 +14532,106 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/cameras/{camId}/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    camId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cameraId: number;
+                            region: {
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            } | null;
+                            motionFrom: string;
+                            motionTo: string;
+                            timeZone: string;
+                            threshold: number;
+                            hasReference: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    camId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        region: {
+                            x: number;
+                            y: number;
+                            w: number;
+                            h: number;
+                        } | null;
+                        motionFrom: string;
+                        motionTo: string;
+                        timeZone: string;
+                        /** @default 1 */
+                        threshold?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cameraId: number;
+                            region: {
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            } | null;
+                            motionFrom: string;
+                            motionTo: string;
+                            timeZone: string;
+                            threshold: number;
+                            hasReference: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -15197,6 +15430,964 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/purchase-requests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    state?: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                    source?: "MANUAL" | "TICKET" | "LOW_STOCK";
+                    storeId?: number;
+                    assetId?: number;
+                    ticketId?: number;
+                    requesterId?: number;
+                    from?: string;
+                    to?: string;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                number: string;
+                                title: string;
+                                /** @enum {string} */
+                                state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                                /** @enum {string} */
+                                source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                                store: {
+                                    id: number;
+                                    name: string;
+                                };
+                                site: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                ticket: {
+                                    id: number;
+                                    ticketId: string;
+                                } | null;
+                                requester: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                decidedBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                note: string;
+                                reason: string;
+                                total: number;
+                                lineCount: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                submittedAt: string | null;
+                                decidedAt: string | null;
+                                receivedAt: string | null;
+                            }[];
+                            totalCount: number;
+                            totals: {
+                                /** @enum {string} */
+                                state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                                count: number;
+                                total: number;
+                            }[];
+                            grandTotal: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        storeId: number;
+                        /** @default null */
+                        ticketId?: number | null;
+                        /** @default  */
+                        note?: string;
+                        lines: {
+                            itemId: number;
+                            quantity: number;
+                            unitCost: number;
+                        }[];
+                        /** @default false */
+                        submit?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            number: string;
+                            title: string;
+                            /** @enum {string} */
+                            state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                            /** @enum {string} */
+                            source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                            store: {
+                                id: number;
+                                name: string;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticket: {
+                                id: number;
+                                ticketId: string;
+                            } | null;
+                            requester: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decidedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            note: string;
+                            reason: string;
+                            total: number;
+                            lineCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            submittedAt: string | null;
+                            decidedAt: string | null;
+                            receivedAt: string | null;
+                            lines: {
+                                id: number;
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                quantity: number;
+                                unitCost: number;
+                                total: number;
+                            }[];
+                            actions: ("submit" | "approve" | "reject" | "order" | "receive" | "cancel")[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/purchase-requests/from-low-stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        storeId: number;
+                        /** @default false */
+                        submit?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            number: string;
+                            title: string;
+                            /** @enum {string} */
+                            state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                            /** @enum {string} */
+                            source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                            store: {
+                                id: number;
+                                name: string;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticket: {
+                                id: number;
+                                ticketId: string;
+                            } | null;
+                            requester: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decidedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            note: string;
+                            reason: string;
+                            total: number;
+                            lineCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            submittedAt: string | null;
+                            decidedAt: string | null;
+                            receivedAt: string | null;
+                            lines: {
+                                id: number;
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                quantity: number;
+                                unitCost: number;
+                                total: number;
+                            }[];
+                            actions: ("submit" | "approve" | "reject" | "order" | "receive" | "cancel")[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/purchase-requests/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            number: string;
+                            title: string;
+                            /** @enum {string} */
+                            state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                            /** @enum {string} */
+                            source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                            store: {
+                                id: number;
+                                name: string;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticket: {
+                                id: number;
+                                ticketId: string;
+                            } | null;
+                            requester: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decidedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            note: string;
+                            reason: string;
+                            total: number;
+                            lineCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            submittedAt: string | null;
+                            decidedAt: string | null;
+                            receivedAt: string | null;
+                            lines: {
+                                id: number;
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                quantity: number;
+                                unitCost: number;
+                                total: number;
+                            }[];
+                            actions: ("submit" | "approve" | "reject" | "order" | "receive" | "cancel")[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        storeId: number;
+                        /** @default null */
+                        ticketId?: number | null;
+                        /** @default  */
+                        note?: string;
+                        lines: {
+                            itemId: number;
+                            quantity: number;
+                            unitCost: number;
+                        }[];
+                        /** @default false */
+                        submit?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            number: string;
+                            title: string;
+                            /** @enum {string} */
+                            state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                            /** @enum {string} */
+                            source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                            store: {
+                                id: number;
+                                name: string;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticket: {
+                                id: number;
+                                ticketId: string;
+                            } | null;
+                            requester: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decidedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            note: string;
+                            reason: string;
+                            total: number;
+                            lineCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            submittedAt: string | null;
+                            decidedAt: string | null;
+                            receivedAt: string | null;
+                            lines: {
+                                id: number;
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                quantity: number;
+                                unitCost: number;
+                                total: number;
+                            }[];
+                            actions: ("submit" | "approve" | "reject" | "order" | "receive" | "cancel")[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/purchase-requests/{id}/actions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "submit" | "approve" | "reject" | "order" | "receive" | "cancel";
+                        /** @default  */
+                        reason?: string;
+                        /** @default {} */
+                        serials?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            number: string;
+                            title: string;
+                            /** @enum {string} */
+                            state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                            /** @enum {string} */
+                            source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                            store: {
+                                id: number;
+                                name: string;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticket: {
+                                id: number;
+                                ticketId: string;
+                            } | null;
+                            requester: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decidedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            note: string;
+                            reason: string;
+                            total: number;
+                            lineCount: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            submittedAt: string | null;
+                            decidedAt: string | null;
+                            receivedAt: string | null;
+                            lines: {
+                                id: number;
+                                itemId: number;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                quantity: number;
+                                unitCost: number;
+                                total: number;
+                            }[];
+                            actions: ("submit" | "approve" | "reject" | "order" | "receive" | "cancel")[];
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/reports/inventory/stock/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    storeId?: number;
+                    assetId?: number;
+                    category?: string;
+                    search?: string;
+                    low?: "true" | "false";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                itemId: number;
+                                code: string;
+                                name: string;
+                                category: string;
+                                unit: string;
+                                storeId: number;
+                                storeName: string;
+                                siteName: string | null;
+                                onHand: number;
+                                threshold: number;
+                                low: boolean;
+                                unitCost: number;
+                                value: number;
+                            }[];
+                            totalCount: number;
+                            totals: {
+                                onHand: number;
+                                value: number;
+                                low: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/reports/inventory/movements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                    kind?: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                    storeId?: number;
+                    itemId?: number;
+                    ticketId?: number;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                createdAt: string;
+                                /** @enum {string} */
+                                kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                                itemCode: string;
+                                itemName: string;
+                                quantity: number;
+                                fromStore: string | null;
+                                toStore: string | null;
+                                ticketId: number | null;
+                                note: string;
+                            }[];
+                            totalCount: number;
+                            totals: {
+                                /** @enum {string} */
+                                kind: "RECEIVE" | "TRANSFER" | "ISSUE" | "RETURN" | "WRITE_OFF";
+                                count: number;
+                                quantity: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/reports/inventory/consumption/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                    assetId?: number;
+                    itemId?: number;
+                    period?: "day" | "week" | "month";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                period: string;
+                                assetId: number | null;
+                                siteName: string;
+                                itemCode: string;
+                                itemName: string;
+                                unit: string;
+                                issued: number;
+                                returned: number;
+                                consumed: number;
+                                value: number;
+                            }[];
+                            totalCount: number;
+                            totals: {
+                                issued: number;
+                                returned: number;
+                                consumed: number;
+                                value: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/reports/purchase-requests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    state?: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                    source?: "MANUAL" | "TICKET" | "LOW_STOCK";
+                    storeId?: number;
+                    assetId?: number;
+                    ticketId?: number;
+                    requesterId?: number;
+                    from?: string;
+                    to?: string;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                    groupBy?: "state" | "month";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                number: string;
+                                title: string;
+                                /** @enum {string} */
+                                state: "DRAFT" | "SUBMITTED" | "APPROVED" | "REJECTED" | "ORDERED" | "RECEIVED" | "CANCELLED";
+                                /** @enum {string} */
+                                source: "MANUAL" | "TICKET" | "LOW_STOCK";
+                                storeName: string;
+                                siteName: string | null;
+                                ticketId: string | null;
+                                requester: string;
+                                createdAt: string;
+                                total: number;
+                            }[];
+                            totalCount: number;
+                            groups: {
+                                key: string;
+                                count: number;
+                                total: number;
+                            }[];
+                            grandTotal: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/report-schedules/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    kind?: "inventory-stock" | "inventory-movements" | "inventory-consumption" | "purchase-requests";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                /** @enum {string} */
+                                kind: "inventory-stock" | "inventory-movements" | "inventory-consumption" | "purchase-requests";
+                                name: string;
+                                /** @enum {string} */
+                                frequency: "DAILY" | "WEEKLY" | "MONTHLY";
+                                time: string;
+                                dayOfWeek: number | null;
+                                dayOfMonth: number | null;
+                                /** @enum {string} */
+                                format: "csv" | "xlsx" | "pdf";
+                                params: {
+                                    [key: string]: unknown;
+                                };
+                                nextRunAt: string;
+                                lastRunAt: string | null;
+                                createdAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "inventory-stock" | "inventory-movements" | "inventory-consumption" | "purchase-requests";
+                        name: string;
+                        /** @enum {string} */
+                        frequency: "DAILY" | "WEEKLY" | "MONTHLY";
+                        time: string;
+                        /** @default null */
+                        dayOfWeek?: number | null;
+                        /** @default null */
+                        dayOfMonth?: number | null;
+                        /** @enum {string} */
+                        format: "csv" | "xlsx" | "pdf";
+                        /** @default {} */
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "inventory-stock" | "inventory-movements" | "inventory-consumption" | "purchase-requests";
+                            name: string;
+                            /** @enum {string} */
+                            frequency: "DAILY" | "WEEKLY" | "MONTHLY";
+                            time: string;
+                            dayOfWeek: number | null;
+                            dayOfMonth: number | null;
+                            /** @enum {string} */
+                            format: "csv" | "xlsx" | "pdf";
+                            params: {
+                                [key: string]: unknown;
+                            };
+                            nextRunAt: string;
+                            lastRunAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/report-schedules/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -16010,6 +17201,7269 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/user-dashboards/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                index: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                folder: number | null;
+                                parentId: number | null;
+                                /** @enum {boolean} */
+                                isFolder: false;
+                                config: {
+                                    /**
+                                     * @default DASHBOARD
+                                     * @enum {string}
+                                     */
+                                    type: "DASHBOARD" | "ANALYTICS";
+                                    /** @default false */
+                                    titleAsBreadCrumb: boolean;
+                                    /**
+                                     * @default {
+                                     *       "showInMenu": true,
+                                     *       "showOnHome": false,
+                                     *       "roles": [],
+                                     *       "ticketAlias": null,
+                                     *       "refreshInterval": 50
+                                     *     }
+                                     */
+                                    settings: {
+                                        /** @default true */
+                                        showInMenu: boolean;
+                                        /** @default false */
+                                        showOnHome: boolean;
+                                        /** @default [] */
+                                        roles: string[];
+                                        /** @default null */
+                                        ticketAlias: string | null;
+                                        /** @default 50 */
+                                        refreshInterval: number;
+                                    };
+                                };
+                                layouts: {
+                                    src: string | null;
+                                };
+                                version: number;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/folders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    parentId?: "root" | number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                index: number;
+                                parentId: number | null;
+                                /** @enum {boolean} */
+                                isFolder: true;
+                                config: {
+                                    titleAsBreadCrumb: boolean;
+                                };
+                                createdAt: string;
+                                children: number[];
+                                dashboardCount: number;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        parentId?: number | null;
+                        /**
+                         * @default {
+                         *       "titleAsBreadCrumb": false
+                         *     }
+                         */
+                        config?: {
+                            /** @default false */
+                            titleAsBreadCrumb?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: true;
+                            config: {
+                                titleAsBreadCrumb: boolean;
+                            };
+                            createdAt: string;
+                            children: number[];
+                            dashboardCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/folders/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: true;
+                            config: {
+                                titleAsBreadCrumb: boolean;
+                            };
+                            createdAt: string;
+                            children: number[];
+                            dashboardCount: number;
+                            path: {
+                                id: number;
+                                name: string;
+                            }[];
+                            folders: {
+                                id: number;
+                                name: string;
+                                index: number;
+                                parentId: number | null;
+                                /** @enum {boolean} */
+                                isFolder: true;
+                                config: {
+                                    titleAsBreadCrumb: boolean;
+                                };
+                                createdAt: string;
+                                children: number[];
+                                dashboardCount: number;
+                            }[];
+                            dashboards: {
+                                id: number;
+                                name: string;
+                                index: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                folder: number | null;
+                                parentId: number | null;
+                                /** @enum {boolean} */
+                                isFolder: false;
+                                config: {
+                                    /**
+                                     * @default DASHBOARD
+                                     * @enum {string}
+                                     */
+                                    type: "DASHBOARD" | "ANALYTICS";
+                                    /** @default false */
+                                    titleAsBreadCrumb: boolean;
+                                    /**
+                                     * @default {
+                                     *       "showInMenu": true,
+                                     *       "showOnHome": false,
+                                     *       "roles": [],
+                                     *       "ticketAlias": null,
+                                     *       "refreshInterval": 50
+                                     *     }
+                                     */
+                                    settings: {
+                                        /** @default true */
+                                        showInMenu: boolean;
+                                        /** @default false */
+                                        showOnHome: boolean;
+                                        /** @default [] */
+                                        roles: string[];
+                                        /** @default null */
+                                        ticketAlias: string | null;
+                                        /** @default 50 */
+                                        refreshInterval: number;
+                                    };
+                                };
+                                layouts: {
+                                    src: string | null;
+                                };
+                                version: number;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        parentId?: number | null;
+                        /**
+                         * @default {
+                         *       "titleAsBreadCrumb": false
+                         *     }
+                         */
+                        config?: {
+                            /** @default false */
+                            titleAsBreadCrumb?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: true;
+                            config: {
+                                titleAsBreadCrumb: boolean;
+                            };
+                            createdAt: string;
+                            children: number[];
+                            dashboardCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/folders/{id}/move/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        parentId: number | null;
+                        index?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: true;
+                            config: {
+                                titleAsBreadCrumb: boolean;
+                            };
+                            createdAt: string;
+                            children: number[];
+                            dashboardCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/components/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                widget: {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                };
+                                size: {
+                                    w: number;
+                                    h: number;
+                                };
+                                usedBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        widget: {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "timeseries";
+                            deviceIds: number[];
+                            keys: string[];
+                            /**
+                             * @default none
+                             * @enum {string}
+                             */
+                            agg?: "none" | "avg" | "min" | "max";
+                            /** @default null */
+                            interval?: number | null;
+                            /**
+                             * @default {
+                             *       "kind": "relative",
+                             *       "lastMs": 86400000
+                             *     }
+                             */
+                            range?: {
+                                /** @enum {string} */
+                                kind: "relative";
+                                lastMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "absolute";
+                                startTs: number;
+                                endTs: number;
+                            };
+                            /**
+                             * @default line
+                             * @enum {string}
+                             */
+                            chart?: "line" | "bar" | "area";
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "latest";
+                            deviceId: number;
+                            /** @default null */
+                            key?: string | null;
+                            /**
+                             * @default value
+                             * @enum {string}
+                             */
+                            display?: "value" | "gauge" | "status";
+                            /** @default null */
+                            min?: number | null;
+                            /** @default null */
+                            max?: number | null;
+                            /** @default  */
+                            unit?: string;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteSummary";
+                            /** @default [] */
+                            deviceTypes?: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "alarmList";
+                            /** @default [] */
+                            severities?: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                            /**
+                             * @default ACTIVE
+                             * @enum {string|null}
+                             */
+                            state?: "ACTIVE" | "CLEARED" | null;
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketCounters";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /**
+                             * @default [
+                             *       "OPEN",
+                             *       "INPROGRESS",
+                             *       "RESOLVED",
+                             *       "CLOSED"
+                             *     ]
+                             */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketList";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /** @default [] */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            priorities?: string[];
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteMap";
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "camera";
+                            cameraId: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "formResponses";
+                            formId: number;
+                            /** @default 30 */
+                            days?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "component";
+                            componentId: number;
+                        };
+                        /**
+                         * @default {
+                         *       "w": 4,
+                         *       "h": 4
+                         *     }
+                         */
+                        size?: {
+                            w: number;
+                            h: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            widget: {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            };
+                            size: {
+                                w: number;
+                                h: number;
+                            };
+                            usedBy: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/components/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            widget: {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            };
+                            size: {
+                                w: number;
+                                h: number;
+                            };
+                            usedBy: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        widget: {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "timeseries";
+                            deviceIds: number[];
+                            keys: string[];
+                            /**
+                             * @default none
+                             * @enum {string}
+                             */
+                            agg?: "none" | "avg" | "min" | "max";
+                            /** @default null */
+                            interval?: number | null;
+                            /**
+                             * @default {
+                             *       "kind": "relative",
+                             *       "lastMs": 86400000
+                             *     }
+                             */
+                            range?: {
+                                /** @enum {string} */
+                                kind: "relative";
+                                lastMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "absolute";
+                                startTs: number;
+                                endTs: number;
+                            };
+                            /**
+                             * @default line
+                             * @enum {string}
+                             */
+                            chart?: "line" | "bar" | "area";
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "latest";
+                            deviceId: number;
+                            /** @default null */
+                            key?: string | null;
+                            /**
+                             * @default value
+                             * @enum {string}
+                             */
+                            display?: "value" | "gauge" | "status";
+                            /** @default null */
+                            min?: number | null;
+                            /** @default null */
+                            max?: number | null;
+                            /** @default  */
+                            unit?: string;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteSummary";
+                            /** @default [] */
+                            deviceTypes?: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "alarmList";
+                            /** @default [] */
+                            severities?: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                            /**
+                             * @default ACTIVE
+                             * @enum {string|null}
+                             */
+                            state?: "ACTIVE" | "CLEARED" | null;
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketCounters";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /**
+                             * @default [
+                             *       "OPEN",
+                             *       "INPROGRESS",
+                             *       "RESOLVED",
+                             *       "CLOSED"
+                             *     ]
+                             */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketList";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /** @default [] */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            priorities?: string[];
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteMap";
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "camera";
+                            cameraId: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "formResponses";
+                            formId: number;
+                            /** @default 30 */
+                            days?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "component";
+                            componentId: number;
+                        };
+                        /**
+                         * @default {
+                         *       "w": 4,
+                         *       "h": 4
+                         *     }
+                         */
+                        size?: {
+                            w: number;
+                            h: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            widget: {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            };
+                            size: {
+                                w: number;
+                                h: number;
+                            };
+                            usedBy: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/widget-data/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dashboardId: number;
+                        widgetId: string;
+                        /** @default null */
+                        range?: {
+                            startTs: number;
+                            endTs: number;
+                        } | null;
+                    } | {
+                        widget: {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "timeseries";
+                            deviceIds: number[];
+                            keys: string[];
+                            /**
+                             * @default none
+                             * @enum {string}
+                             */
+                            agg?: "none" | "avg" | "min" | "max";
+                            /** @default null */
+                            interval?: number | null;
+                            /**
+                             * @default {
+                             *       "kind": "relative",
+                             *       "lastMs": 86400000
+                             *     }
+                             */
+                            range?: {
+                                /** @enum {string} */
+                                kind: "relative";
+                                lastMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "absolute";
+                                startTs: number;
+                                endTs: number;
+                            };
+                            /**
+                             * @default line
+                             * @enum {string}
+                             */
+                            chart?: "line" | "bar" | "area";
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "latest";
+                            deviceId: number;
+                            /** @default null */
+                            key?: string | null;
+                            /**
+                             * @default value
+                             * @enum {string}
+                             */
+                            display?: "value" | "gauge" | "status";
+                            /** @default null */
+                            min?: number | null;
+                            /** @default null */
+                            max?: number | null;
+                            /** @default  */
+                            unit?: string;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteSummary";
+                            /** @default [] */
+                            deviceTypes?: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "alarmList";
+                            /** @default [] */
+                            severities?: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                            /**
+                             * @default ACTIVE
+                             * @enum {string|null}
+                             */
+                            state?: "ACTIVE" | "CLEARED" | null;
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketCounters";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /**
+                             * @default [
+                             *       "OPEN",
+                             *       "INPROGRESS",
+                             *       "RESOLVED",
+                             *       "CLOSED"
+                             *     ]
+                             */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketList";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /** @default [] */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            priorities?: string[];
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteMap";
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "camera";
+                            cameraId: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "formResponses";
+                            formId: number;
+                            /** @default 30 */
+                            days?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "component";
+                            componentId: number;
+                        };
+                        /** @default null */
+                        range?: {
+                            startTs: number;
+                            endTs: number;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            widgetId: string;
+                            componentId: number | null;
+                            data: {
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                startTs: number;
+                                endTs: number;
+                                /** @enum {string} */
+                                agg: "none" | "avg" | "min" | "max";
+                                interval: number | null;
+                                series: {
+                                    deviceId: number;
+                                    deviceLabel: string;
+                                    key: string;
+                                    points: {
+                                        ts: number;
+                                        value: (number | string) | null;
+                                    }[];
+                                    truncated: boolean;
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                deviceLabel: string;
+                                status: string;
+                                key: string | null;
+                                value: (number | string | boolean) | null;
+                                ts: number | null;
+                            } | {
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                rows: {
+                                    type: string;
+                                    label: string;
+                                    total: number;
+                                    online: number;
+                                    offline: number;
+                                    notC: number;
+                                }[];
+                                sites: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                rows: {
+                                    id: number;
+                                    deviceId: number;
+                                    deviceLabel: string;
+                                    siteId: number | null;
+                                    siteName: string | null;
+                                    severity: string;
+                                    state: string;
+                                    message: string;
+                                    createdAt: string;
+                                }[];
+                                totalCount: number;
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                counts: {
+                                    status: string;
+                                    label: string;
+                                    color: string;
+                                    count: number;
+                                }[];
+                                total: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                rows: {
+                                    id: number;
+                                    ticketId: string;
+                                    title: string;
+                                    status: string;
+                                    priority: string;
+                                    type: string;
+                                    siteId: number | null;
+                                    siteName: string | null;
+                                    createdAt: string;
+                                }[];
+                                totalCount: number;
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                sites: {
+                                    id: number;
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    devices: number;
+                                    offline: number;
+                                }[];
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                                name: string;
+                                siteId: number | null;
+                                siteName: string | null;
+                                playbackAt: number | null;
+                            } | {
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                formName: string;
+                                total: number;
+                                perDay: {
+                                    day: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/reorder/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        parentId: number | null;
+                        /** @default [] */
+                        folderIds?: number[];
+                        /** @default [] */
+                        dashboardIds?: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    search?: string;
+                    folderId?: "root" | number;
+                    type?: "DASHBOARD" | "ANALYTICS";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                index: number;
+                                createdAt: string;
+                                updatedAt: string;
+                                folder: number | null;
+                                parentId: number | null;
+                                /** @enum {boolean} */
+                                isFolder: false;
+                                config: {
+                                    /**
+                                     * @default DASHBOARD
+                                     * @enum {string}
+                                     */
+                                    type: "DASHBOARD" | "ANALYTICS";
+                                    /** @default false */
+                                    titleAsBreadCrumb: boolean;
+                                    /**
+                                     * @default {
+                                     *       "showInMenu": true,
+                                     *       "showOnHome": false,
+                                     *       "roles": [],
+                                     *       "ticketAlias": null,
+                                     *       "refreshInterval": 50
+                                     *     }
+                                     */
+                                    settings: {
+                                        /** @default true */
+                                        showInMenu: boolean;
+                                        /** @default false */
+                                        showOnHome: boolean;
+                                        /** @default [] */
+                                        roles: string[];
+                                        /** @default null */
+                                        ticketAlias: string | null;
+                                        /** @default 50 */
+                                        refreshInterval: number;
+                                    };
+                                };
+                                layouts: {
+                                    src: string | null;
+                                };
+                                version: number;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        folderId?: number | null;
+                        /**
+                         * @default {
+                         *       "type": "DASHBOARD",
+                         *       "titleAsBreadCrumb": false,
+                         *       "settings": {
+                         *         "showInMenu": true,
+                         *         "showOnHome": false,
+                         *         "roles": [],
+                         *         "ticketAlias": null,
+                         *         "refreshInterval": 50
+                         *       }
+                         *     }
+                         */
+                        config?: {
+                            /**
+                             * @default DASHBOARD
+                             * @enum {string}
+                             */
+                            type?: "DASHBOARD" | "ANALYTICS";
+                            /** @default false */
+                            titleAsBreadCrumb?: boolean;
+                            /**
+                             * @default {
+                             *       "showInMenu": true,
+                             *       "showOnHome": false,
+                             *       "roles": [],
+                             *       "ticketAlias": null,
+                             *       "refreshInterval": 50
+                             *     }
+                             */
+                            settings?: {
+                                /** @default true */
+                                showInMenu?: boolean;
+                                /** @default false */
+                                showOnHome?: boolean;
+                                /** @default [] */
+                                roles?: string[];
+                                /** @default null */
+                                ticketAlias?: string | null;
+                                /** @default 50 */
+                                refreshInterval?: number;
+                            };
+                        };
+                        /**
+                         * @default {
+                         *       "lg": [],
+                         *       "sm": [],
+                         *       "src": null
+                         *     }
+                         */
+                        layouts?: {
+                            /** @default [] */
+                            lg?: {
+                                i: string;
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            }[];
+                            /** @default [] */
+                            sm?: {
+                                i: string;
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            }[];
+                            /** @default null */
+                            src?: string | null;
+                        };
+                        /** @default [] */
+                        widgets?: ({
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "timeseries";
+                            deviceIds: number[];
+                            keys: string[];
+                            /**
+                             * @default none
+                             * @enum {string}
+                             */
+                            agg?: "none" | "avg" | "min" | "max";
+                            /** @default null */
+                            interval?: number | null;
+                            /**
+                             * @default {
+                             *       "kind": "relative",
+                             *       "lastMs": 86400000
+                             *     }
+                             */
+                            range?: {
+                                /** @enum {string} */
+                                kind: "relative";
+                                lastMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "absolute";
+                                startTs: number;
+                                endTs: number;
+                            };
+                            /**
+                             * @default line
+                             * @enum {string}
+                             */
+                            chart?: "line" | "bar" | "area";
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "latest";
+                            deviceId: number;
+                            /** @default null */
+                            key?: string | null;
+                            /**
+                             * @default value
+                             * @enum {string}
+                             */
+                            display?: "value" | "gauge" | "status";
+                            /** @default null */
+                            min?: number | null;
+                            /** @default null */
+                            max?: number | null;
+                            /** @default  */
+                            unit?: string;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteSummary";
+                            /** @default [] */
+                            deviceTypes?: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "alarmList";
+                            /** @default [] */
+                            severities?: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                            /**
+                             * @default ACTIVE
+                             * @enum {string|null}
+                             */
+                            state?: "ACTIVE" | "CLEARED" | null;
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketCounters";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /**
+                             * @default [
+                             *       "OPEN",
+                             *       "INPROGRESS",
+                             *       "RESOLVED",
+                             *       "CLOSED"
+                             *     ]
+                             */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketList";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /** @default [] */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            priorities?: string[];
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteMap";
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "camera";
+                            cameraId: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "formResponses";
+                            formId: number;
+                            /** @default 30 */
+                            days?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "component";
+                            componentId: number;
+                        })[];
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            folder: number | null;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: false;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                lg: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                sm: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                src: string | null;
+                            };
+                            version: number;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            widgets: ({
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            })[];
+                            components: {
+                                id: number;
+                                name: string;
+                                widget: {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                };
+                                size: {
+                                    w: number;
+                                    h: number;
+                                };
+                                usedBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            path: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            folder: number | null;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: false;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                lg: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                sm: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                src: string | null;
+                            };
+                            version: number;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            widgets: ({
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            })[];
+                            components: {
+                                id: number;
+                                name: string;
+                                widget: {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                };
+                                size: {
+                                    w: number;
+                                    h: number;
+                                };
+                                usedBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            path: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default null */
+                        folderId?: number | null;
+                        /**
+                         * @default {
+                         *       "type": "DASHBOARD",
+                         *       "titleAsBreadCrumb": false,
+                         *       "settings": {
+                         *         "showInMenu": true,
+                         *         "showOnHome": false,
+                         *         "roles": [],
+                         *         "ticketAlias": null,
+                         *         "refreshInterval": 50
+                         *       }
+                         *     }
+                         */
+                        config?: {
+                            /**
+                             * @default DASHBOARD
+                             * @enum {string}
+                             */
+                            type?: "DASHBOARD" | "ANALYTICS";
+                            /** @default false */
+                            titleAsBreadCrumb?: boolean;
+                            /**
+                             * @default {
+                             *       "showInMenu": true,
+                             *       "showOnHome": false,
+                             *       "roles": [],
+                             *       "ticketAlias": null,
+                             *       "refreshInterval": 50
+                             *     }
+                             */
+                            settings?: {
+                                /** @default true */
+                                showInMenu?: boolean;
+                                /** @default false */
+                                showOnHome?: boolean;
+                                /** @default [] */
+                                roles?: string[];
+                                /** @default null */
+                                ticketAlias?: string | null;
+                                /** @default 50 */
+                                refreshInterval?: number;
+                            };
+                        };
+                        /**
+                         * @default {
+                         *       "lg": [],
+                         *       "sm": [],
+                         *       "src": null
+                         *     }
+                         */
+                        layouts?: {
+                            /** @default [] */
+                            lg?: {
+                                i: string;
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            }[];
+                            /** @default [] */
+                            sm?: {
+                                i: string;
+                                x: number;
+                                y: number;
+                                w: number;
+                                h: number;
+                            }[];
+                            /** @default null */
+                            src?: string | null;
+                        };
+                        /** @default [] */
+                        widgets?: ({
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "timeseries";
+                            deviceIds: number[];
+                            keys: string[];
+                            /**
+                             * @default none
+                             * @enum {string}
+                             */
+                            agg?: "none" | "avg" | "min" | "max";
+                            /** @default null */
+                            interval?: number | null;
+                            /**
+                             * @default {
+                             *       "kind": "relative",
+                             *       "lastMs": 86400000
+                             *     }
+                             */
+                            range?: {
+                                /** @enum {string} */
+                                kind: "relative";
+                                lastMs: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "absolute";
+                                startTs: number;
+                                endTs: number;
+                            };
+                            /**
+                             * @default line
+                             * @enum {string}
+                             */
+                            chart?: "line" | "bar" | "area";
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "latest";
+                            deviceId: number;
+                            /** @default null */
+                            key?: string | null;
+                            /**
+                             * @default value
+                             * @enum {string}
+                             */
+                            display?: "value" | "gauge" | "status";
+                            /** @default null */
+                            min?: number | null;
+                            /** @default null */
+                            max?: number | null;
+                            /** @default  */
+                            unit?: string;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteSummary";
+                            /** @default [] */
+                            deviceTypes?: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "alarmList";
+                            /** @default [] */
+                            severities?: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                            /**
+                             * @default ACTIVE
+                             * @enum {string|null}
+                             */
+                            state?: "ACTIVE" | "CLEARED" | null;
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketCounters";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /**
+                             * @default [
+                             *       "OPEN",
+                             *       "INPROGRESS",
+                             *       "RESOLVED",
+                             *       "CLOSED"
+                             *     ]
+                             */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "ticketList";
+                            /** @default [] */
+                            types?: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                            /** @default [] */
+                            statuses?: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                            /** @default [] */
+                            priorities?: string[];
+                            /** @default [] */
+                            siteIds?: number[];
+                            /** @default 20 */
+                            limit?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "siteMap";
+                            /** @default [] */
+                            siteIds?: number[];
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "camera";
+                            cameraId: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "formResponses";
+                            formId: number;
+                            /** @default 30 */
+                            days?: number;
+                        } | {
+                            id: string;
+                            /** @default  */
+                            title?: string;
+                            /** @enum {string} */
+                            kind: "component";
+                            componentId: number;
+                        })[];
+                        /** @default  */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            folder: number | null;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: false;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                lg: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                sm: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                src: string | null;
+                            };
+                            version: number;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            widgets: ({
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            })[];
+                            components: {
+                                id: number;
+                                name: string;
+                                widget: {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                };
+                                size: {
+                                    w: number;
+                                    h: number;
+                                };
+                                usedBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            path: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/{id}/move/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        parentId: number | null;
+                        index?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            folder: number | null;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: false;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                src: string | null;
+                            };
+                            version: number;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/{id}/versions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                dashboardId: number;
+                                version: number;
+                                name: string;
+                                note: string;
+                                restoredFrom: number | null;
+                                createdAt: string;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/{id}/versions/{version}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            dashboardId: number;
+                            version: number;
+                            name: string;
+                            note: string;
+                            restoredFrom: number | null;
+                            createdAt: string;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                lg: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                sm: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                src: string | null;
+                            };
+                            widgets: ({
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/dashboards/{id}/versions/{version}/restore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            index: number;
+                            createdAt: string;
+                            updatedAt: string;
+                            folder: number | null;
+                            parentId: number | null;
+                            /** @enum {boolean} */
+                            isFolder: false;
+                            config: {
+                                /**
+                                 * @default DASHBOARD
+                                 * @enum {string}
+                                 */
+                                type: "DASHBOARD" | "ANALYTICS";
+                                /** @default false */
+                                titleAsBreadCrumb: boolean;
+                                /**
+                                 * @default {
+                                 *       "showInMenu": true,
+                                 *       "showOnHome": false,
+                                 *       "roles": [],
+                                 *       "ticketAlias": null,
+                                 *       "refreshInterval": 50
+                                 *     }
+                                 */
+                                settings: {
+                                    /** @default true */
+                                    showInMenu: boolean;
+                                    /** @default false */
+                                    showOnHome: boolean;
+                                    /** @default [] */
+                                    roles: string[];
+                                    /** @default null */
+                                    ticketAlias: string | null;
+                                    /** @default 50 */
+                                    refreshInterval: number;
+                                };
+                            };
+                            layouts: {
+                                lg: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                sm: {
+                                    i: string;
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                }[];
+                                src: string | null;
+                            };
+                            version: number;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            widgets: ({
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                deviceIds: number[];
+                                keys: string[];
+                                /**
+                                 * @default none
+                                 * @enum {string}
+                                 */
+                                agg: "none" | "avg" | "min" | "max";
+                                /** @default null */
+                                interval: number | null;
+                                /**
+                                 * @default {
+                                 *       "kind": "relative",
+                                 *       "lastMs": 86400000
+                                 *     }
+                                 */
+                                range: {
+                                    /** @enum {string} */
+                                    kind: "relative";
+                                    lastMs: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "absolute";
+                                    startTs: number;
+                                    endTs: number;
+                                };
+                                /**
+                                 * @default line
+                                 * @enum {string}
+                                 */
+                                chart: "line" | "bar" | "area";
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                /** @default null */
+                                key: string | null;
+                                /**
+                                 * @default value
+                                 * @enum {string}
+                                 */
+                                display: "value" | "gauge" | "status";
+                                /** @default null */
+                                min: number | null;
+                                /** @default null */
+                                max: number | null;
+                                /** @default  */
+                                unit: string;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                /** @default [] */
+                                deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                /** @default [] */
+                                severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                /**
+                                 * @default ACTIVE
+                                 * @enum {string|null}
+                                 */
+                                state: "ACTIVE" | "CLEARED" | null;
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /**
+                                 * @default [
+                                 *       "OPEN",
+                                 *       "INPROGRESS",
+                                 *       "RESOLVED",
+                                 *       "CLOSED"
+                                 *     ]
+                                 */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                /** @default [] */
+                                types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                /** @default [] */
+                                statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                /** @default [] */
+                                priorities: string[];
+                                /** @default [] */
+                                siteIds: number[];
+                                /** @default 20 */
+                                limit: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                /** @default [] */
+                                siteIds: number[];
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                /** @default 30 */
+                                days: number;
+                            } | {
+                                id: string;
+                                /** @default  */
+                                title: string;
+                                /** @enum {string} */
+                                kind: "component";
+                                componentId: number;
+                            })[];
+                            components: {
+                                id: number;
+                                name: string;
+                                widget: {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                };
+                                size: {
+                                    w: number;
+                                    h: number;
+                                };
+                                usedBy: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            path: {
+                                id: number;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    dashboardId?: number;
+                    state?: "active" | "expired" | "revoked";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: string;
+                                dashboardId: number;
+                                dashboardName: string;
+                                label: string;
+                                rls_conditions: {
+                                    /** @enum {string} */
+                                    dataset: "sites" | "devices" | "tickets" | "alarms";
+                                    column: string;
+                                    /** @enum {string} */
+                                    operator: "eq" | "in" | "not_in";
+                                    values: (number | string)[];
+                                }[];
+                                expiresAt: string;
+                                revokedAt: string | null;
+                                viewCount: number;
+                                lastViewedAt: string | null;
+                                kid: string;
+                                createdAt: string;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @enum {string} */
+                                state: "active" | "expired" | "revoked";
+                                path: string | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dashboardId: number;
+                        label: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @default [] */
+                        rls_conditions?: {
+                            /** @enum {string} */
+                            dataset: "sites" | "devices" | "tickets" | "alarms";
+                            column: string;
+                            /** @enum {string} */
+                            operator: "eq" | "in" | "not_in";
+                            values: (number | string)[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            dashboardId: number;
+                            dashboardName: string;
+                            label: string;
+                            rls_conditions: {
+                                /** @enum {string} */
+                                dataset: "sites" | "devices" | "tickets" | "alarms";
+                                column: string;
+                                /** @enum {string} */
+                                operator: "eq" | "in" | "not_in";
+                                values: (number | string)[];
+                            }[];
+                            expiresAt: string;
+                            revokedAt: string | null;
+                            viewCount: number;
+                            lastViewedAt: string | null;
+                            kid: string;
+                            createdAt: string;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            path: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-links/{id}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            dashboardId: number;
+                            dashboardName: string;
+                            label: string;
+                            rls_conditions: {
+                                /** @enum {string} */
+                                dataset: "sites" | "devices" | "tickets" | "alarms";
+                                column: string;
+                                /** @enum {string} */
+                                operator: "eq" | "in" | "not_in";
+                                values: (number | string)[];
+                            }[];
+                            expiresAt: string;
+                            revokedAt: string | null;
+                            viewCount: number;
+                            lastViewedAt: string | null;
+                            kid: string;
+                            createdAt: string;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            path: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-dashboards/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                dashboardId: number;
+                                dashboardName: string;
+                                label: string;
+                                rls_conditions: {
+                                    /** @enum {string} */
+                                    dataset: "sites" | "devices" | "tickets" | "alarms";
+                                    column: string;
+                                    /** @enum {string} */
+                                    operator: "eq" | "in" | "not_in";
+                                    values: (number | string)[];
+                                }[];
+                                linkId: string;
+                                expiresAt: string;
+                                viewCount: number;
+                                path: string | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-dashboard/open/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dashboardId: number;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dashboard: {
+                                id: number;
+                                name: string;
+                                config: {
+                                    /**
+                                     * @default DASHBOARD
+                                     * @enum {string}
+                                     */
+                                    type: "DASHBOARD" | "ANALYTICS";
+                                    /** @default false */
+                                    titleAsBreadCrumb: boolean;
+                                    /**
+                                     * @default {
+                                     *       "showInMenu": true,
+                                     *       "showOnHome": false,
+                                     *       "roles": [],
+                                     *       "ticketAlias": null,
+                                     *       "refreshInterval": 50
+                                     *     }
+                                     */
+                                    settings: {
+                                        /** @default true */
+                                        showInMenu: boolean;
+                                        /** @default false */
+                                        showOnHome: boolean;
+                                        /** @default [] */
+                                        roles: string[];
+                                        /** @default null */
+                                        ticketAlias: string | null;
+                                        /** @default 50 */
+                                        refreshInterval: number;
+                                    };
+                                };
+                                layouts: {
+                                    lg: {
+                                        i: string;
+                                        x: number;
+                                        y: number;
+                                        w: number;
+                                        h: number;
+                                    }[];
+                                    sm: {
+                                        i: string;
+                                        x: number;
+                                        y: number;
+                                        w: number;
+                                        h: number;
+                                    }[];
+                                    src: string | null;
+                                };
+                                widgets: ({
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "timeseries";
+                                    deviceIds: number[];
+                                    keys: string[];
+                                    /**
+                                     * @default none
+                                     * @enum {string}
+                                     */
+                                    agg: "none" | "avg" | "min" | "max";
+                                    /** @default null */
+                                    interval: number | null;
+                                    /**
+                                     * @default {
+                                     *       "kind": "relative",
+                                     *       "lastMs": 86400000
+                                     *     }
+                                     */
+                                    range: {
+                                        /** @enum {string} */
+                                        kind: "relative";
+                                        lastMs: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "absolute";
+                                        startTs: number;
+                                        endTs: number;
+                                    };
+                                    /**
+                                     * @default line
+                                     * @enum {string}
+                                     */
+                                    chart: "line" | "bar" | "area";
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "latest";
+                                    deviceId: number;
+                                    /** @default null */
+                                    key: string | null;
+                                    /**
+                                     * @default value
+                                     * @enum {string}
+                                     */
+                                    display: "value" | "gauge" | "status";
+                                    /** @default null */
+                                    min: number | null;
+                                    /** @default null */
+                                    max: number | null;
+                                    /** @default  */
+                                    unit: string;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteSummary";
+                                    /** @default [] */
+                                    deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "alarmList";
+                                    /** @default [] */
+                                    severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                    /**
+                                     * @default ACTIVE
+                                     * @enum {string|null}
+                                     */
+                                    state: "ACTIVE" | "CLEARED" | null;
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketCounters";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /**
+                                     * @default [
+                                     *       "OPEN",
+                                     *       "INPROGRESS",
+                                     *       "RESOLVED",
+                                     *       "CLOSED"
+                                     *     ]
+                                     */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "ticketList";
+                                    /** @default [] */
+                                    types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                    /** @default [] */
+                                    statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                    /** @default [] */
+                                    priorities: string[];
+                                    /** @default [] */
+                                    siteIds: number[];
+                                    /** @default 20 */
+                                    limit: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "siteMap";
+                                    /** @default [] */
+                                    siteIds: number[];
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "camera";
+                                    cameraId: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "formResponses";
+                                    formId: number;
+                                    /** @default 30 */
+                                    days: number;
+                                } | {
+                                    id: string;
+                                    /** @default  */
+                                    title: string;
+                                    /** @enum {string} */
+                                    kind: "component";
+                                    componentId: number;
+                                })[];
+                                components: {
+                                    id: number;
+                                    name: string;
+                                    widget: {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "timeseries";
+                                        deviceIds: number[];
+                                        keys: string[];
+                                        /**
+                                         * @default none
+                                         * @enum {string}
+                                         */
+                                        agg: "none" | "avg" | "min" | "max";
+                                        /** @default null */
+                                        interval: number | null;
+                                        /**
+                                         * @default {
+                                         *       "kind": "relative",
+                                         *       "lastMs": 86400000
+                                         *     }
+                                         */
+                                        range: {
+                                            /** @enum {string} */
+                                            kind: "relative";
+                                            lastMs: number;
+                                        } | {
+                                            /** @enum {string} */
+                                            kind: "absolute";
+                                            startTs: number;
+                                            endTs: number;
+                                        };
+                                        /**
+                                         * @default line
+                                         * @enum {string}
+                                         */
+                                        chart: "line" | "bar" | "area";
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "latest";
+                                        deviceId: number;
+                                        /** @default null */
+                                        key: string | null;
+                                        /**
+                                         * @default value
+                                         * @enum {string}
+                                         */
+                                        display: "value" | "gauge" | "status";
+                                        /** @default null */
+                                        min: number | null;
+                                        /** @default null */
+                                        max: number | null;
+                                        /** @default  */
+                                        unit: string;
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "siteSummary";
+                                        /** @default [] */
+                                        deviceTypes: ("ROUTER" | "DVR" | "CAMERA" | "HDD" | "ALARMPANEL" | "GENERATOR" | "UPS" | "RECTIFIER" | "ETH" | "METER" | "SENSOR" | "ACCESSCONTROL" | "RELAY")[];
+                                        /** @default [] */
+                                        siteIds: number[];
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "alarmList";
+                                        /** @default [] */
+                                        severities: ("WARNING" | "MINOR" | "MAJOR" | "CRITICAL")[];
+                                        /**
+                                         * @default ACTIVE
+                                         * @enum {string|null}
+                                         */
+                                        state: "ACTIVE" | "CLEARED" | null;
+                                        /** @default [] */
+                                        siteIds: number[];
+                                        /** @default 20 */
+                                        limit: number;
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "ticketCounters";
+                                        /** @default [] */
+                                        types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                        /**
+                                         * @default [
+                                         *       "OPEN",
+                                         *       "INPROGRESS",
+                                         *       "RESOLVED",
+                                         *       "CLOSED"
+                                         *     ]
+                                         */
+                                        statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                        /** @default [] */
+                                        siteIds: number[];
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "ticketList";
+                                        /** @default [] */
+                                        types: ("TICKET" | "WORKORDERTICKET" | "AIAlarmTicket" | "AlarmTicket")[];
+                                        /** @default [] */
+                                        statuses: ("OPEN" | "INPROGRESS" | "RESOLVED" | "CLOSED" | "ESCALATE" | "RE-OPENED" | "OVERDUE" | "INREVIEW" | "FLAGGED")[];
+                                        /** @default [] */
+                                        priorities: string[];
+                                        /** @default [] */
+                                        siteIds: number[];
+                                        /** @default 20 */
+                                        limit: number;
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "siteMap";
+                                        /** @default [] */
+                                        siteIds: number[];
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "camera";
+                                        cameraId: number;
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "formResponses";
+                                        formId: number;
+                                        /** @default 30 */
+                                        days: number;
+                                    } | {
+                                        id: string;
+                                        /** @default  */
+                                        title: string;
+                                        /** @enum {string} */
+                                        kind: "component";
+                                        componentId: number;
+                                    };
+                                    size: {
+                                        w: number;
+                                        h: number;
+                                    };
+                                    usedBy: number;
+                                    createdAt: string;
+                                    updatedAt: string;
+                                }[];
+                            };
+                            label: string;
+                            expiresAt: string;
+                            rls_conditions: {
+                                /** @enum {string} */
+                                dataset: "sites" | "devices" | "tickets" | "alarms";
+                                column: string;
+                                /** @enum {string} */
+                                operator: "eq" | "in" | "not_in";
+                                values: (number | string)[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-dashboard/widget-data/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dashboardId: number;
+                        token: string;
+                        widgetId: string;
+                        /** @default null */
+                        range?: {
+                            startTs: number;
+                            endTs: number;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            widgetId: string;
+                            componentId: number | null;
+                            data: {
+                                /** @enum {string} */
+                                kind: "timeseries";
+                                startTs: number;
+                                endTs: number;
+                                /** @enum {string} */
+                                agg: "none" | "avg" | "min" | "max";
+                                interval: number | null;
+                                series: {
+                                    deviceId: number;
+                                    deviceLabel: string;
+                                    key: string;
+                                    points: {
+                                        ts: number;
+                                        value: (number | string) | null;
+                                    }[];
+                                    truncated: boolean;
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                kind: "latest";
+                                deviceId: number;
+                                deviceLabel: string;
+                                status: string;
+                                key: string | null;
+                                value: (number | string | boolean) | null;
+                                ts: number | null;
+                            } | {
+                                /** @enum {string} */
+                                kind: "siteSummary";
+                                rows: {
+                                    type: string;
+                                    label: string;
+                                    total: number;
+                                    online: number;
+                                    offline: number;
+                                    notC: number;
+                                }[];
+                                sites: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "alarmList";
+                                rows: {
+                                    id: number;
+                                    deviceId: number;
+                                    deviceLabel: string;
+                                    siteId: number | null;
+                                    siteName: string | null;
+                                    severity: string;
+                                    state: string;
+                                    message: string;
+                                    createdAt: string;
+                                }[];
+                                totalCount: number;
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "ticketCounters";
+                                counts: {
+                                    status: string;
+                                    label: string;
+                                    color: string;
+                                    count: number;
+                                }[];
+                                total: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "ticketList";
+                                rows: {
+                                    id: number;
+                                    ticketId: string;
+                                    title: string;
+                                    status: string;
+                                    priority: string;
+                                    type: string;
+                                    siteId: number | null;
+                                    siteName: string | null;
+                                    createdAt: string;
+                                }[];
+                                totalCount: number;
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "siteMap";
+                                sites: {
+                                    id: number;
+                                    name: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    devices: number;
+                                    offline: number;
+                                }[];
+                                truncated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                kind: "camera";
+                                cameraId: number;
+                                name: string;
+                                siteId: number | null;
+                                siteName: string | null;
+                                playbackAt: number | null;
+                            } | {
+                                /** @enum {string} */
+                                kind: "formResponses";
+                                formId: number;
+                                formName: string;
+                                total: number;
+                                perDay: {
+                                    day: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/destinations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                host: string;
+                                port: number;
+                                /** @enum {string} */
+                                version: "v1" | "v2c" | "v3";
+                                /** @enum {string} */
+                                mode: "trap" | "inform";
+                                user: string;
+                                /** @enum {string} */
+                                securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                                /** @enum {string} */
+                                authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                                /** @enum {string} */
+                                privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                                hasCommunity: boolean;
+                                hasAuthKey: boolean;
+                                hasPrivKey: boolean;
+                                enabled: boolean;
+                                sent: number;
+                                failed: number;
+                                dropped: number;
+                                lastFailures: {
+                                    at: string;
+                                    trapOid: string;
+                                    error: string;
+                                }[];
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        host: string;
+                        /** @default 162 */
+                        port?: number;
+                        /** @enum {string} */
+                        version: "v1" | "v2c" | "v3";
+                        /**
+                         * @default trap
+                         * @enum {string}
+                         */
+                        mode?: "trap" | "inform";
+                        community?: string | null;
+                        /** @default  */
+                        user?: string;
+                        /**
+                         * @default noAuthNoPriv
+                         * @enum {string}
+                         */
+                        securityLevel?: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                        /**
+                         * @default sha
+                         * @enum {string}
+                         */
+                        authProtocol?: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                        authKey?: string | null;
+                        /**
+                         * @default aes
+                         * @enum {string}
+                         */
+                        privProtocol?: "des" | "aes" | "aes256b" | "aes256r";
+                        privKey?: string | null;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            host: string;
+                            port: number;
+                            /** @enum {string} */
+                            version: "v1" | "v2c" | "v3";
+                            /** @enum {string} */
+                            mode: "trap" | "inform";
+                            user: string;
+                            /** @enum {string} */
+                            securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                            /** @enum {string} */
+                            authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                            /** @enum {string} */
+                            privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                            hasCommunity: boolean;
+                            hasAuthKey: boolean;
+                            hasPrivKey: boolean;
+                            enabled: boolean;
+                            sent: number;
+                            failed: number;
+                            dropped: number;
+                            lastFailures: {
+                                at: string;
+                                trapOid: string;
+                                error: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/destinations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            host: string;
+                            port: number;
+                            /** @enum {string} */
+                            version: "v1" | "v2c" | "v3";
+                            /** @enum {string} */
+                            mode: "trap" | "inform";
+                            user: string;
+                            /** @enum {string} */
+                            securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                            /** @enum {string} */
+                            authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                            /** @enum {string} */
+                            privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                            hasCommunity: boolean;
+                            hasAuthKey: boolean;
+                            hasPrivKey: boolean;
+                            enabled: boolean;
+                            sent: number;
+                            failed: number;
+                            dropped: number;
+                            lastFailures: {
+                                at: string;
+                                trapOid: string;
+                                error: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        host: string;
+                        /** @default 162 */
+                        port?: number;
+                        /** @enum {string} */
+                        version: "v1" | "v2c" | "v3";
+                        /**
+                         * @default trap
+                         * @enum {string}
+                         */
+                        mode?: "trap" | "inform";
+                        community?: string | null;
+                        /** @default  */
+                        user?: string;
+                        /**
+                         * @default noAuthNoPriv
+                         * @enum {string}
+                         */
+                        securityLevel?: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                        /**
+                         * @default sha
+                         * @enum {string}
+                         */
+                        authProtocol?: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                        authKey?: string | null;
+                        /**
+                         * @default aes
+                         * @enum {string}
+                         */
+                        privProtocol?: "des" | "aes" | "aes256b" | "aes256r";
+                        privKey?: string | null;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            host: string;
+                            port: number;
+                            /** @enum {string} */
+                            version: "v1" | "v2c" | "v3";
+                            /** @enum {string} */
+                            mode: "trap" | "inform";
+                            user: string;
+                            /** @enum {string} */
+                            securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                            /** @enum {string} */
+                            authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                            /** @enum {string} */
+                            privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                            hasCommunity: boolean;
+                            hasAuthKey: boolean;
+                            hasPrivKey: boolean;
+                            enabled: boolean;
+                            sent: number;
+                            failed: number;
+                            dropped: number;
+                            lastFailures: {
+                                at: string;
+                                trapOid: string;
+                                error: string;
+                            }[];
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/filters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                oidPrefix: string;
+                                varbindOid: string | null;
+                                varbindValue: string | null;
+                                deviceId: number | null;
+                                deviceLabel: string | null;
+                                assetId: number | null;
+                                siteName: string | null;
+                                /** @enum {string|null} */
+                                minSeverity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                                destinationIds: number[];
+                                enabled: boolean;
+                                matched: number;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        oidPrefix?: "" | string;
+                        varbindOid?: string | null;
+                        /** @default null */
+                        varbindValue?: string | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default null */
+                        assetId?: number | null;
+                        /**
+                         * @default null
+                         * @enum {string|null}
+                         */
+                        minSeverity?: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                        destinationIds: number[];
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            oidPrefix: string;
+                            varbindOid: string | null;
+                            varbindValue: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            assetId: number | null;
+                            siteName: string | null;
+                            /** @enum {string|null} */
+                            minSeverity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                            destinationIds: number[];
+                            enabled: boolean;
+                            matched: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/filters/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            oidPrefix: string;
+                            varbindOid: string | null;
+                            varbindValue: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            assetId: number | null;
+                            siteName: string | null;
+                            /** @enum {string|null} */
+                            minSeverity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                            destinationIds: number[];
+                            enabled: boolean;
+                            matched: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        oidPrefix?: "" | string;
+                        varbindOid?: string | null;
+                        /** @default null */
+                        varbindValue?: string | null;
+                        /** @default null */
+                        deviceId?: number | null;
+                        /** @default null */
+                        assetId?: number | null;
+                        /**
+                         * @default null
+                         * @enum {string|null}
+                         */
+                        minSeverity?: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                        destinationIds: number[];
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            oidPrefix: string;
+                            varbindOid: string | null;
+                            varbindValue: string | null;
+                            deviceId: number | null;
+                            deviceLabel: string | null;
+                            assetId: number | null;
+                            siteName: string | null;
+                            /** @enum {string|null} */
+                            minSeverity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL" | null;
+                            destinationIds: number[];
+                            enabled: boolean;
+                            matched: number;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/mappings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                name: string;
+                                trapOid: string;
+                                /** @enum {string} */
+                                action: "raise" | "clear";
+                                alarmKey: string;
+                                instanceOid: string | null;
+                                /** @enum {string} */
+                                severity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
+                                createTicket: boolean;
+                                deviceType: string | null;
+                                enabled: boolean;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        trapOid: string;
+                        /** @enum {string} */
+                        action: "raise" | "clear";
+                        alarmKey: string;
+                        instanceOid?: string | null;
+                        /**
+                         * @default MAJOR
+                         * @enum {string}
+                         */
+                        severity?: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
+                        /** @default false */
+                        createTicket?: boolean;
+                        /** @default null */
+                        deviceType?: string | null;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            trapOid: string;
+                            /** @enum {string} */
+                            action: "raise" | "clear";
+                            alarmKey: string;
+                            instanceOid: string | null;
+                            /** @enum {string} */
+                            severity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
+                            createTicket: boolean;
+                            deviceType: string | null;
+                            enabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/mappings/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        trapOid: string;
+                        /** @enum {string} */
+                        action: "raise" | "clear";
+                        alarmKey: string;
+                        instanceOid?: string | null;
+                        /**
+                         * @default MAJOR
+                         * @enum {string}
+                         */
+                        severity?: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
+                        /** @default false */
+                        createTicket?: boolean;
+                        /** @default null */
+                        deviceType?: string | null;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            trapOid: string;
+                            /** @enum {string} */
+                            action: "raise" | "clear";
+                            alarmKey: string;
+                            instanceOid: string | null;
+                            /** @enum {string} */
+                            severity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
+                            createTicket: boolean;
+                            deviceType: string | null;
+                            enabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/unmatched/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                    reason?: "unknown-source" | "no-mapping";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                source: string;
+                                version: string;
+                                trapOid: string;
+                                /** @enum {string} */
+                                reason: "unknown-source" | "no-mapping";
+                                deviceId: number | null;
+                                deviceLabel: string | null;
+                                count: number;
+                                firstSeen: string;
+                                lastSeen: string;
+                                varbinds: {
+                                    oid: string;
+                                    type: string;
+                                    value: string;
+                                }[];
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/stats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            received: number;
+                            matched: number;
+                            unmatched: number;
+                            deduped: number;
+                            rateLimited: number;
+                            alarms: number;
+                            forwarded: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commands/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    deviceId?: number;
+                    bulkId?: number;
+                    state?: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                bulkId: number | null;
+                                method: string;
+                                params: unknown;
+                                oneway: boolean;
+                                timeoutMs: number;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                response: unknown;
+                                error: string | null;
+                                createdAt: string;
+                                expiresAt: string;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                                completedAt: string | null;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deviceId: number;
+                        method: string;
+                        /** @default null */
+                        params?: unknown;
+                        /** @default false */
+                        oneway?: boolean;
+                        /** @default 10000 */
+                        timeoutMs?: number;
+                        /** @default 86400000 */
+                        expiresInMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            deviceId: number;
+                            deviceLabel: string;
+                            assetId: number | null;
+                            bulkId: number | null;
+                            method: string;
+                            params: unknown;
+                            oneway: boolean;
+                            timeoutMs: number;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                            response: unknown;
+                            error: string | null;
+                            createdAt: string;
+                            expiresAt: string;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                            completedAt: string | null;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commands/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                method: string;
+                                params: unknown;
+                                oneway: boolean;
+                                timeoutMs: number;
+                                target: {
+                                    /** @enum {string} */
+                                    kind: "site";
+                                    assetId: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "type";
+                                    type: string;
+                                    assetId?: number;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "devices";
+                                    deviceIds: number[];
+                                };
+                                total: number;
+                                counts: {
+                                    queued: number;
+                                    sent: number;
+                                    delivered: number;
+                                    successful: number;
+                                    timeout: number;
+                                    failed: number;
+                                    expired: number;
+                                };
+                                finished: boolean;
+                                createdAt: string;
+                                expiresAt: string;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        target: {
+                            /** @enum {string} */
+                            kind: "site";
+                            assetId: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "type";
+                            type: string;
+                            assetId?: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "devices";
+                            deviceIds: number[];
+                        };
+                        method: string;
+                        /** @default null */
+                        params?: unknown;
+                        /** @default false */
+                        oneway?: boolean;
+                        /** @default 10000 */
+                        timeoutMs?: number;
+                        /** @default 86400000 */
+                        expiresInMs?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            method: string;
+                            params: unknown;
+                            oneway: boolean;
+                            timeoutMs: number;
+                            target: {
+                                /** @enum {string} */
+                                kind: "site";
+                                assetId: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "type";
+                                type: string;
+                                assetId?: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "devices";
+                                deviceIds: number[];
+                            };
+                            total: number;
+                            counts: {
+                                queued: number;
+                                sent: number;
+                                delivered: number;
+                                successful: number;
+                                timeout: number;
+                                failed: number;
+                                expired: number;
+                            };
+                            finished: boolean;
+                            createdAt: string;
+                            expiresAt: string;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            devices: {
+                                id: number;
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                bulkId: number | null;
+                                method: string;
+                                params: unknown;
+                                oneway: boolean;
+                                timeoutMs: number;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                response: unknown;
+                                error: string | null;
+                                createdAt: string;
+                                expiresAt: string;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                                completedAt: string | null;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            devicesCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commands/bulk/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    state?: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            method: string;
+                            params: unknown;
+                            oneway: boolean;
+                            timeoutMs: number;
+                            target: {
+                                /** @enum {string} */
+                                kind: "site";
+                                assetId: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "type";
+                                type: string;
+                                assetId?: number;
+                            } | {
+                                /** @enum {string} */
+                                kind: "devices";
+                                deviceIds: number[];
+                            };
+                            total: number;
+                            counts: {
+                                queued: number;
+                                sent: number;
+                                delivered: number;
+                                successful: number;
+                                timeout: number;
+                                failed: number;
+                                expired: number;
+                            };
+                            finished: boolean;
+                            createdAt: string;
+                            expiresAt: string;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            devices: {
+                                id: number;
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                bulkId: number | null;
+                                method: string;
+                                params: unknown;
+                                oneway: boolean;
+                                timeoutMs: number;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                response: unknown;
+                                error: string | null;
+                                createdAt: string;
+                                expiresAt: string;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                                completedAt: string | null;
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                            }[];
+                            devicesCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commands/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            deviceId: number;
+                            deviceLabel: string;
+                            assetId: number | null;
+                            bulkId: number | null;
+                            method: string;
+                            params: unknown;
+                            oneway: boolean;
+                            timeoutMs: number;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                            response: unknown;
+                            error: string | null;
+                            createdAt: string;
+                            expiresAt: string;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                            completedAt: string | null;
+                            createdBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/access/doors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    assetId?: number;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                status: string;
+                                alarmStatus: string | null;
+                                lastActivityAt: string | null;
+                                door: number;
+                                name: string;
+                                reader: string;
+                                open: boolean | null;
+                                forced: boolean | null;
+                                heldOpen: boolean | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/access/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    assetId?: number;
+                    deviceId?: number;
+                    kind?: "granted" | "denied" | "forced" | "held_open" | "remote_open";
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                door: number;
+                                doorName: string;
+                                /** @enum {string} */
+                                kind: "granted" | "denied" | "forced" | "held_open" | "remote_open";
+                                credential: string;
+                                at: string;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/routers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    assetId?: number;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                status: string;
+                                alarmStatus: string | null;
+                                lastActivityAt: string | null;
+                                activeInterface: string | null;
+                                interfaces: {
+                                    name: string;
+                                    label: string;
+                                    cellular: boolean;
+                                    up: boolean | null;
+                                    signal: number | null;
+                                }[];
+                                dataUsageMb: number | null;
+                                uptimeSeconds: number | null;
+                                wanIp: string | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/rtus/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    assetId?: number;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                status: string;
+                                alarmStatus: string | null;
+                                lastActivityAt: string | null;
+                                inputs: {
+                                    no: number;
+                                    name: string;
+                                    on: boolean | null;
+                                }[];
+                                outputs: {
+                                    no: number;
+                                    name: string;
+                                    on: boolean | null;
+                                }[];
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/rtus/sites/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            rtus: {
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                status: string;
+                                alarmStatus: string | null;
+                                lastActivityAt: string | null;
+                                inputs: {
+                                    no: number;
+                                    name: string;
+                                    on: boolean | null;
+                                }[];
+                                outputs: {
+                                    no: number;
+                                    name: string;
+                                    on: boolean | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/diagnostics/targets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    assetId?: number;
+                    search?: string;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                deviceId: number;
+                                deviceLabel: string;
+                                type: string;
+                                assetId: number | null;
+                                siteName: string | null;
+                                status: string;
+                                host: string | null;
+                                tools: ("ping" | "tcp" | "snmp" | "last-contact")[];
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/diagnostics/runs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    deviceId?: number;
+                    page?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                id: number;
+                                deviceId: number;
+                                deviceLabel: string;
+                                assetId: number | null;
+                                /** @enum {string} */
+                                tool: "ping" | "tcp" | "snmp" | "last-contact";
+                                target: string;
+                                /** @enum {string} */
+                                status: "running" | "succeeded" | "failed";
+                                output: string;
+                                startedAt: string;
+                                finishedAt: string | null;
+                                startedBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                ticketId: number | null;
+                            }[];
+                            totalCount: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deviceId: number;
+                        /** @enum {string} */
+                        tool: "ping" | "tcp" | "snmp" | "last-contact";
+                        port?: number;
+                        oid?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            deviceId: number;
+                            deviceLabel: string;
+                            assetId: number | null;
+                            /** @enum {string} */
+                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            target: string;
+                            /** @enum {string} */
+                            status: "running" | "succeeded" | "failed";
+                            output: string;
+                            startedAt: string;
+                            finishedAt: string | null;
+                            startedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticketId: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/diagnostics/runs/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            deviceId: number;
+                            deviceLabel: string;
+                            assetId: number | null;
+                            /** @enum {string} */
+                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            target: string;
+                            /** @enum {string} */
+                            status: "running" | "succeeded" | "failed";
+                            output: string;
+                            startedAt: string;
+                            finishedAt: string | null;
+                            startedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticketId: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/device-ops/diagnostics/runs/{id}/attach/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ticketId: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            deviceId: number;
+                            deviceLabel: string;
+                            assetId: number | null;
+                            /** @enum {string} */
+                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            target: string;
+                            /** @enum {string} */
+                            status: "running" | "succeeded" | "failed";
+                            output: string;
+                            startedAt: string;
+                            finishedAt: string | null;
+                            startedBy: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            ticketId: number | null;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -17691,7 +26145,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment")[];
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard")[];
                     };
                 };
             };
@@ -17746,7 +26200,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment")[];
+                        codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard")[];
                     };
                 };
             };
@@ -19253,6 +27707,11 @@ export interface paths {
                 content: {
                     "application/json": {
                         kind: string;
+                        /**
+                         * @default csv
+                         * @enum {string}
+                         */
+                        format?: "csv" | "xlsx" | "pdf";
                         /** @default {} */
                         params?: {
                             [key: string]: unknown;
@@ -19335,6 +27794,122 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{token}/rpc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    timeout?: number;
+                };
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            method: string;
+                            params: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{token}/rpc/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

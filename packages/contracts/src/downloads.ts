@@ -144,8 +144,12 @@ export const taskFileParamSchema = z.object({ jobId: idCoerced, tid: z.uuid() })
 export const markDownloadedSchema = z.strictObject({ tid: z.uuid() });
 
 export const exportKindSchema = z.string().regex(/^[a-z][a-z0-9-]{1,40}$/, 'Unknown export');
+/** File formats an export can be written in (CSV unless asked). */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const exportCreateSchema = z.strictObject({
   kind: exportKindSchema,
+  format: z.enum(EXPORT_FORMATS).default('csv'),
   /** Filters of the source; each source validates its own. */
   params: z.record(z.string(), z.unknown()).default({}),
   /** File name without extension; the source's label by default. */

@@ -1,4 +1,7 @@
 import type { CalendarChangedPayload, CalendarWindowPayload } from './calendar.ts';
+import type { CommandUpdatedPayload } from './commands.ts';
+import type { DashboardChangedPayload } from './dashboards.ts';
+import type { AccessEventPayload } from './device-ops.ts';
 import type { DEVICE_EVENT_TYPES, DeviceAlarmActionEvent } from './devices.ts';
 import type { AlarmEventPayload, DeviceValuesPayload, EVENT_TYPES, JobEventPayload, TicketEventPayload } from './events.ts';
 import type { InventoryLowStockPayload, InventoryMovedPayload } from './inventory.ts';
@@ -26,7 +29,11 @@ export interface DomainEventMap {
   'device.status': DeviceStatusEventPayload;
   'device.alarm-action': DeviceAlarmActionEvent;
   'device.changed': { deviceIds: number[] };
+  /** A camera's health by the video analysis changed (video lost or back): site summaries refetch. */
+  'device.health': { deviceId: number; assetId: number | null; videoLost: boolean };
   'device.values': DeviceValuesPayload;
+  /** A door or reader reported an access event (granted, denied, forced, held open, opened remotely). */
+  'device.access-event': AccessEventPayload;
   /** A form response was stored (with the tickets its submission raised). */
   'form.submitted': { formTemplate: number; responseId: number; version: number; ticketIds: number[] };
   /** Devices some browser tab shows live: the push hub tells ingest (in every process) whose values to push. */
@@ -40,6 +47,10 @@ export interface DomainEventMap {
   'inventory.moved': InventoryMovedPayload;
   /** An item fell below its low-stock threshold in a store (its managers are named). */
   'inventory.low-stock': InventoryLowStockPayload;
+  /** A purchase request was raised or moved on (purchase request screens refetch). */
+  'purchase-request.changed': { prId: number; state: string; assetId: number | null };
+  /** A background export asked to be announced (a scheduled report) is ready on /downloads. */
+  'export.ready': { jobId: number; kind: string; name: string; format: string };
   /** A cluster was created, changed or deleted (cluster screens refetch). */
   'cluster.changed': { clusterId: number };
   'notification.created': InboxItem;
@@ -48,8 +59,15 @@ export interface DomainEventMap {
   'attendance.changed': { recordId: number; userId: number; assetId: number; kind: 'check-in' | 'check-out' | 'snapshot' };
   /** Equipment at a site was added, changed or removed. */
   'equipment.changed': { equipmentId: number; assetId: number };
+  'dashboard.changed': DashboardChangedPayload;
+  /** Server-side only: commands wait for these devices; the process holding their connection sends them. */
+  'rpc.dispatch': { deviceIds: number[]; relayed?: boolean };
+  /** A device command changed state (queued, sent, delivered, …). */
+  'command.updated': CommandUpdatedPayload;
   /** A vendor was created, changed or deleted (vendor screens refetch). */
   'vendor.changed': { vendorId: number };
+  /** A ticket's video evidence was added, cut, or pinned/unpinned (its ticket page refetches). */
+  'video-evidence.changed': { ticketId: number; assetId: number | null };
   /** Many ticket events at once (an escalation sweep): one bus event, each inner event kept. */
   'notices.tickets': TicketNoticeBatch<TicketEventPayload, TicketEventType>;
 }

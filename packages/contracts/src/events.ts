@@ -62,4 +62,6 @@ export const EVENT_TYPES = {
   deviceValues: 'device.values',
   jobProgress: 'job.progress',
   notificationCreated: 'notification.created',
+  /** A ticket's video evidence was added, cut, or pinned/unpinned. */
+  videoEvidence: 'video-evidence.changed',
 } as const;

@@ -11,8 +11,8 @@ export interface PermissionGrant {
  * codenames (e.g. the groups that change devices get `add_equipment`). A group that has a permission already keeps
  * it as it is, so the step is idempotent. New tenants get the permissions from the groups they are created with.
  */
-export async function grantPermissions(
-  db: Kysely<unknown>,
+export async function grantPermissions<DB>(
+  db: Kysely<DB>,
   permissions: readonly PermissionGrant[],
   holders: readonly string[],
 ): Promise<void> {

@@ -3,6 +3,9 @@ import type { AnalysisTables } from '../modules/analysis/tables.ts';
 import type { AttendanceTables } from '../modules/attendance/tables.ts';
 import type { CalendarTables } from '../modules/calendar/tables.ts';
 import type { ClusterTables } from '../modules/clusters/tables.ts';
+import type { CommandTables } from '../modules/commands/tables.ts';
+import type { DashboardTables } from '../modules/dashboards/tables.ts';
+import type { DeviceOpsTables } from '../modules/device-ops/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
 import type { EquipmentTables } from '../modules/equipment/tables.ts';
@@ -10,7 +13,10 @@ import type { FormTables } from '../modules/forms/tables.ts';
 import type { HelpdeskTables } from '../modules/helpdesk/tables.ts';
 import type { InventoryTables } from '../modules/inventory/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
+import type { PurchaseRequestTables } from '../modules/purchase-requests/tables.ts';
+import type { ReportTables } from '../modules/reports/tables.ts';
 import type { SiteTables } from '../modules/sites/tables.ts';
+import type { SnmpTables } from '../modules/snmp/tables.ts';
 import type { TelemetryTables } from '../modules/telemetry/tables.ts';
 import type { UserAdminTables } from '../modules/users/tables.ts';
 import type { VendorTables } from '../modules/vendors/tables.ts';
@@ -30,6 +36,7 @@ export interface Database
     NotificationTables,
     SiteTables,
     DeviceTables,
+    DeviceOpsTables,
     VideoTables,
     TelemetryTables,
     AlarmTables,
@@ -43,4 +50,9 @@ export interface Database
     CalendarTables,
     VendorTables,
     AttendanceTables,
-    EquipmentTables {}
+    EquipmentTables,
+    DashboardTables,
+    CommandTables,
+    SnmpTables,
+    PurchaseRequestTables,
+    ReportTables {}

@@ -10,6 +10,11 @@ const KINDS: Record<Exclude<Analyser, 'videoLoss'>, { source: string; detail: st
   frozen: { source: 'testsrc=s=640x360:d=1', detail: 'Picture frozen for 18.0 s', score: [0.5, 0.95] },
   blur: { source: 'testsrc=s=640x360:d=1,boxblur=14:3', detail: 'Mean blur 38.4 over 9 keyframes (threshold 15)', score: [0.6, 1] },
   sceneChange: { source: 'smptebars=s=640x360:d=1', detail: 'Similarity to the reference frame 0.21 (below 0.5)', score: [0.55, 0.9] },
+  regionMotion: {
+    source: 'testsrc2=s=640x360:d=1,drawbox=x=380:y=170:w=120:h=120:color=red@0.8:t=4',
+    detail: 'Motion in the region: 14% of it changed (threshold 2%)',
+    score: [0.5, 0.9],
+  },
 };
 
 /**

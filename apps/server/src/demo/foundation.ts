@@ -1,4 +1,4 @@
-import { MANAGE_ALARM_RULES, ROLES } from '@sitewatch/contracts';
+import { MANAGE_ALARM_RULES, ROLES, TRAP_PERMISSION_GRANTS } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { hashPassword } from '../platform/auth/passwords.ts';
 import type { Db } from '../platform/db.ts';
@@ -25,17 +25,23 @@ const PERMISSIONS = {
     { codename: 'view_camera', name: 'Can view camera' },
     { codename: 'view_event', name: 'Can view event' },
     { codename: 'view_equipment', name: 'Can view equipment' },
+    { codename: 'view_dashboard', name: 'Can view dashboard' },
   ],
   operate: [
     { codename: 'view_inventory', name: 'Can view inventory' },
     { codename: 'add_inventory', name: 'Can add inventory' },
     { codename: 'change_inventory', name: 'Can change inventory' },
     { codename: 'delete_inventory', name: 'Can delete inventory' },
+    { codename: 'view_purchaserequest', name: 'Can view purchase request' },
+    { codename: 'add_purchaserequest', name: 'Can add purchase request' },
+    { codename: 'change_purchaserequest', name: 'Can change purchase request' },
     { codename: 'add_ticket', name: 'Can add ticket' },
     { codename: 'change_ticket', name: 'Can change ticket' },
     { codename: 'edit_alarm_config', name: 'Can edit alarm config' },
     { codename: 'add_event', name: 'Can add event' },
     { codename: 'add_attendance', name: 'Can check in and out' },
+    { codename: 'add_dashboard', name: 'Can add dashboard' },
+    { codename: 'change_dashboard', name: 'Can change dashboard' },
   ],
   manage: [
     { codename: 'add_asset', name: 'Can add asset' },
@@ -45,10 +51,13 @@ const PERMISSIONS = {
     { codename: 'delete_event', name: 'Can delete event' },
     { codename: 'add_device', name: 'Can add device' },
     { codename: 'change_device', name: 'Can change device' },
+    { codename: 'send_command', name: 'Can send device commands' },
+    { codename: 'run_diagnostics', name: 'Can run device diagnostics' },
     { codename: 'delete_device', name: 'Can delete device' },
     { codename: 'delete_ticket', name: 'Can delete ticket' },
     { codename: 'add_user', name: 'Can add user' },
     { codename: 'change_user', name: 'Can change user' },
+    { codename: 'approve_purchaserequest', name: 'Can approve purchase request' },
     { codename: 'change_form_template', name: 'Can build forms' },
     { codename: 'view_form_response', name: 'Can view form responses' },
     MANAGE_ALARM_RULES,
@@ -66,6 +75,9 @@ const PERMISSIONS = {
     { codename: 'add_equipment', name: 'Can add equipment' },
     { codename: 'change_equipment', name: 'Can change equipment' },
     { codename: 'delete_equipment', name: 'Can delete equipment' },
+    ...TRAP_PERMISSION_GRANTS,
+    { codename: 'delete_dashboard', name: 'Can delete dashboard' },
+    { codename: 'share_dashboard', name: 'Can share analytics dashboard' },
     { codename: 'view_cluster', name: 'Can view cluster' },
     { codename: 'add_cluster', name: 'Can add cluster' },
     { codename: 'change_cluster', name: 'Can change cluster' },

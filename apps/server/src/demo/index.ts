@@ -1,6 +1,8 @@
 import type { Db } from '../platform/db.ts';
 import { analysisSeeder } from './analysis.ts';
 import { calendarSeeder } from './calendar.ts';
+import { dashboardsSeeder } from './dashboards.ts';
+import { deviceOpsSeeder } from './device-ops.ts';
 import { fieldWorkSeeder } from './field-work.ts';
 import { formsSeeder } from './forms.ts';
 import { DEMO_TENANTS, seedFoundation } from './foundation.ts';
@@ -9,11 +11,14 @@ import { inventorySeeder } from './inventory.ts';
 import { notificationsSeeder } from './notifications.ts';
 import { peopleDirectoriesSeeder } from './people-directories.ts';
 import { createRandom } from './random.ts';
+import { reportsSeeder } from './reports.ts';
 import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
+import { snmpSeeder } from './snmp.ts';
 import { vendorsSeeder } from './vendors.ts';
 import { videoOnDemandSeeder, videoSeeder } from './video.ts';
+import { videoEvidenceSeeder } from './video-evidence.ts';
 
 export type { SeedContext, Seeder } from './seeder.ts';
 
@@ -25,13 +30,18 @@ export const seeders: Seeder[] = [
   helpdeskSeeder,
   notificationsSeeder,
   alarmRulesSeeder,
+  deviceOpsSeeder,
   formsSeeder,
   analysisSeeder,
   vendorsSeeder,
   inventorySeeder,
+  reportsSeeder,
   peopleDirectoriesSeeder,
   calendarSeeder,
   fieldWorkSeeder,
+  snmpSeeder,
+  dashboardsSeeder,
+  videoEvidenceSeeder,
 ];
 
 /** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */

@@ -99,6 +99,58 @@ export async function writeActivity(db: Db, origin: AuditOrigin, entry: Activity
   }
 }
 
+/** `writeActivity` for many entries of one origin (a bulk action): two statements however many entries. */
+export async function writeActivities(db: Db, origin: AuditOrigin, entries: readonly ActivityEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const savepoint = db.isTransaction;
+  try {
+    if (savepoint) await sql`savepoint activity_entries`.execute(db);
+    await db
+      .insertInto('user_activity_logs')
+      .values(
+        entries.map((entry) => ({
+          tenant_id: origin.tenantId,
+          actor_id: origin.userId,
+          actor_name: origin.username,
+          action: entry.action,
+          outcome: entry.outcome ?? 'success',
+          object_type: entry.object?.type ?? null,
+          object_id: entry.object ? String(entry.object.id) : null,
+          ip: origin.ip,
+          user_agent: origin.userAgent,
+          before: entry.before ? JSON.stringify(entry.before) : null,
+          after: entry.after ? JSON.stringify(entry.after) : null,
+          detail: JSON.stringify(entry.detail ?? {}),
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('audit_log')
+      .values(
+        entries.map((entry) => ({
+          tenant_id: origin.tenantId,
+          user_id: origin.userId,
+          username: origin.username,
+          action: entry.action,
+          outcome: entry.outcome ?? 'success',
+          ip: origin.ip,
+          user_agent: origin.userAgent,
+          detail: JSON.stringify({
+            ...(entry.detail ?? {}),
+            ...(entry.object ? { object: entry.object } : {}),
+            ...(entry.before ? { before: entry.before } : {}),
+            ...(entry.after ? { after: entry.after } : {}),
+          }),
+        })),
+      )
+      .execute();
+    if (savepoint) await sql`release savepoint activity_entries`.execute(db);
+  } catch (error) {
+    if (savepoint) await sql`rollback to savepoint activity_entries`.execute(db).catch(() => undefined);
+    (origin.log ?? console).error({ err: error }, 'audit write failed');
+  }
+}
+
 /** `writeActivity` for a request's entry, naming its tenant and user itself (sign-ins, the user administration). */
 export async function writeAudit(db: Db, request: FastifyRequest, entry: AuditEntry): Promise<void> {
   const { object, before, after, ...rest } = (entry.detail ?? {}) as {

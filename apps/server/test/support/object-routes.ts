@@ -4,14 +4,20 @@ import { ticketPayload, userIdOf } from '../../src/modules/notifications/fixture
 import { videoObjectRoutes as video } from '../../src/modules/video/fixtures.ts';
 import { fieldWorkObjectRoutes as fieldWork } from '../attendance-fixtures.ts';
 import { calendarObjectRoutes as calendar } from '../calendar-fixtures.ts';
+import { commandsObjectRoutes as commands } from '../commands-fixtures.ts';
+import { dashboardsObjectRoutes as dashboards } from '../dashboards-fixtures.ts';
+import { deviceOpsObjectRoutes as deviceOps } from '../device-ops-fixtures.ts';
 import { directoriesObjectRoutes as directories } from '../directories-fixtures.ts';
 import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
 import { helpdeskObjectRoutes as helpdesk } from '../helpdesk-fixtures.ts';
 import { inventoryObjectRoutes as inventory } from '../inventory-fixtures.ts';
 import { peopleObjectRoutes as people } from '../people-fixtures.ts';
+import { reportsObjectRoutes as reports } from '../reports-fixtures.ts';
 import { sitesObjectRoutes as sites } from '../sites-fixtures.ts';
+import { snmpObjectRoutes as snmp } from '../snmp-fixtures.ts';
 import { telemetryObjectRoutes as telemetry } from '../telemetry-fixtures.ts';
 import { vendorsObjectRoutes as vendors } from '../vendors-fixtures.ts';
+import { evidenceObjectRoutes as videoEvidence } from '../video-evidence-fixtures.ts';
 import type { TestApp } from './harness.ts';
 
 /**
@@ -37,10 +43,22 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...inventory,
   // vendors directory (issue 15)
   ...vendors,
+  // SNMP traps and trap forwarding (issue 17)
+  ...snmp,
   // attendance and equipment (issue 16)
   ...fieldWork,
   // calendar and maintenance windows (issue 16)
   ...calendar,
+  // purchase requests and report schedules (issue 18)
+  ...reports,
+  // dashboards, folders, components, versions and analytics links
+  ...dashboards,
+  // video evidence on tickets, region motion settings (issue 18)
+  ...videoEvidence,
+  // device operations: access control, routers, RTUs, diagnostics (issue 17)
+  ...deviceOps,
+  // device commands, server-side RPC (issue 17)
+  ...commands,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

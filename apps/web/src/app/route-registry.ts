@@ -5,6 +5,9 @@ import { attendanceRoutes } from '../features/attendance/routes.ts';
 import { authRoutes } from '../features/auth/routes.ts';
 import { calendarRoutes } from '../features/calendar/routes.ts';
 import { clustersRoutes } from '../features/clusters/routes.ts';
+import { commandsRoutes } from '../features/commands/routes.ts';
+import { dashboardsRoutes } from '../features/dashboards/routes.ts';
+import { deviceOpsRoutes } from '../features/device-ops/routes.ts';
 import { devicesRoutes } from '../features/devices/routes.ts';
 import { downloadRoutes } from '../features/downloads/routes.ts';
 import { equipmentRoutes } from '../features/equipment/routes.ts';
@@ -19,10 +22,12 @@ import { mapRoutes } from '../features/map/routes.ts';
 import { permissionRoutes } from '../features/permissions/routes.ts';
 import { profileRoutes } from '../features/profile/routes.ts';
 import { registrationRoutes } from '../features/registration/routes.ts';
+import { reportRoutes } from '../features/reports/routes.ts';
 import { siteSummaryRoutes } from '../features/site-summary/routes.ts';
 import { sitesRoutes } from '../features/sites/routes.ts';
 import { telemetryRoutes } from '../features/telemetry/routes.ts';
 import { tenantSettingsRoutes } from '../features/tenant-settings/routes.ts';
+import { trapforwardRoutes } from '../features/trapforward/routes.ts';
 import { usersRoutes } from '../features/users/routes.ts';
 import { vendorsRoutes } from '../features/vendors/routes.ts';
 import { videoRoutes } from '../features/video/routes.ts';
@@ -53,12 +58,17 @@ export const APP_ROUTES: readonly AppRoute[] = [
   ...registrationRoutes,
   ...activityLogRoutes,
   ...devicesRoutes,
+  ...deviceOpsRoutes,
+  ...commandsRoutes,
   ...siteSummaryRoutes,
   ...mapRoutes,
   ...formsRoutes,
   ...calendarRoutes,
   ...inventoryRoutes,
+  ...reportRoutes,
   ...attendanceRoutes,
   ...equipmentRoutes,
+  ...trapforwardRoutes,
+  ...dashboardsRoutes,
   ...errorRoutes,
 ];

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Db } from '../../platform/db.ts';
 import { createRandom } from '../random.ts';
+import { answerCommands, keepCommanded } from './commands.ts';
 import { type DeviceSim, initialValues, type SiteSim, siteOffline, stepDevice, stepSite } from './physics.ts';
 
 export interface SimulatorOptions {
@@ -115,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions) {
     client.on('error', () => {
       /* a refused token (device rotated or deleted) is picked up by the next rescan */
     });
+    answerCommands(client, d.sim);
     d.client = client;
   }
 
@@ -139,7 +141,7 @@ export async function startSimulator(options: SimulatorOptions) {
       if (!due || !d.client?.connected || offline) continue;
       const dt = (now - d.lastStep) / 1000;
       d.lastStep = now;
-      const values = stepDevice(d.sim, now, dt, random);
+      const values = keepCommanded(d.sim.values, stepDevice(d.sim, now, dt, random));
       d.client.publish(DEVICE_TOPICS.telemetry, JSON.stringify(values), { qos: 1 });
     }
   }, 1000);

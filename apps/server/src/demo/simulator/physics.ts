@@ -5,7 +5,18 @@
  * and some sites' routers drop off the network at night. Pure functions of the state, the time and a random source.
  */
 
+import { deviceOpsInitial, deviceOpsStep } from './device-ops.ts';
+
 export type Values = Record<string, number | boolean | string>;
+
+/** A genset held running (true) or stopped (false) by a command; absent: it follows the mains. */
+const gensetHold = new WeakMap<Values, boolean>();
+const gensetHeld = (v: Values): boolean | undefined => gensetHold.get(v);
+/** A command holds a genset running or stopped (undefined: back to automatic, following the mains). */
+export function holdGenset(v: Values, running: boolean | undefined): void {
+  if (running === undefined) gensetHold.delete(v);
+  else gensetHold.set(v, running);
+}
 
 export interface SiteSim {
   key: string;
@@ -77,7 +88,9 @@ export function initialValues(type: string, id: number, random: () => number): V
     case 'CAMERA':
       return { videoLoss: false, bitrateKbps: 1800 };
     case 'ROUTER':
-      return { signalStrength: -65, uptimeSeconds: 0, rxKbps: 500, txKbps: 120, wanUp: true };
+    case 'ETH':
+    case 'ACCESSCONTROL':
+      return deviceOpsInitial(type, id, random) as Values;
     default:
       return { temperature: 28, humidity: 55, doorOpen: false, relayOn: false };
   }
@@ -92,7 +105,8 @@ export function stepDevice(device: DeviceSim, now: number, dtSeconds: number, ra
   const n = (spread: number) => (random() - 0.5) * 2 * spread;
   switch (device.type) {
     case 'GENERATOR': {
-      const running = !site.mainsOn && (v.fuelLevel as number) > 2;
+      // a genset started or stopped by a command stays so until it is set back to automatic
+      const running = (gensetHeld(v) ?? !site.mainsOn) && (v.fuelLevel as number) > 2;
       v.running = running;
       let fuel = v.fuelLevel as number;
       if (running) fuel -= (12.5 / 3600) * dtSeconds; // a full tank lasts about 8 hours at load
@@ -176,14 +190,10 @@ export function stepDevice(device: DeviceSim, now: number, dtSeconds: number, ra
       v.bitrateKbps = v.videoLoss ? 0 : Math.round(1800 + n(300));
       return { ...v };
     }
-    case 'ROUTER': {
-      v.signalStrength = Math.round(clamp(-65 + n(12), -110, -40));
-      v.uptimeSeconds = Math.round((v.uptimeSeconds as number) + dtSeconds);
-      v.rxKbps = Math.round(clamp((day ? 900 : 250) + n(200), 0, 10_000));
-      v.txKbps = Math.round(clamp((day ? 250 : 60) + n(60), 0, 10_000));
-      v.wanUp = true;
-      return { ...v };
-    }
+    case 'ROUTER':
+    case 'ETH':
+    case 'ACCESSCONTROL':
+      return deviceOpsStep(device.type, v, { id: device.id, site, now, dt: dtSeconds, random }) as Values;
     default: {
       v.temperature = round(toward(v.temperature as number, day ? 31 : 25, 0.002, dtSeconds) + n(0.3), 1);
       v.humidity = round(clamp((v.humidity as number) + n(1), 20, 95), 1);

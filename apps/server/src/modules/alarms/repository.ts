@@ -127,6 +127,39 @@ export function createAlarmRepository(db: Db) {
         returning id`.execute(db);
       return rows[0]?.id ?? null;
     },
+    /** Raises an alarm from an outside source unless one of the same key is active on the device (null then). */
+    async raiseExternal(a: {
+      tenantId: number;
+      deviceId: number;
+      key: string;
+      name: string;
+      severity: string;
+      message: string;
+      raw: unknown;
+      suppressedBy: string | null;
+    }) {
+      const { rows } = await sql<{ id: number }>`
+        insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, suppressed_by, source_key, raw)
+        values (${a.tenantId}, ${a.deviceId}, null, ${a.name}, ${a.severity}, ${a.message}, ${a.suppressedBy}, ${a.key}, ${JSON.stringify(a.raw ?? null)}::jsonb)
+        on conflict (device_id, source_key) where state = 'ACTIVE' and source_key is not null do nothing
+        returning id`.execute(db);
+      return rows[0]?.id ?? null;
+    },
+    /** Clears the active alarm of that key on the device, keeping what ended it beside what raised it. */
+    clearExternal: (tenantId: number, deviceId: number, key: string, raw: unknown) =>
+      db
+        .updateTable('alarms')
+        .set({
+          state: 'CLEARED',
+          cleared_at: new Date(),
+          raw: sql<string>`jsonb_build_object('raised', raw, 'cleared', ${JSON.stringify(raw ?? null)}::jsonb)`,
+        })
+        .where('tenant_id', '=', tenantId)
+        .where('device_id', '=', deviceId)
+        .where('source_key', '=', key)
+        .where('state', '=', 'ACTIVE')
+        .returning(['id', 'severity', 'suppressed_by', 'message'])
+        .executeTakeFirst(),
     setTicket: (id: number, ticketId: number) => db.updateTable('alarms').set({ ticket_id: ticketId }).where('id', '=', id).execute(),
     clear: (id: number) =>
       db

@@ -42,6 +42,17 @@ const toRule = (r: RuleRow): AlarmRule => ({
   updatedAt: new Date(r.updated_at).toISOString(),
 });
 
+/** An alarm that raised (or joined) a ticket: what the video evidence of its cameras needs. */
+export interface AlarmTicketed {
+  tenantId: number;
+  alarmId: number;
+  deviceId: number;
+  assetId: number | null;
+  ticketId: number;
+  ticketNo: string;
+  raisedAt: Date;
+}
+
 const RULE_CACHE_MS = 30_000;
 const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_SITES as readonly string[]).includes(r));
 
@@ -115,6 +126,8 @@ export function createAlarmService(deps: {
       throw error;
     }
   }
+  /** Who hears of an alarm that got a ticket (the video evidence of the cameras mapped to the device). */
+  const ticketListeners = new Set<(alarm: AlarmTicketed) => void>();
   /** Active alarms of devices seen so far: deviceId → ruleId → alarm id. */
   const active = new Map<number, Map<number, number>>();
   let chain: Promise<void> = Promise.resolve();
@@ -178,7 +191,19 @@ export function createAlarmService(deps: {
           metadata: { severity: rule.severity, alarmId: id },
           reuseOpen: true,
         });
-        if (ticket) await repo.setTicket(id, ticket.id);
+        if (ticket) {
+          await repo.setTicket(id, ticket.id);
+          const ticketed: AlarmTicketed = {
+            tenantId: device.tenantId,
+            alarmId: id,
+            deviceId: device.id,
+            assetId: device.assetId,
+            ticketId: ticket.id,
+            ticketNo: ticket.ticketId,
+            raisedAt: deps.clock.now(),
+          };
+          for (const listener of ticketListeners) listener(ticketed);
+        }
       } catch (error) {
         log.error({ err: error, deviceId: device.id }, 'alarm ticket could not be opened');
       }
@@ -317,6 +342,15 @@ export function createAlarmService(deps: {
   }
 
   return {
+    /** Hears of every alarm that raised or joined a ticket; returns the unsubscribe function. */
+    onTicketed(listener: (alarm: AlarmTicketed) => void) {
+      ticketListeners.add(listener);
+      return () => void ticketListeners.delete(listener);
+    },
+    /** An alarm of an outside source (external.ts) that got a ticket: told to the same listeners. */
+    announceTicketed(alarm: AlarmTicketed) {
+      for (const listener of ticketListeners) listener(alarm);
+    },
     onBatch: (batch: BatchDevice[]) => serial(() => evaluateBatch(batch)),
     /** Whether a rule may apply to the device (always, while the rules are not loaded or due for a reload). */
     watches(device: { tenantId: number; type: string; templateId: number | null }) {

@@ -35,6 +35,10 @@ export interface AlarmsTable {
   ticket_id: number | null;
   raised_at: Created;
   cleared_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** An alarm raised from outside the rules (an SNMP trap): its key, one active per device and key. */
+  source_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the outside source sent (the raw trap). */
+  raw: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 /** A threshold rule's condition that holds on a device, since when (the duration has not passed yet). */

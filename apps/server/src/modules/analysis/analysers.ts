@@ -1,3 +1,4 @@
+import { readFile, rm } from 'node:fs/promises';
 import type { Analyser } from '@sitewatch/contracts';
 import { PROTOCOLS, runFfmpeg } from '../../platform/ffmpeg/index.ts';
 
@@ -110,35 +111,59 @@ function frozen(start: number, end: number): Finding {
   return { analyser: 'frozen', offset: start, duration, score: Math.min(1, duration / 20), detail: `Picture frozen for ${duration} s` };
 }
 
-/** Runs the detectors over an ffmpeg input (a `concat:` of a recording run's init and segments). */
-export async function analyseFootage(input: string, windowSeconds: number, signal?: AbortSignal): Promise<Finding[]> {
-  const { stdout } = await runFfmpeg(
-    [
-      '-threads',
-      '1',
-      '-protocol_whitelist',
-      PROTOCOLS.concat,
-      '-skip_frame',
-      'nokey',
-      // a keyframe's picture is judged, not admired: skip the deblocking and take the decoder's fast paths
-      '-skip_loop_filter',
-      'all',
-      '-flags2',
-      '+fast',
-      '-i',
-      input,
-      '-an',
-      '-t',
-      String(windowSeconds),
-      '-vf',
-      FILTERS,
-      '-f',
-      'null',
-      '-',
-    ],
-    { signal },
-  );
-  return parseFindings(stdout, windowSeconds);
+/** Motion in a region asked of the same pass: the region, its threshold and a file for scdet's values. */
+export interface MotionPass {
+  region: Region;
+  thresholdPercent: number;
+  /** Where the region's per-keyframe values are written (read and removed after the run). */
+  file: string;
+}
+
+const regionChain = (region: Region) =>
+  `crop=trunc(iw*${fraction(region.w)}/2)*2:trunc(ih*${fraction(region.h)}/2)*2:trunc(iw*${fraction(region.x)}):trunc(ih*${fraction(region.y)}),scale=160:-2:flags=fast_bilinear,format=gray,scdet=threshold=100`;
+
+/** Keyframes only, deblocking skipped, the decoder's fast paths: a keyframe's picture is judged, not admired. */
+const DECODE = [
+  '-threads',
+  '1',
+  '-protocol_whitelist',
+  PROTOCOLS.concat,
+  '-skip_frame',
+  'nokey',
+  '-skip_loop_filter',
+  'all',
+  '-flags2',
+  '+fast',
+];
+
+/**
+ * Runs the detectors over an ffmpeg input (a `concat:` of a recording run's init and segments). With `motion`, the
+ * same decoded keyframes are split to the region's crop and `scdet` too (one decode for both: the region costs
+ * little more than the detectors alone).
+ */
+export async function analyseFootage(
+  input: string,
+  windowSeconds: number,
+  signal?: AbortSignal,
+  motion?: MotionPass,
+): Promise<{ findings: Finding[]; motion: MotionFinding[] }> {
+  const t = ['-t', String(windowSeconds)];
+  const outputs = motion
+    ? [
+        '-filter_complex',
+        `[0:v]split=2[d][r];[d]${FILTERS}[o1];[r]${regionChain(motion.region)},metadata=mode=print:key=lavfi.scd.mafd:file=${motion.file.replace(/[\\:',;[\]]/g, '\\$&')}[o2]`,
+        ...['-map', '[o1]', ...t, '-f', 'null', '-'],
+        ...['-map', '[o2]', ...t, '-f', 'null', '-'],
+      ]
+    : ['-an', ...t, '-vf', FILTERS, '-f', 'null', '-'];
+  const { stdout } = await runFfmpeg([...DECODE, '-i', input, ...outputs], { signal });
+  const findings = parseFindings(stdout, windowSeconds);
+  if (!motion) return { findings, motion: [] };
+  try {
+    return { findings, motion: parseMotion(await readFile(motion.file, 'utf8'), motion.thresholdPercent) };
+  } finally {
+    await rm(motion.file, { force: true });
+  }
 }
 
 /** Writes the picture at `offset` seconds of the input as a small JPEG (`size`: the comparison size for probes). */
@@ -188,4 +213,91 @@ export async function similarity(reference: string, frame: string): Promise<numb
   const match = /All:([\d.]+)/.exec(stderr);
   if (!match) throw new Error('ffmpeg printed no similarity');
   return Number(match[1]);
+}
+
+/** A stretch of motion inside a camera's region, in seconds from the start of the analysed window. */
+export interface MotionFinding {
+  offset: number;
+  duration: number;
+  /** The largest change between two keyframes inside the region, in percent of full scale. */
+  peak: number;
+  score: number;
+}
+
+/** A region as fractions of the picture (from the top left corner). */
+export interface Region {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const fraction = (n: number) => Math.max(0, Math.min(1, n)).toFixed(4);
+
+/**
+ * Motion in a region: keyframes only (as the other detectors), cropped to the region, grey and small, through
+ * ffmpeg's `scdet`, whose `lavfi.scd.mafd` is the mean absolute difference from the previous keyframe in percent.
+ * Keyframes at or above `thresholdPercent` make a stretch of motion; nothing is re-encoded.
+ */
+export async function analyseRegionMotion(
+  input: string,
+  windowSeconds: number,
+  region: Region,
+  thresholdPercent: number,
+  signal?: AbortSignal,
+): Promise<MotionFinding[]> {
+  const { stdout } = await runFfmpeg(
+    [
+      ...DECODE,
+      '-i',
+      input,
+      '-an',
+      '-t',
+      String(windowSeconds),
+      '-vf',
+      `${regionChain(region)},metadata=mode=print:key=lavfi.scd.mafd:file=-`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { signal },
+  );
+  return parseMotion(stdout, thresholdPercent);
+}
+
+/** Reads scdet's per-keyframe difference into stretches of motion (the first keyframe has nothing to differ from). */
+export function parseMotion(output: string, thresholdPercent: number): MotionFinding[] {
+  const findings: MotionFinding[] = [];
+  let time = 0;
+  let frames = 0;
+  let run: { start: number; last: number; peak: number } | null = null;
+  const close = () => {
+    if (run)
+      findings.push({
+        offset: run.start,
+        duration: round(Math.max(run.last - run.start, 1)),
+        peak: round(run.peak),
+        score: Math.min(1, run.peak / (5 * thresholdPercent)),
+      });
+    run = null;
+  };
+  for (const line of output.split('\n')) {
+    const frame = /pts_time:(-?[\d.]+)/.exec(line);
+    if (frame) {
+      time = Number(frame[1]);
+      frames++;
+      continue;
+    }
+    const m = /^lavfi\.scd\.mafd=([\d.]+)/.exec(line.trim());
+    if (!m || frames <= 1) continue;
+    const value = Number(m[1]);
+    if (value >= thresholdPercent) {
+      if (run) {
+        run.last = time;
+        run.peak = Math.max(run.peak, value);
+      } else run = { start: time, last: time, peak: value };
+    } else close();
+  }
+  close();
+  return findings;
 }

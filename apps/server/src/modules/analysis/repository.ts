@@ -39,7 +39,17 @@ export async function saveCameraState(
   db: Db,
   tenantId: number,
   deviceId: number,
-  patch: { analysed_until?: Date; reference_file?: string | null; reference_at?: Date | null; video_lost_since?: Date | null },
+  patch: {
+    analysed_until?: Date;
+    reference_file?: string | null;
+    reference_at?: Date | null;
+    video_lost_since?: Date | null;
+    region?: string | null;
+    motion_from?: string | null;
+    motion_to?: string | null;
+    motion_tz?: string | null;
+    motion_threshold?: number;
+  },
 ) {
   await db
     .insertInto('analysis_cameras')
@@ -79,6 +89,7 @@ function filtered(db: Db, tenantId: number, sites: Scope, q: Partial<AnalysisRes
   if (sites !== 'all') query = query.where('asset_id', 'in', sites.length ? sites : [-1]);
   if (q.analyser) query = query.where('analyser', '=', q.analyser);
   if (q.cameraId) query = query.where('device_id', '=', q.cameraId);
+  if (q.ticketId) query = query.where('ticket_id', '=', q.ticketId);
   if (q.verdict === 'PENDING') query = query.where('verdict', 'is', null);
   else if (q.verdict) query = query.where('verdict', '=', q.verdict);
   if (q.from) query = query.where('at', '>=', new Date(q.from));

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
+  analysisCameraSettingsBodySchema,
+  analysisCameraSettingsSchema,
   analysisIdParamSchema,
   analysisQueueQuerySchema,
   analysisQueueSchema,
@@ -80,6 +82,23 @@ export function analysisRoutes(
     '/api/analysis/cameras/:camId/reference/',
     { schema: { tags, params: cameraIdParamSchema, querystring: emptyQuery } },
     async (req, reply) => sendImage(reply, await analysis.reference(requireAuth(req), req.params.camId)),
+  );
+  r.get(
+    '/api/analysis/cameras/:camId/settings/',
+    { schema: { tags, params: cameraIdParamSchema, querystring: emptyQuery, response: { 200: analysisCameraSettingsSchema } } },
+    async (req) => analysis.cameraSettings(requireAuth(req), req.params.camId),
+  );
+  r.put(
+    '/api/analysis/cameras/:camId/settings/',
+    {
+      schema: {
+        tags,
+        params: cameraIdParamSchema,
+        body: analysisCameraSettingsBodySchema,
+        response: { 200: analysisCameraSettingsSchema },
+      },
+    },
+    async (req) => analysis.saveCameraSettings(requireAuth(req), req.params.camId, req.body, originOf(req)),
   );
   r.delete(
     '/api/analysis/cameras/:camId/reference/',

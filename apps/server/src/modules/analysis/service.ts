@@ -4,6 +4,8 @@ import {
   ANALYSER_LABELS,
   ANALYSIS_CONSTANTS,
   type Analyser,
+  type AnalysisCameraSettings,
+  type AnalysisCameraSettingsBody,
   type AnalysisQueue,
   type AnalysisResult,
   type AnalysisResultPage,
@@ -11,20 +13,24 @@ import {
   type AnalysisSummaryRow,
   type AnalysisVerdictBody,
   analysisSuggestion,
+  EVIDENCE_CONSTANTS,
   isCustomerAdmin,
+  localMinutes,
   ROLES_SEEING_ALL_SITES,
+  withinHours,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
 import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import type { SystemTickets } from '../helpdesk/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import type { FootagePort, RecordingCamera } from '../video/footage.ts';
-import { analyseFootage, extractFrame, type Finding, SCENE_SIMILARITY_MIN, similarity } from './analysers.ts';
+import { analyseFootage, extractFrame, type Finding, type MotionFinding, SCENE_SIMILARITY_MIN, similarity } from './analysers.ts';
 import * as repo from './repository.ts';
 
 export const VIEW_CAMERA = 'view_camera';
@@ -39,6 +45,8 @@ export interface AnalysisDeps {
   log: FastifyBaseLogger;
   clock: Clock;
   dataDir: string;
+  /** Video lost or back goes out as `device.health` (the site summaries' "cameras with video loss"). */
+  events: EventBus;
   directory: SiteDirectory;
   footage: FootagePort;
   tickets: SystemTickets;
@@ -63,6 +71,8 @@ export function createAnalysisService(deps: AnalysisDeps) {
   // the helpdesk's own rule for changing tickets (a verdict may resolve one), or a video administrator
   const canVerify = (auth: AuthContext) =>
     hasRole(auth, ...ADMIN_ROLES, ...ROLES_SEEING_ALL_SITES) || isCustomerAdmin(auth.roles) || hasPermission(auth, VERDICT_PERMISSION);
+  // the analysers' settings are camera configuration: the video administrators (as camera configs)
+  const canConfigure = (auth: AuthContext) => hasRole(auth, ...ADMIN_ROLES);
   const requireView = (auth: AuthContext) => {
     if (!hasPermission(auth, VIEW_CAMERA) && !hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
   };
@@ -166,6 +176,17 @@ export function createAnalysisService(deps: AnalysisDeps) {
           reuseOpen: true,
         });
         await repo.setTicket(db, id, ticket.id, ticket.ticketId);
+        // the ticket carries the finding's frame (its result) and a short clip around it, cut once recorded
+        await deps.footage.attachClips({
+          tenantId: camera.tenantId,
+          ticketId: ticket.id,
+          ticketNo: ticket.ticketId,
+          cameraIds: [camera.deviceId],
+          source: 'analysis',
+          sourceId: id,
+          eventAt: found.at,
+          windowSeconds: EVIDENCE_CONSTANTS.analysisWindowSeconds,
+        });
       } catch (error) {
         log.error({ err: error, cameraId: camera.deviceId }, 'AI audit ticket could not be raised');
       }
@@ -203,6 +224,51 @@ export function createAnalysisService(deps: AnalysisDeps) {
     };
   }
 
+  /**
+   * Motion in the camera's region during its hours: asked of the analysis pass only when a region is set and the
+   * footage touches the hours; a stretch of motion whose start falls in the hours is a finding.
+   */
+  function regionWatch(state: Awaited<ReturnType<typeof repo.cameraState>>, from: Date, to: Date) {
+    if (!state?.region || !state.motion_from || !state.motion_to) return null;
+    const tz = state.motion_tz ?? 'UTC';
+    const { motion_from: start, motion_to: end, region } = state;
+    const inHours = (at: Date) => withinHours(localMinutes(at, tz), start, end);
+    if (!inHours(from) && !inHours(to)) return null;
+    const threshold = Number(state.motion_threshold);
+    return {
+      region,
+      threshold,
+      found: (motion: MotionFinding[]): Detected[] =>
+        motion
+          .map((m) => ({
+            analyser: 'regionMotion' as const,
+            at: new Date(from.getTime() + m.offset * 1000),
+            endAt: new Date(from.getTime() + (m.offset + m.duration) * 1000),
+            score: m.score,
+            detail: `Motion in the region: change up to ${m.peak.toFixed(1)} % (threshold ${threshold} %) between ${start} and ${end}`,
+            frameOffset: m.offset,
+          }))
+          .filter((d) => inHours(d.at)),
+    };
+  }
+
+  const settingsOf = (camId: number, state: Awaited<ReturnType<typeof repo.cameraState>>): AnalysisCameraSettings => ({
+    cameraId: camId,
+    region: state?.region ?? null,
+    motionFrom: state?.motion_from ?? '20:00',
+    motionTo: state?.motion_to ?? '06:00',
+    timeZone: state?.motion_tz ?? 'UTC',
+    threshold: state ? Number(state.motion_threshold) : 1,
+    hasReference: Boolean(state?.reference_file),
+  });
+
+  const health = (camera: RecordingCamera, videoLost: boolean) =>
+    deps.events.emit({
+      type: 'device.health',
+      tenantId: camera.tenantId,
+      payload: { deviceId: camera.deviceId, assetId: camera.assetId, videoLost },
+    });
+
   /** Analyses one camera's footage recorded since the last pass; returns the number of findings. */
   async function analyseCamera(camera: RecordingCamera, signal?: AbortSignal): Promise<number> {
     const state = await repo.cameraState(db, camera.tenantId, camera.deviceId);
@@ -211,6 +277,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
     if (lostFor !== null && lostFor > ANALYSIS_CONSTANTS.videoLossSeconds) {
       if (!state?.video_lost_since) {
         await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { video_lost_since: camera.lastSegmentAt ?? now });
+        health(camera, true);
         await record(
           camera,
           {
@@ -227,14 +294,26 @@ export function createAnalysisService(deps: AnalysisDeps) {
       }
       return 0;
     }
-    if (state?.video_lost_since) await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { video_lost_since: null });
+    if (state?.video_lost_since) {
+      await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { video_lost_since: null });
+      health(camera, false);
+    }
     const since = state?.analysed_until
       ? new Date(state.analysed_until)
       : new Date(now.getTime() - ANALYSIS_CONSTANTS.windowSeconds * 1000);
     const footage = await deps.footage.since(camera.tenantId, camera.deviceId, since, ANALYSIS_CONSTANTS.windowSeconds);
     if (!footage) return 0;
     const seconds = Math.max(1, (footage.to.getTime() - footage.from.getTime()) / 1000);
-    const findings = await analyseFootage(footage.input, seconds, signal);
+    const watch = regionWatch(state, footage.from, footage.to);
+    if (watch) await mkdir(framesDir(camera.tenantId), { recursive: true });
+    const { findings, motion } = await analyseFootage(
+      footage.input,
+      seconds,
+      signal,
+      watch
+        ? { region: watch.region, thresholdPercent: watch.threshold, file: frameFile(camera.tenantId, `motion-${camera.deviceId}.txt`) }
+        : undefined,
+    );
     const detected: Detected[] = findings.map((f: Finding) => ({
       analyser: f.analyser,
       at: new Date(footage.from.getTime() + f.offset * 1000),
@@ -248,6 +327,7 @@ export function createAnalysisService(deps: AnalysisDeps) {
       const scene = await sceneCheck(camera, state, footage.input, footage.from, seconds);
       if (scene) detected.push(scene);
     }
+    if (watch) detected.push(...watch.found(motion));
     let recorded = 0;
     for (const d of detected) if ((await record(camera, d, footage.input)) !== null) recorded++;
     await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { analysed_until: footage.to });
@@ -347,6 +427,35 @@ export function createAnalysisService(deps: AnalysisDeps) {
       if (!camera) throw conflict(`${device.label} is not recording`);
       await analyseCamera(camera);
       return { queued: true };
+    },
+
+    async cameraSettings(auth: AuthContext, camId: number): Promise<AnalysisCameraSettings> {
+      await visibleCamera(auth, camId);
+      return settingsOf(camId, await repo.cameraState(db, auth.tenantId, camId));
+    },
+
+    /** The region and hours of the camera's "motion in a region" analyser (null region: off). */
+    async saveCameraSettings(auth: AuthContext, camId: number, body: AnalysisCameraSettingsBody, origin: AuditOrigin | null) {
+      await visibleCamera(auth, camId);
+      if (!canConfigure(auth)) throw forbidden();
+      const before = settingsOf(camId, await repo.cameraState(db, auth.tenantId, camId));
+      await db.transaction().execute(async (trx) => {
+        await repo.saveCameraState(trx, auth.tenantId, camId, {
+          region: body.region ? JSON.stringify(body.region) : null,
+          motion_from: body.motionFrom,
+          motion_to: body.motionTo,
+          motion_tz: body.timeZone,
+          motion_threshold: body.threshold,
+        });
+        if (origin)
+          await writeActivity(trx, origin, {
+            action: 'analysis-settings.update',
+            object: { type: 'analysis-settings', id: camId },
+            before: { region: before.region, motionFrom: before.motionFrom, motionTo: before.motionTo, timeZone: before.timeZone },
+            after: { region: body.region, motionFrom: body.motionFrom, motionTo: body.motionTo, timeZone: body.timeZone },
+          });
+      });
+      return settingsOf(camId, await repo.cameraState(db, auth.tenantId, camId));
     },
 
     /** The next pass takes a new reference frame for the camera. */

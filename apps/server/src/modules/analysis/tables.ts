@@ -10,6 +10,19 @@ export interface AnalysisCamerasTable {
   reference_file: string | null;
   reference_at: Stamp | null;
   video_lost_since: Stamp | null;
+  /** Motion in a region during set hours: the region (fractions of the picture), the hours and their time zone. */
+  region: ColumnType<AnalysisRegionValue | null, string | null | undefined, string | null>;
+  motion_from: string | null;
+  motion_to: string | null;
+  motion_tz: string | null;
+  motion_threshold: ColumnType<number, number | undefined, number>;
+}
+
+export interface AnalysisRegionValue {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /** One finding of an analyser, and the verdict a person gave it. */

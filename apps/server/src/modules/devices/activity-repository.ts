@@ -153,6 +153,16 @@ export function createDeviceActivityRepository(db: Db) {
       return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, label: r.label, assetId: r.asset_id, status: 'Offline' }));
     },
 
+    /** Devices of any tenant that declare one of these addresses (`metadata.ipAddress`): SNMP traps find their device by it. */
+    async byAddresses(addresses: string[]): Promise<Array<DeviceFlags & { address: string }>> {
+      if (addresses.length === 0) return [];
+      const { rows } = await sql<Record<string, unknown>>`
+        ${SELECT_FLAGS}
+        where d.metadata->>'ipAddress' = any(${addresses}::text[])
+        order by d.id`.execute(db);
+      return rows.map((r) => ({ ...toFlags(r), address: String((r.metadata as Record<string, unknown>).ipAddress) }));
+    },
+
     async flags(tenantId: number, deviceIds: number[]): Promise<DeviceFlags[]> {
       if (deviceIds.length === 0) return [];
       const { rows } = await sql<Record<string, unknown>>`

@@ -11,7 +11,7 @@ import { createDeviceActivityRepository, type DeviceActivityRepository } from '.
 import { createCatalogService } from './catalog-service.ts';
 import { deviceExports } from './exports.ts';
 import { createDeviceMaintenance, type DeviceMaintenance } from './maintenance.ts';
-import { deleteMappingsOf, deviceById, renameSiteRoot, replaceHardware, templateExists } from './repository.ts';
+import { camerasMappedTo, deleteMappingsOf, deviceById, renameSiteRoot, replaceHardware, templateExists } from './repository.ts';
 import { deviceRoutes } from './routes.ts';
 import { createDeviceService } from './service.ts';
 
@@ -37,6 +37,8 @@ export interface DeviceRecords {
   /** Device names start with their site's root (its code, else its name): a new root renames them. */
   renameSiteRoot(db: Db, tenantId: number, assetId: number, oldRoot: string, newRoot: string): Promise<void>;
   removeMappingsOf(db: Db, tenantId: number, type: 'ASSET' | 'DEVICE', id: number): Promise<void>;
+  /** The cameras mapped (CAMERA MAPPING) to the device or to its site: an alarm's video evidence. */
+  camerasMappedTo(tenantId: number, deviceId: number, assetId: number | null): Promise<number[]>;
   /** A replaced unit's serial number, vendor and model go into the device's metadata, in the caller's transaction `db`; the old values, or null when no such device. */
   replaceHardware(
     db: Db,
@@ -70,6 +72,7 @@ export function createDeviceRecords(db: Db): DeviceRecords {
       await deleteMappingsOf(trx, tenantId, type, id);
     },
     replaceHardware: (trx, tenantId, deviceId, hardware) => replaceHardware(trx, tenantId, deviceId, hardware),
+    camerasMappedTo: (tenantId, deviceId, assetId) => camerasMappedTo(db, tenantId, deviceId, assetId),
   };
 }
 

@@ -264,6 +264,29 @@ export const deleteMappingsOf = (db: Db, tenantId: number, type: 'ASSET' | 'DEVI
     )
     .execute();
 
+/** The cameras a CAMERA MAPPING joins to the device or to its site (ids of CAMERA devices of the tenant). */
+export const camerasMappedTo = async (db: Db, tenantId: number, deviceId: number, assetId: number | null) =>
+  (
+    await db
+      .selectFrom('entity_mappings as m')
+      .innerJoin('devices as d', (j) => j.onRef('d.id', '=', 'm.to_id').onRef('d.tenant_id', '=', 'm.tenant_id'))
+      .select('d.id')
+      .distinct()
+      .where('m.tenant_id', '=', tenantId)
+      .where('m.relation_type', '=', 'CAMERA MAPPING')
+      .where('m.to_type', '=', 'DEVICE')
+      .where('d.type', '=', 'CAMERA')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('m.from_type', '=', 'DEVICE'), eb('m.from_id', '=', deviceId)]),
+          ...(assetId === null ? [] : [eb.and([eb('m.from_type', '=', 'ASSET'), eb('m.from_id', '=', assetId)])]),
+        ]),
+      )
+      .orderBy('d.id')
+      .limit(50)
+      .execute()
+  ).map((r) => r.id);
+
 export async function deleteDeviceRow(db: Db, tenantId: number, id: number) {
   await deleteMappingsOf(db, tenantId, 'DEVICE', id);
   const result = await db.deleteFrom('devices').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { assetVisible, contains, type Viewer } from '../sites/scope.ts';
+import { cameraVideoLost } from '../analysis/scope.ts';
+import { assetVisible, contains, siteIdsNamed, siteNameOf, type Viewer } from '../sites/scope.ts';
 
 /**
  * SQL of the devices for other modules' queries that must join them for speed (the alarm list, the site tree and
@@ -45,7 +46,7 @@ export const siteVideoCounts = (site: SiteColumns) =>
   sql`select count(*) filter (where d.type = 'DVR')::int as dvr_count,
       count(*) filter (where d.type = 'DVR' and d.status <> 'Online')::int as dvr_offline,
       count(*) filter (where d.type = 'CAMERA')::int as camera_count,
-      count(*) filter (where d.type = 'CAMERA' and (d.state->>'videoLoss') = 'true')::int as camera_video_loss,
+      count(*) filter (where d.type = 'CAMERA' and ((d.state->>'videoLoss') = 'true' or ${cameraVideoLost('d')}))::int as camera_video_loss,
       max(greatest(d.last_activity_at, d.state_updated_at)) as last_updated
     from devices d where ${atSite(site)} and not d.discovered`;
 
@@ -125,3 +126,52 @@ export const cameraDevices = (db: Db, tenantId: number) =>
 
 /** Joined to rows by their device id column, keeps only the rows whose device still exists (a batch may outlive one). */
 export const joinExistingDevices = (deviceIdColumn: string) => sql`join devices on devices.id = ${sql.ref(deviceIdColumn)}`;
+
+/** The devices a viewer may address with a command: by ids, at a site, of a type (at a site when given), by id. */
+export const commandableDevices = (viewer: Viewer, filter: { ids?: readonly number[]; assetId?: number; type?: string }, limit: number) =>
+  sql<{ id: number; label: string; asset_id: number | null; type: string }>`select d.id, d.label, d.asset_id, d.type from devices d
+    where d.tenant_id = ${viewer.tenantId} and not d.discovered and ${assetVisible(viewer, 'd.asset_id')}
+    ${filter.ids ? sql`and d.id = any(${sql.val([...filter.ids])}::int[])` : sql``}
+    ${filter.assetId !== undefined ? sql`and d.asset_id = ${filter.assetId}` : sql``}
+    ${filter.type !== undefined ? sql`and d.type = ${filter.type}` : sql``}
+    order by d.id limit ${limit}`;
+
+/**
+ * The tenant's devices of these types that the viewer sees (`id`, `label`, `type`, `status`, `alarm_status`,
+ * `asset_id`, `metadata`, `state`, `last_activity_at`, `site_name`), by site name then label: the device operations
+ * screens. Filters: one site, one device, a label or site name containing the text.
+ */
+export function devicesOfTypes(
+  db: Db,
+  viewer: Viewer,
+  types: readonly string[],
+  opts: { assetId?: number; deviceId?: number; search?: string },
+) {
+  let q = db
+    .selectFrom('devices as d')
+    .where('d.tenant_id', '=', viewer.tenantId)
+    .where('d.type', 'in', [...types])
+    .where('d.discovered', '=', false)
+    .where(assetVisible(viewer, 'd.asset_id'));
+  if (opts.assetId !== undefined) q = q.where('d.asset_id', '=', opts.assetId);
+  if (opts.deviceId !== undefined) q = q.where('d.id', '=', opts.deviceId);
+  if (opts.search) {
+    const pattern = contains(opts.search);
+    q = q.where((eb) => eb.or([eb('d.label', 'ilike', pattern), sql<boolean>`d.asset_id in ${siteIdsNamed(viewer.tenantId, pattern)}`]));
+  }
+  return q;
+}
+
+/** The columns of `devicesOfTypes` rows. */
+export const deviceOpsColumns = [
+  'd.id',
+  'd.label',
+  'd.type',
+  'd.status',
+  'd.alarm_status',
+  'd.asset_id',
+  'd.metadata',
+  'd.state',
+  'd.last_activity_at',
+  siteNameOf('d.asset_id').as('site_name'),
+] as const;

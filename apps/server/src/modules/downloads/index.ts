@@ -11,6 +11,7 @@ import { createExportRunner, EXPORT_LEASE_SECONDS, EXPORT_QUEUE } from './runner
 import { createDownloadService, type DownloadService } from './service.ts';
 
 export type { DownloadProvider, ExportColumn, ExportRegistry, ExportScope, ExportSource } from './registry.ts';
+export type { DownloadService } from './service.ts';
 
 const CLEANUP_QUEUE = 'downloads.cleanup';
 const CLEANUP_EVERY_MS = 5 * 60_000;

@@ -11,6 +11,8 @@ const jobColumns = [
   'params',
   'scope',
   'queue_job_id',
+  'format',
+  'notify',
   'status',
   'error',
   'created_at',
@@ -114,6 +116,8 @@ export async function insertJob(
     name: string;
     params: Record<string, unknown>;
     scope: { roles: string[]; permissions: string[] };
+    format?: 'csv' | 'xlsx' | 'pdf';
+    notify?: boolean;
   },
   taskName: string,
 ) {
@@ -126,6 +130,8 @@ export async function insertJob(
       name: job.name,
       params: JSON.stringify(job.params),
       scope: JSON.stringify(job.scope),
+      format: job.format ?? 'csv',
+      notify: job.notify ?? false,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -1,10 +1,11 @@
-import { CSV_BOM, csvLine, DOWNLOAD_MESSAGES, EVENT_TYPES, type JobEventPayload } from '@sitewatch/contracts';
+import { DOWNLOAD_MESSAGES, EVENT_TYPES, type JobEventPayload } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
 import type { Clock } from '../../platform/module.ts';
+import { encode, FORMAT_INFO, PDF_MAX_ROWS } from './formats.ts';
 import type { ExportPage, ExportRegistry, ExportScope } from './registry.ts';
 import * as repo from './repository.ts';
 
@@ -108,7 +109,8 @@ export function createExportRunner(deps: RunnerDeps) {
     const onAbort = () => controller.abort(new Stopped());
     job.signal.addEventListener('abort', onAbort);
     running.set(id, controller);
-    const key = blobKey('exports', tenantId, id, `${task.tid}.csv`);
+    const format = FORMAT_INFO[row.format] ? row.format : 'csv';
+    const key = blobKey('exports', tenantId, id, `${task.tid}.${FORMAT_INFO[format].ext}`);
     try {
       if (!source.allowed(scope)) throw new Permanent('not allowed');
       const parsed = source.params ? source.params.safeParse(row.params) : { success: true as const, data: row.params };
@@ -122,7 +124,7 @@ export function createExportRunner(deps: RunnerDeps) {
         description: DOWNLOAD_MESSAGES.fetchingData,
       });
       announce(row, 'processing', 0);
-      const maxRows = source.maxRows ?? DEFAULT_MAX_ROWS;
+      const maxRows = Math.min(source.maxRows ?? DEFAULT_MAX_ROWS, format === 'pdf' ? PDF_MAX_ROWS + 1 : Number.MAX_SAFE_INTEGER);
       const pageSize = source.pageSize ?? DEFAULT_PAGE_SIZE;
       const count = source.count;
       const total = count ? Math.min(await withRetry(() => count(scope, params), controller.signal), maxRows) : null;
@@ -142,8 +144,7 @@ export function createExportRunner(deps: RunnerDeps) {
       };
 
       const src = source;
-      async function* lines(): AsyncGenerator<string> {
-        yield CSV_BOM + csvLine(columns.map((c) => c.header));
+      async function* pages(): AsyncGenerator<ExportPage['rows']> {
         let cursor: string | null = null;
         for (;;) {
           if (Date.now() - lastCheck > STOP_CHECK_MS) {
@@ -156,10 +157,8 @@ export function createExportRunner(deps: RunnerDeps) {
           const after: string | null = cursor;
           const page: ExportPage = await withRetry(() => src.fetchPage(scope, params, after, limit), controller.signal);
           if (page.rows.length > 0) {
-            let chunk = '';
-            for (const r of page.rows) chunk += csvLine(columns.map((c) => r[c.key]));
             rows += page.rows.length;
-            yield chunk;
+            yield page.rows;
           }
           if (Date.now() - lastReport > PROGRESS_EVERY_MS) await report();
           cursor = page.nextCursor;
@@ -168,7 +167,7 @@ export function createExportRunner(deps: RunnerDeps) {
         }
       }
 
-      const size = await blobs.write(key, lines(), controller.signal);
+      const size = await blobs.write(key, encode(format, { title: row.name, columns }, pages(), deps.clock.now()), controller.signal);
       const expiresAt = await expiryOf(tenantId);
       const kept =
         (await repo.updateTask(db, tenantId, task.id, {
@@ -177,7 +176,7 @@ export function createExportRunner(deps: RunnerDeps) {
           rows,
           size,
           blob_key: key,
-          content_type: 'text/csv; charset=utf-8',
+          content_type: FORMAT_INFO[format].contentType,
           description: rows === 0 ? DOWNLOAD_MESSAGES.dataIsEmpty : DOWNLOAD_MESSAGES.fileProcessed,
         })) && (await repo.updateJob(db, tenantId, id, { status: 'ready-to-download', finished_at: new Date(), expires_at: expiresAt }));
       if (!kept) {
@@ -186,6 +185,13 @@ export function createExportRunner(deps: RunnerDeps) {
         return { stopped: true };
       }
       announce(row, 'ready-to-download', 100);
+      if (row.notify)
+        events.emit({
+          type: 'export.ready',
+          tenantId,
+          userIds: [row.user_id],
+          payload: { jobId: id, kind: row.kind, name: row.name, format },
+        });
       return { rows, size };
     } catch (error) {
       if (job.signal.aborted) throw error; // the worker stops or the queue job was cancelled: the worker decides

@@ -37,9 +37,12 @@ const scopeOf = (auth: AuthContext): ExportScope => ({
   permissions: [...auth.permissions],
 });
 
+/** The export request as callers write it (the format is CSV unless named). */
+type ExportCreateInput = Omit<ExportCreate, 'format'> & { format?: ExportCreate['format'] };
+
 const stamp = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
 /** A file name that is safe on every system and in a Content-Disposition header. */
-const fileName = (name: string) => `${name.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').slice(0, 120) || 'export'}.csv`;
+const fileName = (name: string, ext = 'csv') => `${name.replace(/[^\p{L}\p{N} ._()-]+/gu, '_').slice(0, 120) || 'export'}.${ext}`;
 
 /** A partial export file untouched this long belongs to a write that died with its process. */
 const PARTIAL_MAX_IDLE_MS = 15 * 60_000;
@@ -61,6 +64,63 @@ export function createDownloadService(deps: DownloadServiceDeps) {
     }
   }
 
+  /**
+   * Starts an export for a user with these rights: a request's, or a schedule's owner's as they are now. `notify`
+   * sends an inbox item when the file is ready (scheduled reports).
+   */
+  async function startExportAs(scope: ExportScope, body: ExportCreateInput, opts: { notify?: boolean } = {}): Promise<DownloadJob> {
+    const source = registry.source(body.kind);
+    if (!source) throw notFound('Unknown export');
+    if (!source.allowed(scope)) throw forbidden();
+    let params: Record<string, unknown> = body.params;
+    if (source.params) {
+      const parsed = source.params.safeParse(body.params);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw badRequest(issue ? issueMessage(issue) : 'Validation failed', 'validation_error');
+      }
+      params = parsed.data as Record<string, unknown>;
+    }
+    if ((await repo.countActiveJobs(db, scope.tenantId, scope.userId)) >= MAX_ACTIVE_EXPORTS) {
+      throw conflict(`At most ${MAX_ACTIVE_EXPORTS} exports can run at once; wait for one to finish.`, 'too_many_exports');
+    }
+    const name = body.name ?? `${source.label} ${stamp(new Date())}`;
+    const jobId = await db.transaction().execute(async (trx) => {
+      const id = await repo.insertJob(
+        trx,
+        {
+          tenantId: scope.tenantId,
+          userId: scope.userId,
+          kind: source.kind,
+          name,
+          params,
+          scope: { roles: scope.roles, permissions: scope.permissions },
+          format: body.format ?? 'csv',
+          notify: opts.notify ?? false,
+        },
+        fileName(name, body.format ?? 'csv'),
+      );
+      const queueJobId = await enqueueJob(trx, {
+        tenantId: scope.tenantId,
+        queue: EXPORT_QUEUE,
+        payload: { downloadJobId: id },
+        maxAttempts: EXPORT_MAX_ATTEMPTS,
+      });
+      await repo.updateJob(trx, scope.tenantId, id, { queue_job_id: queueJobId });
+      return id;
+    });
+    deps.poke();
+    events.emit({
+      type: EVENT_TYPES.jobProgress,
+      tenantId: scope.tenantId,
+      userIds: [scope.userId],
+      payload: { jobId, kind: source.kind, status: 'starting', progress: 0 },
+    });
+    const job = await repo.findOwnJob(db, scope.tenantId, scope.userId, jobId);
+    if (!job) throw notFound('Download not found');
+    return toDownloadJob(job, await repo.tasksOf(db, scope.tenantId, [job.id]));
+  }
+
   return {
     /** The export sources this user may run. */
     sources(auth: AuthContext) {
@@ -72,55 +132,8 @@ export function createDownloadService(deps: DownloadServiceDeps) {
         .sort((a, b) => a.label.localeCompare(b.label));
     },
 
-    async startExport(auth: AuthContext, body: ExportCreate): Promise<DownloadJob> {
-      const source = registry.source(body.kind);
-      if (!source) throw notFound('Unknown export');
-      const scope = scopeOf(auth);
-      if (!source.allowed(scope)) throw forbidden();
-      let params: Record<string, unknown> = body.params;
-      if (source.params) {
-        const parsed = source.params.safeParse(body.params);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw badRequest(issue ? issueMessage(issue) : 'Validation failed', 'validation_error');
-        }
-        params = parsed.data as Record<string, unknown>;
-      }
-      if ((await repo.countActiveJobs(db, auth.tenantId, auth.userId)) >= MAX_ACTIVE_EXPORTS) {
-        throw conflict(`At most ${MAX_ACTIVE_EXPORTS} exports can run at once; wait for one to finish.`, 'too_many_exports');
-      }
-      const name = body.name ?? `${source.label} ${stamp(new Date())}`;
-      const jobId = await db.transaction().execute(async (trx) => {
-        const id = await repo.insertJob(
-          trx,
-          {
-            tenantId: auth.tenantId,
-            userId: auth.userId,
-            kind: source.kind,
-            name,
-            params,
-            scope: { roles: scope.roles, permissions: scope.permissions },
-          },
-          fileName(name),
-        );
-        const queueJobId = await enqueueJob(trx, {
-          tenantId: auth.tenantId,
-          queue: EXPORT_QUEUE,
-          payload: { downloadJobId: id },
-          maxAttempts: EXPORT_MAX_ATTEMPTS,
-        });
-        await repo.updateJob(trx, auth.tenantId, id, { queue_job_id: queueJobId });
-        return id;
-      });
-      deps.poke();
-      events.emit({
-        type: EVENT_TYPES.jobProgress,
-        tenantId: auth.tenantId,
-        userIds: [auth.userId],
-        payload: { jobId, kind: source.kind, status: 'starting', progress: 0 },
-      });
-      return view(auth, await ownJob(auth, jobId));
-    },
+    startExport: (auth: AuthContext, body: ExportCreateInput): Promise<DownloadJob> => startExportAs(scopeOf(auth), body),
+    startExportAs,
 
     /** SPEC 7 GET /api/batch-playback-download/: the caller's exports and every provider's jobs, newest first. */
     async list(auth: AuthContext, limit: number) {

@@ -14,6 +14,10 @@ export interface DownloadJobsTable {
   /** Roles and permissions of the user when they asked: the export runs with exactly those. */
   scope: JSONColumnType<{ roles: string[]; permissions: string[] }>;
   queue_job_id: number | null;
+  /** csv, xlsx or pdf. */
+  format: Generated<'csv' | 'xlsx' | 'pdf'>;
+  /** Tell the owner's inbox when the file is ready (scheduled reports). */
+  notify: Generated<boolean>;
   /** starting until the worker takes it; failed when it gave up; otherwise follows its tasks. */
   status: Generated<string>;
   error: string | null;

@@ -18,6 +18,7 @@ import { createEscalationEngine, type EscalationEngine, SWEEP_INTERVAL_MS, SWEEP
 import { ESCALATION_QUEUE } from './escalation-repository.ts';
 import { ticketExports } from './exports.ts';
 import { createImportService, IMPORT_QUEUE } from './import-service.ts';
+import { openTicketIds } from './open-tickets.ts';
 import type { HelpdeskForVendors, SystemTickets, TicketLinks, TicketVendors } from './ports.ts';
 import { createReportService } from './report-service.ts';
 import { createHelpdeskSchedule, type HelpdeskSchedule } from './schedule.ts';
@@ -65,6 +66,14 @@ export interface HelpdeskPort {
   forVendors: HelpdeskForVendors;
   /** Tickets the inventory issues stock to. */
   ticketLinks: TicketLinks;
+  /** Of these tickets, the ones still open (the video evidence keeps their footage while they are). */
+  openTickets(tenantId: number, ids: number[]): Promise<Set<number>>;
+  /** A comment on a ticket as the actor (who must see it): device diagnostics results. */
+  addComment(
+    actor: { userId: number; tenantId: number; roles: string[]; permissions: Set<string> },
+    id: number,
+    text: string,
+  ): Promise<void>;
 }
 
 /** The helpdesk: tickets, their activity, administration, reports, imports, SLA escalation, and the ticket export. */
@@ -101,6 +110,10 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
       notificationPrefs: admin.notificationPrefs,
       schedule: createHelpdeskSchedule(db, ports.directory),
       ticketLinks: createTicketLinks(tickets),
+      openTickets: (tenantId, ids) => openTicketIds(db, tenantId, ids),
+      addComment: async (actor, id, text) => {
+        await activity.addComment(actor, id, text);
+      },
       forVendors: {
         issueTypes: (tenantId, ids) => issueTypesByIds(db, tenantId, ids),
         openTicketCounts: (tenantId, vendorIds) => openCountsByVendor(db, tenantId, vendorIds),

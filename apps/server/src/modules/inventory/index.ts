@@ -7,6 +7,7 @@ import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import { createStoreAccess } from './access.ts';
 import { createMoveService, type MoveService } from './moves.ts';
+import { createInventoryReports, createPurchasing, type InventoryPurchasing, type InventoryReports } from './report.ts';
 import { balanceMismatches, ledgerOnHand } from './repository.ts';
 import { inventoryRoutes } from './routes.ts';
 import { type CatalogService, createCatalogService } from './service.ts';
@@ -32,7 +33,13 @@ export interface InventoryPort {
   ledgerOnHand(tenantId: number, itemId: number, storeId: number): Promise<number>;
   /** Every (item, store) whose derived balance differs from the ledger, or is negative: empty when all is well. */
   balanceMismatches(tenantId: number): Promise<Array<{ itemId: number; storeId: number; balance: number; ledger: number }>>;
+  /** /inventory-report's stock, movements and consumption, over the stores a caller sees. */
+  reports: InventoryReports;
+  /** Stores, items and receipts for purchase requests. */
+  purchasing: InventoryPurchasing;
 }
+
+export type { InventoryPurchasing, InventoryReports } from './report.ts';
 
 /** Inventory of spares: stores, items, serial units and the append-only stock ledger. */
 export function createInventoryModule(ports: InventoryPorts): DomainModule<InventoryPort> {
@@ -46,6 +53,8 @@ export function createInventoryModule(ports: InventoryPorts): DomainModule<Inven
       moves,
       ledgerOnHand: (tenantId, itemId, storeId) => ledgerOnHand(db, tenantId, itemId, storeId),
       balanceMismatches: (tenantId) => balanceMismatches(db, tenantId),
+      reports: createInventoryReports({ db, directory: ports.directory, access, moves }),
+      purchasing: createPurchasing({ db, access, moves }),
     },
     register(app) {
       inventoryRoutes(app, { catalog, moves });

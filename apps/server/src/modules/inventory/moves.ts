@@ -240,6 +240,18 @@ export function createMoveService(deps: MoveDeps) {
     },
 
     /**
+     * A movement checked now and written later in the caller's transaction (a purchase request's receipt), so that
+     * no read runs outside the transaction while it holds the connection; `announce` once it committed.
+     */
+    async prepare(actor: Actor, input: MovementInput) {
+      const p = await plan(actor, input);
+      return async (trx: Db, origin: AuditOrigin | null) => {
+        const done = await apply(trx, actor, p, origin);
+        return { ids: done.ids, announce: () => announce(actor.tenantId, p, done) };
+      };
+    },
+
+    /**
      * Replaces a faulty device from a ticket: the serial spare is issued to the ticket and the device takes its
      * serial number, make and model, in one transaction with the ticket's history line and the activity entries.
      */

@@ -23,6 +23,8 @@ export interface InventoryItemsTable {
   unit: string;
   tracking: 'SERIAL' | 'QUANTITY';
   low_threshold: number;
+  /** The last purchase price (set when a purchase request is received); values the stock. */
+  unit_cost: ColumnType<string | number, number | string | undefined, number | string>;
   created_at: Created;
   updated_at: Created;
 }

@@ -199,6 +199,37 @@ export function lowStockTargets(event: DomainEvent<'inventory.low-stock'>): Targ
   ];
 }
 
+const EXPORT_READY = 'export.ready';
+
+/** A scheduled report's file is ready: its owner hears of it, with a link to /downloads. */
+export function exportReadyTargets(event: DomainEvent<'export.ready'>): Targets {
+  const p = event.payload;
+  return [
+    {
+      userIds: event.userIds ?? [],
+      notice: {
+        verb: EXPORT_READY,
+        message: `Your report "${p.name}" (${p.format.toUpperCase()}) is ready in Downloads`,
+        dedupeKey: `${EXPORT_READY}:${p.jobId}`,
+        metadata: {
+          url: '/downloads',
+          urlMask: '/downloads',
+          data: {
+            id: p.jobId,
+            priority: null,
+            event: 'Report ready',
+            status: null,
+            type: 'REPORT',
+            additionalInformation: { assetLabel: null },
+            entityId: null,
+            locationId: null,
+          },
+        },
+      },
+    },
+  ];
+}
+
 const TICKET_EVENTS = new Set<string>([
   EVENT_TYPES.ticketCreated,
   EVENT_TYPES.ticketAssigned,
@@ -227,6 +258,7 @@ export function subscribeNotifications(deps: {
         .flatMap((e) => ticketTargets({ type: e.type, tenantId: event.tenantId, userIds: e.userIds, payload: e.payload }));
     } else if (event.type === EVENT_TYPES.alarmRaised) targets = await alarmTargets(event as DomainEvent<'alarm.raised'>, deps.directory);
     else if (event.type === LOW_STOCK) targets = lowStockTargets(event as DomainEvent<'inventory.low-stock'>);
+    else if (event.type === EXPORT_READY) targets = exportReadyTargets(event as DomainEvent<'export.ready'>);
     if (targets.length > 0) await deps.notifications.notifyMany(event.tenantId, targets);
   }
 
@@ -235,7 +267,8 @@ export function subscribeNotifications(deps: {
       !TICKET_EVENTS.has(event.type) &&
       event.type !== TICKET_NOTICE_BATCH &&
       event.type !== EVENT_TYPES.alarmRaised &&
-      event.type !== LOW_STOCK
+      event.type !== LOW_STOCK &&
+      event.type !== EXPORT_READY
     )
       return;
     const previous = queues.get(event.tenantId) ?? Promise.resolve();

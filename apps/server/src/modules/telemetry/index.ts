@@ -13,7 +13,7 @@ import { createTelemetryRuntime, type TelemetryRuntime } from './runtime.ts';
 import { createTelemetryService } from './service.ts';
 
 export type { BatchDevice, Ingest } from './ingest.ts';
-export type { TelemetryRuntime } from './runtime.ts';
+export type { DeviceRpcHandler, TelemetryRuntime } from './runtime.ts';
 
 export interface TelemetryPorts {
   database: DbHandle;

@@ -20,6 +20,24 @@ export interface RuntimeSettings {
 
 const ME_TELEMETRY = { who: 'me', kind: 'telemetry' } as const;
 
+/** Device commands over MQTT (the commands module): subscriptions, acknowledgements and replies of devices. */
+export interface DeviceRpcHandler {
+  subscribable(topic: string): boolean;
+  subscribed(device: IngestDevice, clientId: string, qos: number): void;
+  disconnected(device: IngestDevice, clientId: string): void;
+  acked(device: IngestDevice, clientId: string, messageId: number): void;
+  /** A reply on `v1/devices/{me|token}/rpc/response/{requestId}`; resolves once it is recorded. */
+  replied(device: IngestDevice, requestId: string, payload: Buffer): Promise<void>;
+}
+
+/** `v1/devices/{who}/rpc/response/{requestId}` → its parts, or null. */
+export function parseRpcResponseTopic(topic: string): { who: string; requestId: string } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 6 || parts[0] !== 'v1' || parts[1] !== 'devices' || parts[3] !== 'rpc' || parts[4] !== 'response') return null;
+  if (!parts[2] || !parts[5]) return null;
+  return { who: parts[2], requestId: parts[5] };
+}
+
 /** `v1/devices/{me|token}/{telemetry|attributes}` → its parts, or null for any other topic. */
 export function parseDeviceTopic(topic: string): { who: string; kind: 'telemetry' | 'attributes' } | null {
   if (topic === DEVICE_TOPICS.telemetry) return ME_TELEMETRY;
@@ -44,6 +62,7 @@ export function createTelemetryRuntime(deps: {
   const { ingest, repo, settings, log } = deps;
   let broker: EmbeddedBroker<IngestDevice> | null = null;
   let external: ExternalConsumer | null = null;
+  let rpc: DeviceRpcHandler | null = null;
   const timers: NodeJS.Timeout[] = [];
   let sweeping = false;
   const afterSweep: Array<() => Promise<void>> = [];
@@ -56,6 +75,10 @@ export function createTelemetryRuntime(deps: {
 
   function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number): Promise<void> {
     const parsed = parseDeviceTopic(topic);
+    if (!parsed && rpc) {
+      const reply = parseRpcResponseTopic(topic);
+      if (reply && (reply.who === 'me' || reply.who === device.token)) return rpc.replied(device, reply.requestId, payload);
+    }
     if (!parsed || (parsed.who !== 'me' && parsed.who !== device.token)) {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
       return Promise.reject(new Error('publish allowed only to v1/devices/me/telemetry and v1/devices/me/attributes'));
@@ -73,6 +96,11 @@ export function createTelemetryRuntime(deps: {
 
   async function handleExternal(topic: string, payload: Buffer, _qos: number) {
     const parsed = parseDeviceTopic(topic);
+    const reply = !parsed && rpc ? parseRpcResponseTopic(topic) : null;
+    if (reply && rpc && reply.who !== 'me') {
+      const device = await ingest.deviceForToken(reply.who);
+      if (device) return { stored: rpc.replied(device, reply.requestId, payload).catch(() => undefined) };
+    }
     if (!parsed) {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
       return done;
@@ -111,6 +139,14 @@ export function createTelemetryRuntime(deps: {
   }
 
   return {
+    /** Hands device commands their MQTT side (subscriptions, acks, replies); set before `startMqtt`. */
+    handleRpc(handler: DeviceRpcHandler) {
+      rpc = handler;
+    },
+    /** The consumer of MQTT_URL (null with the embedded broker). */
+    get external() {
+      return external;
+    },
     /** Runs after every status sweep (the alarm engine's timers). */
     afterSweep(run: () => Promise<void>) {
       afterSweep.push(run);
@@ -133,7 +169,7 @@ export function createTelemetryRuntime(deps: {
           url,
           group: settings.shareGroup,
           clientId: settings.clientId,
-          topics: ['v1/devices/+/telemetry', 'v1/devices/+/attributes'],
+          topics: ['v1/devices/+/telemetry', 'v1/devices/+/attributes', ...(rpc ? ['v1/devices/+/rpc/response/+'] : [])],
           onMessage: handleExternal,
           log,
         });
@@ -145,6 +181,10 @@ export function createTelemetryRuntime(deps: {
         log,
         authenticate: async (username) => (username ? ingest.deviceForToken(username) : null),
         onPublish: handleEmbedded,
+        subscribable: (topic) => rpc?.subscribable(topic) ?? false,
+        onSubscribe: (device, clientId, _topic, qos) => rpc?.subscribed(device, clientId, qos),
+        onDisconnect: (device, clientId) => rpc?.disconnected(device, clientId),
+        onAck: (device, clientId, messageId) => rpc?.acked(device, clientId, messageId),
       });
     },
     /** Offline sweep, token re-check and partition upkeep on timers. */

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db.ts';
 import { takeSnapshot } from './media.ts';
 import type { VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
+import type { EvidenceRequest, TicketEvidence } from './ticket-evidence.ts';
 
 /** A stretch of recorded footage as one ffmpeg input (`concat:` of a recording run's init and segments). */
 export interface Footage {
@@ -24,8 +25,13 @@ export interface RecordingCamera {
  * What other domains may read of the recordings (the analysis of camera health): never the tables or the paths
  * themselves, only footage as an ffmpeg input.
  */
-export function createFootagePort(db: Db, paths: VideoPaths) {
+export function createFootagePort(db: Db, paths: VideoPaths, evidence: Pick<TicketEvidence, 'request'>) {
   return {
+    /**
+     * Puts the clip of the cameras around an event on a ticket (cut once the window is recorded, the footage kept
+     * while the ticket is open); the new clips' ids.
+     */
+    attachClips: (req: EvidenceRequest) => evidence.request(req),
     /** Cameras with recording on, across tenants, oldest analysed first is the caller's business. */
     async recordingCameras(): Promise<RecordingCamera[]> {
       const rows = await repo.camerasToRun(db);

@@ -4,11 +4,14 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import type { DomainModule } from '../../platform/module.ts';
+import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { LiveSessionCheck } from '../../platform/push/sessions.ts';
+import type { AlarmTicketed } from '../alarms/index.ts';
+import type { DeviceRecords } from '../devices/index.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createEvidencePacks } from './evidence.ts';
+import { evidenceRoutes } from './evidence-routes.ts';
 import { createFootagePort, createSiteStills, type FootagePort, type SiteStillsPort } from './footage.ts';
 import { applyRetention, expireClips, runClipJob, runIncidentClip } from './jobs.ts';
 import { createLiveRelay, type LiveRelay } from './live-relay.ts';
@@ -19,6 +22,7 @@ import { createRecorder, type Recorder } from './recorder.ts';
 import { videoRoutes } from './routes.ts';
 import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
 import { loadVideoSettings } from './settings.ts';
+import { createTicketEvidence, TICKET_EVIDENCE_QUEUE } from './ticket-evidence.ts';
 
 export type { VideoMarkers } from './markers.ts';
 
@@ -39,6 +43,14 @@ export interface VideoPorts {
   evidenceSecret: Uint8Array;
   /** Whether a viewer's session still holds (the live relay re-checks it; the auth module). */
   sessions: LiveSessionCheck;
+  /** Alarms that raised or joined a ticket: the clips of the cameras mapped to the device or its site go on it. */
+  alarms: { onTicketed(listener: (alarm: AlarmTicketed) => void): () => void };
+  /** The cameras mapped (CAMERA MAPPING) to a device or its site. */
+  devices: Pick<DeviceRecords, 'camerasMappedTo'>;
+  /** Evidence windows end and clips are cut by this clock. */
+  clock: Clock;
+  /** Of these tickets, the ones still open (the helpdesk). */
+  openTickets(tenantId: number, ids: number[]): Promise<Set<number>>;
 }
 
 export interface VideoPort {
@@ -81,6 +93,17 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     simulatedStill,
     evidence: createEvidencePacks(ports.evidenceSecret),
   });
+  const evidence = createTicketEvidence({
+    db,
+    paths,
+    settings,
+    directory: () => ports.directory,
+    events: ports.events,
+    log,
+    clock: ports.clock,
+    openTickets: ports.openTickets,
+    camerasMappedTo: ports.devices.camerasMappedTo,
+  });
   // Camera clip jobs appear in the downloads list of SPEC 2.8 (GET/PUT/DELETE /api/batch-playback-download/?kind=clips).
   ports.exports.registerProvider({
     kind: 'clips',
@@ -92,7 +115,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     ports: {
       recorder,
       relay,
-      footage: createFootagePort(db, paths),
+      footage: createFootagePort(db, paths, evidence),
       stills: createSiteStills(db, paths, simulatedStill),
       markers: createVideoMarkers(db),
     },
@@ -108,11 +131,45 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
       });
       jobs.register(CLIP_QUEUE, (job) => runClipJob(db, paths, job, announce), { leaseSeconds: 120 });
       jobs.register(INCIDENT_CLIP_QUEUE, (job) => runIncidentClip(db, paths, job), { leaseSeconds: 120 });
-      jobs.register(RETENTION_QUEUE, async () => applyRetention(db, paths, settings, log));
+      jobs.register(TICKET_EVIDENCE_QUEUE, (job) => evidence.cut(job), { leaseSeconds: 300 });
+      jobs.register(RETENTION_QUEUE, async () => ({
+        unpinned: await evidence.syncPins(),
+        ...(await applyRetention(db, paths, settings, log)),
+        evidenceRemoved: await evidence.expire(ports.clock.now()),
+      }));
       jobs.register(EXPIRY_QUEUE, async () => ({ removed: await expireClips(db, paths) }));
       jobs.every(RETENTION_QUEUE, 10 * 60_000);
       jobs.every(EXPIRY_QUEUE, 5 * 60_000);
+      evidenceRoutes(app, evidence);
+      // SPEC 9: every device alarm's ticket gets the clips of the cameras mapped to the device or its site.
+      const stopAlarms = ports.alarms.onTicketed((alarm) => {
+        void (async () => {
+          const device = await ports.directory.device(alarm.tenantId, alarm.deviceId);
+          const cameraIds = await evidence.camerasOfDevice(alarm.tenantId, alarm.deviceId, alarm.assetId, device?.type ?? null);
+          if (cameraIds.length === 0) return;
+          await evidence.request({
+            tenantId: alarm.tenantId,
+            ticketId: alarm.ticketId,
+            ticketNo: alarm.ticketNo,
+            cameraIds,
+            source: 'alarm',
+            sourceId: alarm.alarmId,
+            eventAt: alarm.raisedAt,
+            windowSeconds: settings.VIDEO_EVIDENCE_WINDOW_SEC,
+          });
+        })().catch((error) => log.error({ err: error, alarmId: alarm.alarmId }, 'alarm video evidence could not be requested'));
+      });
+      // A resolved or closed ticket releases its footage to normal retention; reopened, it is kept again.
+      const stopTickets = ports.events.subscribe((event) => {
+        if (event.type !== EVENT_TYPES.ticketUpdated) return;
+        const t = event.payload;
+        void evidence
+          .ticketChanged(event.tenantId, t.id, t.status, t.locationId)
+          .catch((error) => log.error({ err: error, ticketId: t.id }, 'ticket evidence pin could not be updated'));
+      });
       app.addHook('onClose', async () => {
+        stopAlarms();
+        stopTickets();
         relay.stop();
         await recorder.stop();
       });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import { cameraDevices } from '../devices/scope.ts';
 import { siteIdsUnderPath } from '../sites/scope.ts';
+import { notPinned } from './evidence-repository.ts';
 
 /** The only SQL of the video domain. Every function takes the tenant (the recorder's scans are marked as such). */
 
@@ -400,6 +401,7 @@ export const segmentsOlderThan = (db: Db, tenantId: number, storagePath: string,
     .where('tenant_id', '=', tenantId)
     .where('storage_path', '=', storagePath)
     .where('start_at', '<', before)
+    .where(notPinned)
     .orderBy('start_at')
     .limit(limit)
     .execute();
@@ -410,6 +412,7 @@ export const oldestSegments = (db: Db, tenantId: number, storagePath: string, li
     .select(['id', 'device_id', 'storage_path', 'run', 'file', 'bytes'])
     .where('tenant_id', '=', tenantId)
     .where('storage_path', '=', storagePath)
+    .where(notPinned)
     .orderBy('start_at')
     .limit(limit)
     .execute();

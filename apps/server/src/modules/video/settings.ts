@@ -11,6 +11,8 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v
  * - VIDEO_RETENTION_DAYS: age limit of footage on the built-in storage (cameras without a storage).
  * - VIDEO_SIM_SIZE: frame size of the simulated cameras' clip (default 1280x720).
  * - VIDEO_RECORDER: false to build the API without starting ffmpeg (the recorder then runs in a ROLE=recorder process).
+ * - VIDEO_EVIDENCE_WINDOW_SEC: the recording window either side of an alarm whose clips go on its ticket (SPEC 9:
+ *   300 s by default, configurable; 10 to 1800).
  * - DEMO_CAMERAS: false to seed no simulated demo cameras; DEMO_CAMERA_COUNT (default 6).
  */
 const schema = z.object({
@@ -21,6 +23,7 @@ const schema = z.object({
     .regex(/^\d{2,4}x\d{2,4}$/)
     .default('1280x720'),
   VIDEO_RECORDER: bool.default(true),
+  VIDEO_EVIDENCE_WINDOW_SEC: z.coerce.number().int().min(10).max(1800).default(300),
   DEMO_CAMERAS: bool.default(true),
   DEMO_CAMERA_COUNT: z.coerce.number().int().min(0).max(200).default(6),
 });

@@ -132,4 +132,23 @@ export interface VideoTables {
   video_incidents: VideoIncidentsTable;
   video_clip_jobs: VideoClipJobsTable;
   video_clip_tasks: VideoClipTasksTable;
+  video_evidence: VideoEvidenceTable;
+}
+
+/** A camera's clip on a ticket (an alarm's window, an AI finding's); while `pinned`, retention keeps its footage. */
+export interface VideoEvidenceTable {
+  id: Generated<number>;
+  tenant_id: number;
+  ticket_id: number;
+  ticket_no: ColumnType<string, string | undefined, string>;
+  device_id: number;
+  source: string;
+  source_id: NullableBigInt;
+  event_at: Time;
+  from_at: Time;
+  to_at: Time;
+  status: ColumnType<string, string | undefined, string>;
+  bytes: NullableBigInt;
+  pinned: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Created;
 }

@@ -4,8 +4,9 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 /**
  * The embedded MQTT broker (aedes). It knows nothing of devices: the caller decides who may connect
  * (`authenticate`, from the MQTT username and password) and what a publish means (`onPublish`, whose promise the
- * broker waits for before it acknowledges a QoS 1 message). Clients may not subscribe: the device API is
- * device-to-server only, and every device publishes to the same `me` topics.
+ * broker waits for before it acknowledges a QoS 1 message). Clients may subscribe only to the topics the caller
+ * allows (`subscribable`: device commands); every device uses the same `me` topics, so the broker never routes a
+ * message between clients: the server writes a command to the one client it is for (`send`).
  */
 export interface BrokerOptions<P> {
   host: string;
@@ -14,6 +15,12 @@ export interface BrokerOptions<P> {
   authenticate(username: string | undefined, password: Buffer | undefined, clientId: string): Promise<P | null>;
   /** Handles a publish; resolve to acknowledge it, reject to close the client's connection without an ack. */
   onPublish(principal: P, topic: string, payload: Buffer, qos: number): Promise<void>;
+  /** Topic filters a client may subscribe to (none when absent); each granted subscription is reported. */
+  subscribable?(topic: string): boolean;
+  onSubscribe?(principal: P, clientId: string, topic: string, qos: number): void;
+  onDisconnect?(principal: P, clientId: string): void;
+  /** The client acknowledged (PUBACK) a QoS 1 message the server sent it with `send`. */
+  onAck?(principal: P, clientId: string, messageId: number): void;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
@@ -23,6 +30,8 @@ export interface EmbeddedBroker<P> {
   clients(): Array<{ id: string; principal: P }>;
   /** Closes the connections whose principal matches. */
   disconnect(match: (principal: P) => boolean): number;
+  /** Writes a message to one connected client; false when it is not connected or the write failed. */
+  send(clientId: string, topic: string, payload: Buffer, qos: 0 | 1, messageId?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -68,11 +77,18 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
         (error: Error) => callback(error),
       );
     },
-    authorizeSubscribe(_client, _subscription, callback) {
-      callback(null, null);
+    authorizeSubscribe(client, subscription, callback) {
+      const allowed = client && options.subscribable?.(subscription.topic);
+      if (!allowed) return callback(null, null);
+      callback(null, { ...subscription, qos: Math.min(subscription.qos, 1) as 0 | 1 });
     },
-    authorizeForward() {
-      return null;
+    authorizeForward(_client, packet) {
+      // only messages written by `send` reach a client (routing between clients is off, see below), with the
+      // message id `send` chose (aedes would number it itself and keep no record of it in a clean session)
+      const messageId = sending.get(packet.topic);
+      if (messageId === undefined) return null;
+      if (messageId > 0) Object.assign(packet, { messageId });
+      return packet;
     },
   });
   // Nobody can subscribe, so a publish has nowhere to go once onPublish took it: skip aedes' routing (retained
@@ -82,10 +98,31 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
     callback?.();
   };
   const byId = new Map<string, WithPrincipal<P>>();
+  /** Topics of messages being written by `send` right now, with their message id (0: QoS 0). */
+  const sending = new Map<string, number>();
   broker.on('client', (client) => byId.set(client.id, client as WithPrincipal<P>));
   broker.on('clientDisconnect', (client) => {
     if (byId.get(client.id) === client) byId.delete(client.id);
+    const principal = (client as WithPrincipal<P>)[PRINCIPAL];
+    if (principal !== undefined) options.onDisconnect?.(principal, client.id);
   });
+  broker.on('subscribe', (subscriptions, client) => {
+    const principal = client ? (client as WithPrincipal<P>)[PRINCIPAL] : undefined;
+    if (principal === undefined || !client) return;
+    for (const sub of subscriptions) {
+      if ((sub.qos as number) !== 128 && options.subscribable?.(sub.topic)) options.onSubscribe?.(principal, client.id, sub.topic, sub.qos);
+    }
+  });
+  // A clean session keeps no outgoing store, so aedes cannot tell which message a PUBACK is for: report its id.
+  const persistence = (broker as unknown as { persistence: unknown }).persistence as {
+    outgoingClearMessageId: (client: Client, packet: { messageId?: number }) => Promise<unknown>;
+  };
+  const clearMessageId = persistence.outgoingClearMessageId.bind(persistence);
+  persistence.outgoingClearMessageId = (client, packet) => {
+    const principal = (client as WithPrincipal<P>)[PRINCIPAL];
+    if (principal !== undefined && packet.messageId !== undefined) options.onAck?.(principal, client.id, packet.messageId);
+    return clearMessageId(client, packet);
+  };
   broker.on('clientError', () => {
     /* a client's broken connection is its own business */
   });
@@ -118,6 +155,21 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
         }
       }
       return n;
+    },
+    send(clientId, topic, payload, qos, messageId) {
+      const client = byId.get(clientId);
+      if (!client || client.closed) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        sending.set(topic, qos > 0 ? (messageId ?? 0) : 0);
+        // aedes writes the packet on a later tick: the topic stays allowed until the write is done
+        client.publish(
+          { cmd: 'publish', topic, payload, qos, retain: false, dup: false, ...(messageId ? { messageId } : {}) },
+          (error?: Error) => {
+            sending.delete(topic);
+            resolve(!error && !client.closed);
+          },
+        );
+      });
     },
     async close() {
       await new Promise<void>((resolve) => {

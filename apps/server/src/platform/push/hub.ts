@@ -34,12 +34,16 @@ const BROADCAST_PERMISSION: Record<string, string> = {
   ticket: 'view_ticket',
   alarm: 'view_device',
   device: 'view_device',
+  command: 'view_device',
   calendar: 'view_event',
   attendance: 'view_attendance',
   equipment: 'view_equipment',
+  dashboard: 'view_dashboard',
   inventory: 'view_inventory',
+  'purchase-request': 'view_purchaserequest',
   vendor: 'view_vendor',
   cluster: 'view_cluster',
+  'video-evidence': 'view_camera',
 };
 const kindOf = (type: string) => type.split('.', 1)[0] ?? type;
 

@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import { PUSH_CLOSE, pushClientMessageSchema } from '@sitewatch/contracts';
+import { type DomainEventMap, PUSH_CLOSE, pushClientMessageSchema } from '@sitewatch/contracts';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { requireAuth } from '../auth/context.ts';
 import type { DbHandle } from '../db.ts';
@@ -10,6 +10,8 @@ import { createFanout, type Fanout, transportFor } from './fanout.ts';
 import { createPushHub, PUSH_WATCH_EVENT, type PushConnection, type PushHub, type PushWatchPayload } from './hub.ts';
 import type { LiveSessionCheck } from './sessions.ts';
 
+/** Server-side only (kind `rpc` reaches no browser): commands wait for devices another process may hold. */
+const RPC_DISPATCH_EVENT = 'rpc.dispatch';
 const HEARTBEAT_MS = 30_000;
 const SESSION_CHECK_MS = 60_000;
 /** Sites a socket may see are re-read every this many session checks. */
@@ -70,6 +72,13 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
           tenantId: event.tenantId,
           payload: { ...(event.payload as PushWatchPayload), relayed: true },
         });
+      // commands wait for devices connected to another process: its dispatcher sends them
+      else if (event.type === RPC_DISPATCH_EVENT)
+        ports.events.emit({
+          type: RPC_DISPATCH_EVENT,
+          tenantId: event.tenantId,
+          payload: { ...(event.payload as DomainEventMap['rpc.dispatch']), relayed: true },
+        });
       else hub.deliver(event, at);
     },
     log,
@@ -124,7 +133,8 @@ export function createPushModule(ports: PushPorts): DomainModule<PushPort> {
     await app.register(websocket, { options: { maxPayload: 4096 } });
     if (database.kind === 'pg' || database.pglite) await fanout.start();
     const unsubscribe = ports.events.subscribe((event) => {
-      if (event.type === PUSH_WATCH_EVENT && (event.payload as PushWatchPayload).relayed) return;
+      if ((event.type === PUSH_WATCH_EVENT || event.type === RPC_DISPATCH_EVENT) && (event.payload as { relayed?: boolean }).relayed)
+        return;
       void fanout.publish(event);
     });
 

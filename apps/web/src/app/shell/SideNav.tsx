@@ -10,13 +10,18 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { DEFAULT_ALIASES } from '@sitewatch/contracts/constants';
 import type { MenuItem } from '@sitewatch/contracts/tenant-settings';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { hasScreen } from '../screens.ts';
 import { SIDE_NAV_WIDTH } from '../theme.ts';
 import { isItemActive } from './menu.ts';
 import { NavIcon } from './nav-icons.tsx';
+
+// the dashboards meant for the user load with their own chunk, after the shell
+const UserDashboardsNav = lazy(() =>
+  import('../../features/dashboards/nav/UserDashboardsNav.tsx').then((m) => ({ default: m.UserDashboardsNav })),
+);
 
 /** SPEC 2.5: the shortcut to open tickets, offered only once that screen exists. */
 export const OPEN_TICKETS_SHORTCUT = '/tickets/all?status=OPEN';
@@ -62,6 +67,9 @@ export function SideNav({ items, ticketAlias, open, temporary, onClose }: Props)
           />
         ))}
       </List>
+      <Suspense fallback={null}>
+        <UserDashboardsNav onNavigate={temporary ? onClose : undefined} />
+      </Suspense>
     </Box>
   );
 

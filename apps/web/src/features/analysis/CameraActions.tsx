@@ -5,9 +5,12 @@ import Typography from '@mui/material/Typography';
 import type { Camera } from '@sitewatch/contracts/video';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { canAdministerVideo } from '../../lib/access.ts';
+import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { CameraPicker } from '../video/index.ts';
 import { useResetReference, useRunAnalysis } from './api.ts';
+import { RegionSettingsDialog } from './RegionSettingsDialog.tsx';
 
 /**
  * For one camera: analyse its newest footage now, or forget its reference frame so that the next pass takes a new
@@ -16,6 +19,8 @@ import { useResetReference, useRunAnalysis } from './api.ts';
 export function CameraActions() {
   const [camera, setCamera] = useState<Camera | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [regionOpen, setRegionOpen] = useState(false);
+  const configures = canAdministerVideo(useUser());
   const run = useRunAnalysis();
   const reset = useResetReference();
   return (
@@ -42,7 +47,13 @@ export function CameraActions() {
         <Button variant="outlined" color="warning" disabled={!camera || reset.isPending} onClick={() => setConfirming(true)}>
           Reset reference frame
         </Button>
+        {configures ? (
+          <Button variant="outlined" disabled={!camera} onClick={() => setRegionOpen(true)} data-testid="region-open">
+            Motion region and hours
+          </Button>
+        ) : null}
       </Box>
+      {regionOpen && camera ? <RegionSettingsDialog camId={camera.id} label={camera.label} onClose={() => setRegionOpen(false)} /> : null}
       <ConfirmDialog
         open={confirming}
         title="Reset the reference frame?"

@@ -81,8 +81,8 @@ export function ImageAnalysisPage() {
     <Box>
       <PageHeader title="Image Analysis" />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        The recorded footage of every camera is checked about once a minute for video loss, black or frozen pictures, blur and a changed
-        scene.
+        The recorded footage of every camera is checked about once a minute for video loss, black or frozen pictures, blur, a changed scene,
+        and motion in a camera's region during its set hours.
       </Typography>
       {mayAct ? <CameraActions /> : null}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>

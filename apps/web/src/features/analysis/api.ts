@@ -1,10 +1,11 @@
-import type { AnalysisVerdictBody } from '@sitewatch/contracts/analysis';
+import type { Analyser, AnalysisCameraSettings, AnalysisCameraSettingsBody, AnalysisVerdictBody } from '@sitewatch/contracts/analysis';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { api, type QueryParamsOf } from '../../lib/api.ts';
+import { http } from '../../lib/http.ts';
 import { analysisKeys } from './keys.ts';
 
 export interface ResultFilters {
-  analyser?: 'videoLoss' | 'black' | 'frozen' | 'blur' | 'sceneChange';
+  analyser?: Analyser;
   verdict?: 'PENDING' | 'TRUE_POSITIVE' | 'FALSE_POSITIVE';
   from?: string;
   offset: number;
@@ -17,7 +18,8 @@ export function useAnalysisResults(filters: ResultFilters) {
   const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')) as ResultFilters;
   return useQuery({
     queryKey: analysisKeys.results({ ...query }),
-    queryFn: () => api.get('/api/analysis/results/', { query }),
+    // the analyser list of the contracts is the source (the generated query type may lag a new analyser)
+    queryFn: () => api.get('/api/analysis/results/', { query: query as QueryParamsOf<'/api/analysis/results/', 'get'> }),
     placeholderData: keepPreviousData,
   });
 }
@@ -70,5 +72,22 @@ export function useRunAnalysis() {
   return useMutation({
     mutationFn: (camId: number) => api.post('/api/analysis/cameras/{camId}/run/', undefined, { path: { camId } }),
     onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all }),
+  });
+}
+
+/** The region and hours of a camera's "motion in a region" analyser. */
+export function useCameraAnalysisSettings(camId: number | null) {
+  return useQuery({
+    queryKey: analysisKeys.settings(camId ?? 0),
+    queryFn: () => http.get<AnalysisCameraSettings>(`/api/analysis/cameras/${camId}/settings/`),
+    enabled: camId !== null && camId > 0,
+  });
+}
+
+export function useSaveCameraAnalysisSettings(camId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AnalysisCameraSettingsBody) => http.put<AnalysisCameraSettings>(`/api/analysis/cameras/${camId}/settings/`, body),
+    onSuccess: (saved) => client.setQueryData(analysisKeys.settings(camId), saved),
   });
 }

@@ -6,4 +6,5 @@ export const analysisKeys = {
   results: (q: Query) => ['analysis', 'results', q] as const,
   queue: (after: number | null) => ['analysis', 'queue', after] as const,
   summary: (q: Query) => ['analysis', 'summary', q] as const,
+  settings: (camId: number) => ['analysis', 'settings', camId] as const,
 };

@@ -27,6 +27,7 @@ import { MappingsPanel } from './MappingsPanel.tsx';
 
 // the players load with the first camera page, not with every device page
 const DeviceCameraPanel = lazy(() => import('../video/DeviceCameraPanel.tsx').then((m) => ({ default: m.DeviceCameraPanel })));
+const CommandsPanel = lazy(() => import('../commands/CommandsPanel.tsx').then((m) => ({ default: m.CommandsPanel })));
 
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Enable Device' };
 
@@ -185,6 +186,11 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
             </List>
           )}
         </Section>
+        <Box sx={{ gridColumn: { lg: '1 / -1' }, minWidth: 0 }}>
+          <Suspense fallback={<PageLoader />}>
+            <CommandsPanel deviceId={d.id} deviceType={d.type} />
+          </Suspense>
+        </Box>
         <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
           <MappingsPanel fromType="DEVICE" fromEntity={d.id} canEdit={perms.has('change_device')} />
         </Box>

@@ -9,7 +9,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { isCustomerAdmin, ROLE_LABELS } from '@sitewatch/contracts/roles';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { leafItems } from '../../app/shell/menu.ts';
@@ -18,6 +18,8 @@ import { useShell } from '../../app/shell/shell-context.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { hasRole, useUser } from '../../lib/session.ts';
 import { useCurrentCustomer } from '../tenant-settings/api.ts';
+
+const HomeDashboards = lazy(() => import('../dashboards/nav/HomeDashboards.tsx').then((m) => ({ default: m.HomeDashboards })));
 
 function greetingKey(hour: number) {
   if (hour < 12) return 'home.greetingMorning';
@@ -82,6 +84,10 @@ export function HomePage() {
           ? t('home.signedInAsAt', { role: firstRole ? ROLE_LABELS[firstRole] : '', customer: customer.name })
           : t('home.signedInAs', { role: firstRole ? ROLE_LABELS[firstRole] : '' })}
       </Typography>
+
+      <Suspense fallback={null}>
+        <HomeDashboards />
+      </Suspense>
 
       <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
         {t('home.sections')}

@@ -1,10 +1,14 @@
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { ALARM_STATUS_COLOURS, type AlarmStatus } from '@sitewatch/contracts/devices';
+import { can } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useUser } from '../../lib/session.ts';
+import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
 import { useAlarms } from './api.ts';
 
 export function SeverityChip({ severity, cleared }: { severity: string; cleared?: boolean }) {
@@ -22,6 +26,7 @@ export function SeverityChip({ severity, cleared }: { severity: string; cleared?
 /** The latest alarms of one device, newest first. */
 export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
   const alarms = useAlarms({ deviceId, page: 1, limit: 10 });
+  const seesCameras = can(useUser(), 'view_camera');
   const rows = alarms.data?.contents ?? [];
   if (rows.length === 0) {
     return (
@@ -33,7 +38,17 @@ export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
   return (
     <List dense disablePadding data-testid="device-alarms">
       {rows.map((a) => (
-        <ListItem key={a.id} disableGutters secondaryAction={<SeverityChip severity={a.severity} cleared={a.state === 'CLEARED'} />}>
+        <ListItem
+          key={a.id}
+          disableGutters
+          sx={{ pr: seesCameras ? 14 : 10 }}
+          secondaryAction={
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+              {seesCameras ? <CameraAtEventButton deviceId={a.deviceId} at={a.raisedAt} /> : null}
+              <SeverityChip severity={a.severity} cleared={a.state === 'CLEARED'} />
+            </Box>
+          }
+        >
           <ListItemText
             primary={a.message}
             secondary={`${a.state === 'ACTIVE' ? 'Active' : 'Cleared'} · raised ${formatDateTime(a.raisedAt)}${a.clearedAt ? ` · cleared ${formatDateTime(a.clearedAt)}` : ''}${a.suppressedBy ? ` · ${a.suppressedBy}` : ''}${a.ticketId ? ` · ticket #${a.ticketId}` : ''}`}

@@ -11,9 +11,11 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { can } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
+import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
 import { useAlarmRules, useAlarms, useDeleteRule } from './api.ts';
 import { SeverityChip } from './DeviceAlarmsPanel.tsx';
 import { RuleDialog } from './RuleDialog.tsx';
@@ -24,6 +26,7 @@ function AlarmsTab() {
   const [state, setState] = useState<'ACTIVE' | 'ALL'>('ACTIVE');
   const [paging, setPaging] = useState({ page: 0, pageSize: 25 });
   const alarms = useAlarms({ state: state === 'ACTIVE' ? 'ACTIVE' : undefined, page: paging.page + 1, limit: paging.pageSize });
+  const seesCameras = can(useUser(), 'view_camera');
   const columns: GridColDef<Alarm>[] = [
     {
       field: 'severity',
@@ -49,6 +52,17 @@ function AlarmsTab() {
       width: 90,
       renderCell: (p) => (p.row.ticketId ? <Link to={`/tickets/all/${p.row.ticketId}`}>#{p.row.ticketId}</Link> : ''),
     },
+    ...(seesCameras
+      ? [
+          {
+            field: 'camera',
+            headerName: 'Camera',
+            width: 80,
+            sortable: false,
+            renderCell: (p: { row: Alarm }) => <CameraAtEventButton deviceId={p.row.deviceId} at={p.row.raisedAt} />,
+          },
+        ]
+      : []),
   ];
   return (
     <Box sx={{ display: 'grid', gap: 1 }}>

@@ -8,7 +8,7 @@ import { siteKeys } from '../sites/keys.ts';
  * refetch at once instead of waiting for their polling interval (SPEC 2.13 keeps polling as the fallback). The
  * asset tree keeps its own nodes and refreshes them itself (asset-tree/useAlarmRefresh.ts).
  */
-for (const prefix of ['device.status', 'alarm'] as const) {
+for (const prefix of ['device.status', 'device.health', 'alarm'] as const) {
   realtime.invalidateOn(prefix, deviceKeys.all);
   realtime.invalidateOn(prefix, siteKeys.all);
 }

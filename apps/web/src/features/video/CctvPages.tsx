@@ -5,14 +5,14 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Typography from '@mui/material/Typography';
-import { cameraStateText } from '@sitewatch/contracts/video';
+import { CAMERA_CONSTANTS, cameraStateText } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { canAdministerVideo } from '../../lib/access.ts';
-import { countOf } from '../../lib/format.ts';
+import { countOf, formatDateTime } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useCamera, useCameras } from './api.ts';
@@ -93,8 +93,13 @@ export function CctvViewPage() {
   const user = useUser();
   const { search } = useLocation();
   const selection = useTreeSelection();
-  const to = new Date().toISOString();
-  const from = new Date(Date.now() - 10 * 60_000).toISOString();
+  // ?at=<ISO time>: the recording around an event (alarm, ticket, notification), SPEC 9's window either side
+  const atParam = new URLSearchParams(search).get('at');
+  const atMs = atParam ? Date.parse(atParam) : Number.NaN;
+  const at = Number.isFinite(atMs) && atMs <= Date.now() + 60_000 ? new Date(atMs).toISOString() : null;
+  const span = CAMERA_CONSTANTS.recordingWindowSec * 1000;
+  const to = at ? new Date(Math.min(Date.now(), atMs + span)).toISOString() : new Date().toISOString();
+  const from = at ? new Date(atMs - span).toISOString() : new Date(Date.now() - 10 * 60_000).toISOString();
   const gate = loadState(camera, { title: 'Camera not found', back: { to: `/cctv/dashboard${search}`, label: 'All cameras here' } });
   if (gate || !camera.data) return gate;
   return (
@@ -117,7 +122,14 @@ export function CctvViewPage() {
       />
       <LiveTile cameraId={id} label={camera.data.label} height={420} />
       <Box sx={{ mt: 2 }}>
-        <RecordingPlayer cameraId={id} label="Last 10 minutes" from={from} to={to} />
+        <RecordingPlayer
+          key={at ?? 'recent'}
+          cameraId={id}
+          label={at ? `At the event: ${formatDateTime(at)}` : 'Last 10 minutes'}
+          from={from}
+          to={to}
+          startAt={at ?? undefined}
+        />
       </Box>
     </Box>
   );

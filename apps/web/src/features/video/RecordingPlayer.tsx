@@ -15,15 +15,18 @@ export function RecordingPlayer({
   label,
   from,
   to,
+  startAt,
   height = 220,
 }: {
   cameraId: number;
   label: string;
   from: string;
   to: string;
+  /** Where playback starts (an event's time), `from` when not given. */
+  startAt?: string;
   height?: number;
 }) {
-  const [start, setStart] = useState(from);
+  const [start, setStart] = useState(startAt ?? from);
   const [position, setPosition] = useState<string | null>(null);
   const timeline = useTimeline(cameraId, from, to);
   const hasFootage = (timeline.data?.ranges.length ?? 0) > 0;

@@ -14,4 +14,8 @@ export const videoKeys = {
   incident: (id: number) => ['video', 'incident', id] as const,
   clips: ['video', 'clips'] as const,
   evidence: (token: string) => ['video', 'evidence', token] as const,
+  ticketEvidenceAll: ['video', 'ticket-evidence'] as const,
+  ticketEvidence: (ticketId: number) => ['video', 'ticket-evidence', ticketId] as const,
+  ticketFindings: (ticketId: number) => ['video', 'ticket-evidence', ticketId, 'findings'] as const,
+  eventCameras: (deviceId: number) => ['video', 'event-cameras', deviceId] as const,
 };

@@ -11,6 +11,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { TICKET_LIMITS, type Ticket } from '@sitewatch/contracts/helpdesk/tickets';
+import { cameraAtPath } from '@sitewatch/contracts/video-evidence';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -20,7 +21,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { AlarmSettingsDialog } from '../../devices/AlarmSettingsDialog.tsx';
 import { deviceQuery } from '../../devices/api.ts';
-import { CameraRecordingDialog, LiveVideoDialog } from '../../video/index.ts';
+import { CameraAtEventButton, CameraRecordingDialog, LiveVideoDialog } from '../../video/index.ts';
 import { ticketKeys } from '../keys.ts';
 import { Section } from './TicketSections.tsx';
 
@@ -31,7 +32,7 @@ const BATCH = PER_SLIDE * TICKET_LIMITS.carouselMoreEvery;
 const ACTION_NAMES: Record<string, string> = { maintenance: 'Maintenance', muteDevice: 'Mute Device', enableDevice: 'Device enabled' };
 
 /** Mapped entities in a carousel of 4 a slide (SPEC 2.15), each with a View Location link for sites. */
-function MappedEntities({ deviceId }: { deviceId: number }) {
+function MappedEntities({ deviceId, eventDate }: { deviceId: number; eventDate: string }) {
   const [slide, setSlide] = useState(0);
   const mappings = useInfiniteQuery({
     queryKey: ticketKeys.deviceMappings(deviceId),
@@ -85,6 +86,11 @@ function MappedEntities({ deviceId }: { deviceId: number }) {
                 View Device
               </Button>
             )}
+            {m.toEntity.type === 'CAMERA' ? (
+              <Button size="small" component={Link} to={cameraAtPath(m.toEntity.id, eventDate)} data-testid="mapped-camera-at-event">
+                At event time
+              </Button>
+            ) : null}
           </Paper>
         ))}
         {visible.length === 0 && mappings.isFetchingNextPage ? <Skeleton height={80} sx={{ gridColumn: '1 / -1' }} /> : null}
@@ -133,6 +139,9 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
                 CAMERA RECORDING
               </Button>
             </>
+          ) : null}
+          {device.data && device.data.type !== 'CAMERA' && permissionsOf(user).has('view_camera') ? (
+            <CameraAtEventButton deviceId={deviceId} at={ticket.eventDate} variant="button" label="Cameras at event time" />
           ) : null}
           {showAlerts ? (
             <Button size="small" onClick={() => setDialog('alerts')} data-testid="ticket-device-alerts">
@@ -193,7 +202,7 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         Mapped entities
       </Typography>
-      <MappedEntities deviceId={deviceId} />
+      <MappedEntities deviceId={deviceId} eventDate={ticket.eventDate} />
       {dialog === 'alerts' ? (
         <AlarmSettingsDialog
           deviceId={deviceId}

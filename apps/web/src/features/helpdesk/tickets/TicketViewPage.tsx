@@ -23,6 +23,7 @@ import { PageLoader } from '../../../components/PageLoader.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUser } from '../../../lib/session.ts';
 import { TicketAttendance } from '../../attendance/TicketAttendance.tsx';
+import { TicketVideoEvidence } from '../../video/index.ts';
 import { useHelpdeskConfig, useTicket } from './api.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
 import { DeviceDetails } from './DeviceDetails.tsx';
@@ -179,6 +180,7 @@ function TicketView({
           <DetailsSection ticket={ticket} />
           <AttachmentsSection ticket={ticket} />
           {ticket.entityId ? <DeviceDetails ticket={ticket} /> : null}
+          <TicketVideoEvidence ticketId={ticket.id} aiTicket={ticket.type === 'AIAlarmTicket'} />
           {view?.checklists !== false ? <ChecklistSection ticket={ticket} onChange={(body) => change(body)} /> : null}
           {view?.costIncurred !== false ? <CostSection ticket={ticket} onChange={(body, failure) => change(body, { failure })} /> : null}
           {view?.workOrder !== false ? <WorkOrderSection ticket={ticket} /> : null}

@@ -1,0 +1,10 @@
+/** Query keys of trap forwarding. */
+export const trapforwardKeys = {
+  all: ['trapforward'] as const,
+  destinations: (page: number) => ['trapforward', 'destinations', page] as const,
+  allDestinations: ['trapforward', 'destinations', 'all'] as const,
+  filters: (page: number) => ['trapforward', 'filters', page] as const,
+  mappings: ['trapforward', 'mappings'] as const,
+  unmatched: (page: number, reason: string) => ['trapforward', 'unmatched', page, reason] as const,
+  stats: ['trapforward', 'stats'] as const,
+};

@@ -1,0 +1,104 @@
+/**
+ * Report files at volume: a 10,000-row PDF (goal ≤ 15 s) and a 100,000-row XLSX (goal ≤ 20 s, ≤ 200 MB), written
+ * through the export encoders into the blob store exactly as the export runner does (pages of 1,000 rows of the
+ * stock movements report). Prints time, file size and the peak RSS and heap seen while each file was written.
+ *
+ *   node --expose-gc --import tsx bench/reports/run.ts   (ROWS_PDF=10000 ROWS_XLSX=100000 by default)
+ *   ONLY=xlsx or ONLY=pdf runs one of them, so its memory peak is its own (the process keeps memory it once took).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encode } from '../../apps/server/src/modules/downloads/formats.ts';
+import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
+
+const ROWS_PDF = Number(process.env.ROWS_PDF ?? 10_000);
+const ROWS_XLSX = Number(process.env.ROWS_XLSX ?? 100_000);
+const PAGE = 1000;
+const KINDS = ['Receive', 'Transfer', 'Issue', 'Return', 'Write-off'];
+
+const columns = [
+  { key: 'createdAt', header: 'Date' },
+  { key: 'kind', header: 'Type' },
+  { key: 'itemCode', header: 'Code' },
+  { key: 'itemName', header: 'Item' },
+  { key: 'quantity', header: 'Quantity' },
+  { key: 'fromStore', header: 'From store' },
+  { key: 'toStore', header: 'To store' },
+  { key: 'ticketId', header: 'Ticket' },
+  { key: 'note', header: 'Note' },
+];
+
+async function* pages(total: number) {
+  const start = Date.UTC(2026, 0, 1);
+  for (let offset = 0; offset < total; offset += PAGE) {
+    const rows = [];
+    for (let i = offset; i < Math.min(total, offset + PAGE); i++) {
+      rows.push({
+        createdAt: new Date(start + i * 60_000).toISOString(),
+        kind: KINDS[i % KINDS.length],
+        itemCode: `GEN-FLT-${i % 500}`,
+        itemName: `Generator oil filter ${i % 500}`,
+        quantity: (i % 17) + 1,
+        fromStore: i % 2 ? 'Central Store' : null,
+        toStore: i % 2 ? null : `Site store ${i % 40}`,
+        ticketId: i % 3 ? 10_000 + i : null,
+        note: i % 5 ? '' : `Issued for preventive maintenance visit ${i}`,
+      });
+    }
+    // a database page takes its time; yield so the writer runs as it would in the export job
+    await new Promise((r) => setImmediate(r));
+    yield rows;
+  }
+}
+
+async function measure(label: string, format: 'pdf' | 'xlsx', rows: number, dir: string) {
+  global.gc?.();
+  const base = process.memoryUsage();
+  let peakRss = base.rss;
+  let peakHeap = base.heapUsed;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  }, 20);
+  const blobs = createLocalBlobStore(dir);
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const size = await blobs.write(`bench/${format}-${rows}.${format}`, encode(format, { title: 'Stock movements', columns }, pages(rows)));
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  clearInterval(sampler);
+  const m = process.memoryUsage();
+  peakRss = Math.max(peakRss, m.rss);
+  peakHeap = Math.max(peakHeap, m.heapUsed);
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
+  console.log(
+    `${label.padEnd(22)} ${seconds.toFixed(1).padStart(6)} s (CPU ${cpuSeconds.toFixed(1)} s)  ${mb(size).padStart(4)} MB file  peak RSS ${mb(peakRss)} MB (start ${mb(base.rss)})  peak heap ${mb(peakHeap)} MB`,
+  );
+  return { seconds, peakRss, growth: peakRss - base.rss };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'sw-bench-reports-'));
+try {
+  console.log(
+    `machine load (1/5/15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const only = process.env.ONLY;
+  if (only !== 'xlsx') {
+    const pdf = await measure(`PDF ${ROWS_PDF} rows`, 'pdf', ROWS_PDF, dir);
+    console.log(`goal PDF ≤ 15 s: ${pdf.seconds <= 15 ? 'met' : 'missed'}`);
+  }
+  if (only !== 'pdf') {
+    const xlsx = await measure(`XLSX ${ROWS_XLSX} rows`, 'xlsx', ROWS_XLSX, dir);
+    const limit = 200 * 1024 * 1024;
+    console.log(
+      `goal XLSX ≤ 20 s: ${xlsx.seconds <= 20 ? 'met' : 'missed'}; ≤ 200 MB: process peak RSS ${xlsx.peakRss <= limit ? 'met' : 'missed'}, growth while writing ${xlsx.growth <= limit ? 'met' : 'missed'}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import { ALARM_SEVERITIES } from './alarms.ts';
+import { idSchema } from './common.ts';
+
+/** SNMP traps in (the built-in receiver, OID → alarm mappings) and trap forwarding (/trapforward/*). */
+
+export const TRAP_PERMISSIONS = {
+  viewDestination: 'view_trap_destination',
+  addDestination: 'add_trap_destination',
+  changeDestination: 'change_trap_destination',
+  deleteDestination: 'delete_trap_destination',
+  viewFilter: 'view_trap_filter',
+  addFilter: 'add_trap_filter',
+  changeFilter: 'change_trap_filter',
+  deleteFilter: 'delete_trap_filter',
+} as const;
+
+export const TRAP_PERMISSION_GRANTS = [
+  { codename: 'view_trap_destination', name: 'Can view trap destination' },
+  { codename: 'add_trap_destination', name: 'Can add trap destination' },
+  { codename: 'change_trap_destination', name: 'Can change trap destination' },
+  { codename: 'delete_trap_destination', name: 'Can delete trap destination' },
+  { codename: 'view_trap_filter', name: 'Can view trap filter' },
+  { codename: 'add_trap_filter', name: 'Can add trap filter' },
+  { codename: 'change_trap_filter', name: 'Can change trap filter' },
+  { codename: 'delete_trap_filter', name: 'Can delete trap filter' },
+] as const;
+
+export const SNMP_VERSIONS = ['v1', 'v2c', 'v3'] as const;
+export const TRAP_MODES = ['trap', 'inform'] as const;
+export const SNMP_SECURITY_LEVELS = ['noAuthNoPriv', 'authNoPriv', 'authPriv'] as const;
+export const SNMP_AUTH_PROTOCOLS = ['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export const SNMP_PRIV_PROTOCOLS = ['des', 'aes', 'aes256b', 'aes256r'] as const;
+export const TRAP_MAPPING_ACTIONS = ['raise', 'clear'] as const;
+
+/** Well-known trap OIDs (SNMPv2-MIB, IF-MIB, UPS-MIB). */
+export const TRAP_OIDS = {
+  coldStart: '1.3.6.1.6.3.1.1.5.1',
+  warmStart: '1.3.6.1.6.3.1.1.5.2',
+  linkDown: '1.3.6.1.6.3.1.1.5.3',
+  linkUp: '1.3.6.1.6.3.1.1.5.4',
+  authenticationFailure: '1.3.6.1.6.3.1.1.5.5',
+  upsTrapOnBattery: '1.3.6.1.2.1.33.2.1',
+  upsTrapAlarmEntryRemoved: '1.3.6.1.2.1.33.2.4',
+  snmpTrapAddress: '1.3.6.1.6.3.18.1.3.0',
+  snmpTrapOid: '1.3.6.1.6.3.1.1.4.1.0',
+  sysUpTime: '1.3.6.1.2.1.1.3.0',
+} as const;
+
+export const TRAP_LIMITS = { name: 120, host: 253, secret: 128, oid: 256, value: 256, user: 64 } as const;
+
+export const TRAP_MESSAGES = {
+  created: 'Successfully Created',
+  updated: 'Successfully Updated',
+  deleted: 'Successfully Deleted',
+  nameRequired: 'Name is required',
+  hostRequired: 'Host is required',
+  oid: 'Enter an OID such as 1.3.6.1.6.3.1.1.5.3',
+  destinationUnknown: 'Trap destination not found',
+  filterUnknown: 'Trap filter not found',
+  mappingUnknown: 'OID mapping not found',
+  deviceUnknown: 'Device not found',
+  siteUnknown: 'Site not found',
+  communityRequired: 'Community is required for SNMP v1 and v2c',
+  userRequired: 'User name is required for SNMP v3',
+  authKeyRequired: 'Authentication key (at least 8 characters) is required for this security level',
+  privKeyRequired: 'Privacy key (at least 8 characters) is required for authPriv',
+  informV1: 'SNMP v1 has no informs: choose trap',
+  hostNotAllowed: 'This host may not receive traps from this server (loopback, link-local, metadata or this machine)',
+  hostUnresolved: 'Host does not resolve',
+  destinationsRequired: 'Choose at least one destination',
+  varbindPair: 'Give both the varbind OID and its value, or neither',
+} as const;
+
+const max = (n: number) => `Please use maximum ${n} characters`;
+const text = (n: number) => z.string().trim().max(n, max(n));
+/** A dotted OID: numbers only, 2 to 128 arcs. */
+export const oidSchema = z
+  .string()
+  .trim()
+  .max(TRAP_LIMITS.oid, max(TRAP_LIMITS.oid))
+  .regex(/^\.?\d{1,10}(\.\d{1,10}){1,127}$/, TRAP_MESSAGES.oid)
+  .transform((v) => v.replace(/^\./, ''));
+/** An OID prefix for a filter: empty matches every trap. */
+const oidPrefixSchema = z.union([z.literal(''), oidSchema]);
+const secret = z.string().max(TRAP_LIMITS.secret, max(TRAP_LIMITS.secret));
+
+export const trapDestinationInputSchema = z
+  .strictObject({
+    name: text(TRAP_LIMITS.name).min(1, TRAP_MESSAGES.nameRequired),
+    host: text(TRAP_LIMITS.host)
+      .min(1, TRAP_MESSAGES.hostRequired)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'Host must be a host name or an IP address'),
+    port: z.number().int().min(1).max(65535).default(162),
+    version: z.enum(SNMP_VERSIONS, { message: 'Version must be v1, v2c or v3' }),
+    mode: z.enum(TRAP_MODES, { message: 'Mode must be trap or inform' }).default('trap'),
+    /** Write-only: null or absent on update keeps the stored one. */
+    community: secret.nullable().optional(),
+    user: text(TRAP_LIMITS.user).default(''),
+    securityLevel: z.enum(SNMP_SECURITY_LEVELS).default('noAuthNoPriv'),
+    authProtocol: z.enum(SNMP_AUTH_PROTOCOLS).default('sha'),
+    authKey: secret.nullable().optional(),
+    privProtocol: z.enum(SNMP_PRIV_PROTOCOLS).default('aes'),
+    privKey: secret.nullable().optional(),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((d, ctx) => {
+    if (d.version === 'v1' && d.mode === 'inform') ctx.addIssue({ code: 'custom', path: ['mode'], message: TRAP_MESSAGES.informV1 });
+    if (d.version === 'v3' && d.user === '') ctx.addIssue({ code: 'custom', path: ['user'], message: TRAP_MESSAGES.userRequired });
+  });
+export type TrapDestinationInput = z.infer<typeof trapDestinationInputSchema>;
+
+export const trapFailureSchema = z.object({ at: z.string(), trapOid: z.string(), error: z.string() });
+export type TrapFailure = z.infer<typeof trapFailureSchema>;
+
+export const trapDestinationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  version: z.enum(SNMP_VERSIONS),
+  mode: z.enum(TRAP_MODES),
+  user: z.string(),
+  securityLevel: z.enum(SNMP_SECURITY_LEVELS),
+  authProtocol: z.enum(SNMP_AUTH_PROTOCOLS),
+  privProtocol: z.enum(SNMP_PRIV_PROTOCOLS),
+  /** Whether a secret is stored; the secret itself never leaves the server. */
+  hasCommunity: z.boolean(),
+  hasAuthKey: z.boolean(),
+  hasPrivKey: z.boolean(),
+  enabled: z.boolean(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  dropped: z.number().int(),
+  lastFailures: z.array(trapFailureSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TrapDestination = z.infer<typeof trapDestinationSchema>;
+export const trapDestinationListSchema = z.object({ contents: z.array(trapDestinationSchema), totalCount: z.number().int() });
+
+export const trapFilterInputSchema = z
+  .strictObject({
+    name: text(TRAP_LIMITS.name).min(1, TRAP_MESSAGES.nameRequired),
+    oidPrefix: oidPrefixSchema.default(''),
+    varbindOid: oidSchema.nullable().default(null),
+    /** The varbind's value contains this text (case-insensitive). */
+    varbindValue: text(TRAP_LIMITS.value).nullable().default(null),
+    deviceId: idSchema.nullable().default(null),
+    assetId: idSchema.nullable().default(null),
+    /** Matches traps whose mapped alarm is at least this severe (traps without a mapping never match). */
+    minSeverity: z.enum(ALARM_SEVERITIES).nullable().default(null),
+    destinationIds: z.array(idSchema).min(1, TRAP_MESSAGES.destinationsRequired).max(20),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((d, ctx) => {
+    if ((d.varbindOid === null) !== (d.varbindValue === null || d.varbindValue === ''))
+      ctx.addIssue({ code: 'custom', path: ['varbindValue'], message: TRAP_MESSAGES.varbindPair });
+  });
+export type TrapFilterInput = z.infer<typeof trapFilterInputSchema>;
+
+export const trapFilterSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  oidPrefix: z.string(),
+  varbindOid: z.string().nullable(),
+  varbindValue: z.string().nullable(),
+  deviceId: z.number().int().nullable(),
+  deviceLabel: z.string().nullable(),
+  assetId: z.number().int().nullable(),
+  siteName: z.string().nullable(),
+  minSeverity: z.enum(ALARM_SEVERITIES).nullable(),
+  destinationIds: z.array(z.number().int()),
+  enabled: z.boolean(),
+  matched: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TrapFilter = z.infer<typeof trapFilterSchema>;
+export const trapFilterListSchema = z.object({ contents: z.array(trapFilterSchema), totalCount: z.number().int() });
+
+export const trapMappingInputSchema = z.strictObject({
+  name: text(TRAP_LIMITS.name).min(1, TRAP_MESSAGES.nameRequired),
+  trapOid: oidSchema,
+  action: z.enum(TRAP_MAPPING_ACTIONS, { message: 'Action must be raise or clear' }),
+  /** A raise and the clear that ends it share this key (linkDown raises "Link down", linkUp clears it). */
+  alarmKey: text(80).min(1, 'Alarm key is required'),
+  /** The varbind (OID prefix) whose value tells instances apart, e.g. ifIndex for one alarm per port. */
+  instanceOid: oidSchema.nullable().default(null),
+  severity: z.enum(ALARM_SEVERITIES).default('MAJOR'),
+  createTicket: z.boolean().default(false),
+  deviceType: text(40).nullable().default(null),
+  enabled: z.boolean().default(true),
+});
+export type TrapMappingInput = z.infer<typeof trapMappingInputSchema>;
+export const trapMappingSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  trapOid: z.string(),
+  action: z.enum(TRAP_MAPPING_ACTIONS),
+  alarmKey: z.string(),
+  instanceOid: z.string().nullable(),
+  severity: z.enum(ALARM_SEVERITIES),
+  createTicket: z.boolean(),
+  deviceType: z.string().nullable(),
+  enabled: z.boolean(),
+});
+export type TrapMapping = z.infer<typeof trapMappingSchema>;
+export const trapMappingListSchema = z.object({ contents: z.array(trapMappingSchema), totalCount: z.number().int() });
+
+export const trapVarbindSchema = z.object({ oid: z.string(), type: z.string(), value: z.string() });
+export type TrapVarbind = z.infer<typeof trapVarbindSchema>;
+
+export const unmatchedTrapSchema = z.object({
+  id: z.number().int(),
+  source: z.string(),
+  version: z.string(),
+  trapOid: z.string(),
+  reason: z.enum(['unknown-source', 'no-mapping']),
+  deviceId: z.number().int().nullable(),
+  deviceLabel: z.string().nullable(),
+  count: z.number().int(),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  varbinds: z.array(trapVarbindSchema),
+});
+export type UnmatchedTrap = z.infer<typeof unmatchedTrapSchema>;
+export const unmatchedTrapListSchema = z.object({ contents: z.array(unmatchedTrapSchema), totalCount: z.number().int() });
+export const unmatchedTrapQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(25),
+  reason: z.enum(['unknown-source', 'no-mapping']).optional(),
+});
+
+export const trapStatsSchema = z.object({
+  received: z.number().int(),
+  matched: z.number().int(),
+  unmatched: z.number().int(),
+  deduped: z.number().int(),
+  rateLimited: z.number().int(),
+  alarms: z.number().int(),
+  forwarded: z.number().int(),
+});
+export type TrapStats = z.infer<typeof trapStatsSchema>;
+
+export const trapListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
