@@ -18960,6 +18960,7 @@ export interface paths {
                                 series: {
                                     deviceId: number;
                                     deviceLabel: string;
+                                    siteName: string | null;
                                     key: string;
                                     points: {
                                         ts: number;
@@ -18972,6 +18973,7 @@ export interface paths {
                                 kind: "latest";
                                 deviceId: number;
                                 deviceLabel: string;
+                                siteName: string | null;
                                 status: string;
                                 key: string | null;
                                 value: (number | string | boolean) | null;
@@ -22426,6 +22428,7 @@ export interface paths {
                                 series: {
                                     deviceId: number;
                                     deviceLabel: string;
+                                    siteName: string | null;
                                     key: string;
                                     points: {
                                         ts: number;
@@ -22438,6 +22441,7 @@ export interface paths {
                                 kind: "latest";
                                 deviceId: number;
                                 deviceLabel: string;
+                                siteName: string | null;
                                 status: string;
                                 key: string | null;
                                 value: (number | string | boolean) | null;

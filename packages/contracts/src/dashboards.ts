@@ -718,6 +718,8 @@ export const widgetDataSchema = z.discriminatedUnion('kind', [
       z.object({
         deviceId: z.number().int(),
         deviceLabel: z.string(),
+        /** The device's site: devices of several sites often share a label (DG-01). */
+        siteName: z.string().nullable(),
         key: z.string(),
         points: z.array(pointSchema),
         truncated: z.boolean(),
@@ -728,6 +730,7 @@ export const widgetDataSchema = z.discriminatedUnion('kind', [
     kind: z.literal('latest'),
     deviceId: z.number().int(),
     deviceLabel: z.string(),
+    siteName: z.string().nullable(),
     status: z.string(),
     key: z.string().nullable(),
     value: scalar,

@@ -195,7 +195,14 @@ export const dashboardsSeeder: Seeder = {
       type: 'DASHBOARD',
       home: true,
       widgets: energyWidgets,
-      sizes: { 'fuel-gauge': { w: 3, h: 4 }, 'battery-0': { w: 3, h: 4 }, 'battery-1': { w: 3, h: 4 }, 'energy-now': { w: 3, h: 4 } },
+      sizes: {
+        'fuel-trend': { w: 6, h: 6 },
+        'meter-power': { w: 6, h: 6 },
+        'fuel-gauge': { w: 3, h: 4 },
+        'battery-0': { w: 3, h: 4 },
+        'battery-1': { w: 3, h: 4 },
+        'energy-now': { w: 3, h: 4 },
+      },
     });
 
     const wall: Widget[] = [

@@ -59,7 +59,7 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
           if (!device) continue;
           for (const key of widget.keys) {
             const s = await sources.series(scope, deviceId, key, range, widget.agg, interval ?? 1);
-            series.push({ deviceId, deviceLabel: device.label, key, ...s });
+            series.push({ deviceId, deviceLabel: device.label, siteName: device.site_name, key, ...s });
           }
         }
         if (series.length === 0) throw notFound(DASHBOARD_MESSAGES.deviceUnknown);
@@ -73,6 +73,7 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
           kind: 'latest',
           deviceId: device.id,
           deviceLabel: device.label,
+          siteName: device.site_name,
           status: device.status,
           key: widget.key,
           value: value?.value ?? null,

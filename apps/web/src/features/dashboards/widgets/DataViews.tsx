@@ -97,6 +97,7 @@ export function LatestView({
         </Typography>
         <Typography variant="caption" color="text.secondary">
           {data.deviceLabel}
+          {data.siteName ? ` (${data.siteName})` : ''}
           {data.key ? ` · ${data.key}` : ''}
           {data.ts ? ` · ${formatDateTime(data.ts)}` : ''}
         </Typography>

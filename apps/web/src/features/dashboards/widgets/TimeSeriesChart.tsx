@@ -12,10 +12,13 @@ import { alignSeries, SERIES_COLORS, type SeriesPoints } from './series-data.ts'
  */
 export function TimeSeriesChart({
   series,
+  span,
   onSelect,
   testId,
 }: {
   series: readonly SeriesPoints[];
+  /** The time range asked for (ms): the axis shows all of it, even where there are few or no points yet. */
+  span?: { start: number; end: number };
   onSelect?: (range: TimeRange | null) => void;
   testId?: string;
 }) {
@@ -27,6 +30,8 @@ export function TimeSeriesChart({
   const shape = series.map((s) => s.label).join('\u0000');
   const dataRef = useRef(series);
   dataRef.current = series;
+  const spanRef = useRef(span);
+  spanRef.current = span;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when the series change shape or the theme does
   useEffect(() => {
@@ -40,7 +45,12 @@ export function TimeSeriesChart({
       height: Math.max(80, el.clientHeight - 28),
       legend: { show: true, live: false },
       cursor: { drag: { x: true, y: false, setScale: false } },
-      scales: { x: { time: true } },
+      scales: {
+        x: {
+          time: true,
+          range: (_u, min, max) => (spanRef.current ? [spanRef.current.start / 1000, spanRef.current.end / 1000] : [min, max]),
+        },
+      },
       axes: [axis, { ...axis, size: 52 }],
       series: [
         {},
@@ -92,7 +102,8 @@ export function TimeSeriesChart({
         height: '100%',
         minHeight: 120,
         overflow: 'hidden',
-        '& .u-legend': { color: 'text.secondary', fontSize: 12 },
+        // many series: the legend scrolls in two rows at most, the plot keeps the rest of the box
+        '& .u-legend': { color: 'text.secondary', fontSize: 12, maxHeight: 40, overflowY: 'auto' },
         '& .u-select': { bgcolor: 'rgba(79,195,247,0.2)' },
       }}
     />

@@ -216,12 +216,14 @@ function SeriesView({ data, multiDevice }: { data: Extract<WidgetDataResponse['d
   const series = useMemo(
     () =>
       data.series.map((s) => ({
-        label: multiDevice ? `${s.deviceLabel} · ${s.key}` : s.key,
+        label: multiDevice ? `${s.deviceLabel}${s.siteName ? ` (${s.siteName})` : ''} · ${s.key}` : s.key,
         points: s.points.map((p) => ({ ts: p.ts, value: typeof p.value === 'number' ? p.value : null })),
       })),
     [data.series, multiDevice],
   );
   const handleSelect = useCallback((range: TimeRange | null) => store.select(range), [store]);
   if (series.every((s) => s.points.length === 0)) return <Centered testId="chart-empty">No data in this time range</Centered>;
-  return <TimeSeriesChart series={series} onSelect={handleSelect} testId="timeseries-chart" />;
+  return (
+    <TimeSeriesChart series={series} span={{ start: data.startTs, end: data.endTs }} onSelect={handleSelect} testId="timeseries-chart" />
+  );
 }
