@@ -5,6 +5,7 @@ import {
   type AnalyticsReport,
   type ComponentInput,
   type ComponentList,
+  DASHBOARD_PERMISSIONS,
   type DashboardComponent,
   type DashboardDetail,
   type DashboardFolder,
@@ -28,7 +29,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { http } from '../../lib/http.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
-import { useUser } from '../../lib/session.ts';
+import { permissionsOf, useUser } from '../../lib/session.ts';
 import { dashboardKeys } from './keys.ts';
 import { takeDashboard, takeWidgetData } from './prefetch.ts';
 
@@ -97,10 +98,13 @@ export const useDashboardList = (query: Query, enabled = true) =>
     queryFn: () => http.get<DashboardList>(DASHBOARD_API.dashboards, { query, ...quiet }),
   });
 
-/** SPEC 6: the user's own dashboard list, fetched only when the first role is not sysadmin, localadmin or customeradmin. */
+/**
+ * SPEC 6: the user's own dashboard list, fetched only when the first role is not sysadmin, localadmin or customeradmin,
+ * and only for users who may view dashboards at all.
+ */
 export function useUserDashboards() {
   const user = useUser();
-  const enabled = Boolean(user) && shouldFetchUserDashboards(user?.userRole ?? []);
+  const enabled = Boolean(user) && shouldFetchUserDashboards(user?.userRole ?? []) && permissionsOf(user).has(DASHBOARD_PERMISSIONS.view);
   return useQuery({
     queryKey: dashboardKeys.mine,
     enabled,

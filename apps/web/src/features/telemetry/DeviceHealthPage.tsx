@@ -7,7 +7,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { type Alarm, type AlarmRule, MANAGE_ALARM_RULES } from '@sitewatch/contracts/alarms';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -91,6 +91,8 @@ function AlarmsTab() {
 
 function RulesTab({ canEdit }: { canEdit: boolean }) {
   const rules = useAlarmRules();
+  // the rule just made is on top, where its maker looks for it
+  const newestFirst = useMemo(() => [...(rules.data?.contents ?? [])].sort((a, b) => b.id - a.id), [rules.data]);
   const remove = useDeleteRule();
   const [editing, setEditing] = useState<AlarmRule | null | 'new'>(null);
   const [deleting, setDeleting] = useState<AlarmRule | null>(null);
@@ -137,7 +139,7 @@ function RulesTab({ canEdit }: { canEdit: boolean }) {
       ) : null}
       <Paper variant="outlined" sx={{ height: 480 }}>
         <DataGrid
-          rows={rules.data?.contents ?? []}
+          rows={newestFirst}
           columns={columns}
           loading={rules.isLoading}
           disableRowSelectionOnClick
