@@ -1,15 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FuzzCase,
-  HOSTILE_RAW,
-  hostileFor,
-  type JsonSchema,
-  leaves,
-  sample,
-  seededRandom,
-  shuffle,
-  withValue,
-} from './support/fuzz.ts';
+import { casesFor, type Operation, seededRandom } from './support/fuzz.ts';
 import { createTestApp, type TestApp, type TestClient } from './support/harness.ts';
 
 /**
@@ -21,11 +11,6 @@ const CASES_PER_ROUTE = 120;
 /** Routes that would end the fuzzing session itself. */
 const SKIPPED = new Set(['POST /api/auth/logout/']);
 
-interface Operation {
-  parameters?: Array<{ in: string; name: string; required?: boolean; schema?: JsonSchema }>;
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-}
-
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
@@ -33,45 +18,6 @@ beforeAll(async () => {
   admin = await t.login('customeradmin');
 }, 120_000);
 afterAll(() => t?.close());
-
-function casesFor(method: string, path: string, op: Operation, random: () => number): FuzzCase[] {
-  const params = op.parameters ?? [];
-  const pathParams = params.filter((p) => p.in === 'path');
-  const queryParams = params.filter((p) => p.in === 'query');
-  const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-  const pathValues = Object.fromEntries(pathParams.map((p) => [p.name, encodeURIComponent(String(sample(p.schema) ?? '1'))]));
-  const queryValues = Object.fromEntries(
-    queryParams.filter((p) => p.required).map((p) => [p.name, encodeURIComponent(String(sample(p.schema) ?? '1'))]),
-  );
-  const body = bodySchema ? (sample(bodySchema) ?? {}) : undefined;
-  const build = (
-    label: string,
-    pathOver: Record<string, string> = {},
-    queryOver: Record<string, string> = {},
-    payload: unknown = body,
-  ): FuzzCase => {
-    const values = { ...pathValues, ...pathOver };
-    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? '1');
-    const query = Object.entries({ ...queryValues, ...queryOver })
-      .map(([k, v]) => `${k}=${v}`)
-      .join('&');
-    return { method, url: query ? `${url}?${query}` : url, payload, label };
-  };
-  const variants: FuzzCase[] = [];
-  for (const p of pathParams) for (const raw of HOSTILE_RAW) variants.push(build(`path ${p.name}=${raw.slice(0, 20)}`, { [p.name]: raw }));
-  for (const p of queryParams)
-    for (const raw of HOSTILE_RAW) variants.push(build(`query ${p.name}=${raw.slice(0, 20)}`, {}, { [p.name]: raw }));
-  if (bodySchema) {
-    for (const leaf of leaves(bodySchema)) {
-      for (const value of hostileFor(leaf.schema)) {
-        const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 12)) : JSON.stringify(value);
-        variants.push(build(`body ${leaf.path.join('.')}=${shown}`, {}, {}, withValue(body, leaf.path, value)));
-      }
-    }
-    for (const whole of [[], 'x', 7]) variants.push(build(`body=${JSON.stringify(whole)}`, {}, {}, whole as never));
-  }
-  return [build('plausible'), ...shuffle(variants, random).slice(0, CASES_PER_ROUTE - 1)];
-}
 
 describe('dashboards route fuzzer', () => {
   it('answers no 5xx to bounded hostile input on any dashboards route', async () => {
@@ -88,7 +34,7 @@ describe('dashboards route fuzzer', () => {
         if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(verb) || SKIPPED.has(`${verb} ${path}`)) continue;
         if (op.requestBody?.content && !op.requestBody.content['application/json']) continue; // uploads: multipart
         routes++;
-        for (const c of casesFor(verb, path, op, random)) {
+        for (const c of casesFor(verb, path, op, random, CASES_PER_ROUTE)) {
           cases++;
           const send = () => admin.request({ method: c.method as 'GET', url: c.url, payload: c.payload as never });
           let res = await send();

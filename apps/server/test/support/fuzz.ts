@@ -177,3 +177,52 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
   }
   return out;
 }
+
+/** An operation of the OpenAPI document, as far as the fuzzer reads it. */
+export interface Operation {
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema?: JsonSchema }>;
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+
+/**
+ * The cases for one route of the OpenAPI document: a plausible call, then hostile values in each path and query
+ * parameter and body leaf, shuffled and cut to `perRoute` cases in all.
+ */
+export function casesFor(method: string, path: string, op: Operation, random: () => number, perRoute: number): FuzzCase[] {
+  const params = op.parameters ?? [];
+  const pathParams = params.filter((p) => p.in === 'path');
+  const queryParams = params.filter((p) => p.in === 'query');
+  const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+  const pathValues = Object.fromEntries(pathParams.map((p) => [p.name, encodeURIComponent(String(sample(p.schema) ?? '1'))]));
+  const queryValues = Object.fromEntries(
+    queryParams.filter((p) => p.required).map((p) => [p.name, encodeURIComponent(String(sample(p.schema) ?? '1'))]),
+  );
+  const body = bodySchema ? (sample(bodySchema) ?? {}) : undefined;
+  const build = (
+    label: string,
+    pathOver: Record<string, string> = {},
+    queryOver: Record<string, string> = {},
+    payload: unknown = body,
+  ): FuzzCase => {
+    const values = { ...pathValues, ...pathOver };
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? '1');
+    const query = Object.entries({ ...queryValues, ...queryOver })
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
+    return { method, url: query ? `${url}?${query}` : url, payload, label };
+  };
+  const variants: FuzzCase[] = [];
+  for (const p of pathParams) for (const raw of HOSTILE_RAW) variants.push(build(`path ${p.name}=${raw.slice(0, 20)}`, { [p.name]: raw }));
+  for (const p of queryParams)
+    for (const raw of HOSTILE_RAW) variants.push(build(`query ${p.name}=${raw.slice(0, 20)}`, {}, { [p.name]: raw }));
+  if (bodySchema) {
+    for (const leaf of leaves(bodySchema)) {
+      for (const value of hostileFor(leaf.schema)) {
+        const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 12)) : JSON.stringify(value);
+        variants.push(build(`body ${leaf.path.join('.')}=${shown}`, {}, {}, withValue(body, leaf.path, value)));
+      }
+    }
+    for (const whole of [[], 'x', 7]) variants.push(build(`body=${JSON.stringify(whole)}`, {}, {}, whole as never));
+  }
+  return [build('plausible'), ...shuffle(variants, random).slice(0, perRoute - 1)];
+}
