@@ -4,7 +4,10 @@
  *   (goal ≤ 300 ms), which includes reading the draft from the server (and the template, unless the list just
  *   read it);
  * - key press to paint: from keydown in a text field to the frame after the input shows it, p95 over 60 key
- *   presses (goal ≤ 16 ms).
+ *   presses (goal ≤ 16 ms: the key press is handled and painted within one 60 Hz frame). Measured twice: with the
+ *   display's frame clock, where the paint also waits for the next vsync tick (up to 16.7 ms even on an empty page),
+ *   and with frames unthrottled (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is produced as soon as
+ *   there is something to show), which is the work of the key press itself: handler, style, layout, paint.
  * Needs a running app with a fixed captcha: BASE_URL (default http://localhost:8310) and CAPTCHA_FIXED_ANSWER.
  * Prints each round, the key press figure of a page with only an input (the floor of that measure in this browser)
  * and the machine's load average, since figures on a busy machine are noisy.
@@ -26,12 +29,10 @@ const load = () => {
   }
 };
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-try {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const UNTHROTTLED = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
+
+const signIn = async (page: Page) => {
   await page.goto(`${BASE}/auth/login/?next=/forms`);
   await page.getByTestId('captcha-image').waitFor();
   await page.getByLabel(/username/i).fill('customeradmin');
@@ -39,6 +40,37 @@ try {
   await page.getByLabel(/captcha/i).fill(CAPTCHA);
   await page.getByRole('button', { name: /sign in|login|log in/i }).click();
   await page.waitForURL((u) => !u.pathname.includes('/login'));
+};
+
+// Key press to paint, timed the same way in the form and, for reference, on a page with nothing but an input.
+const keyLatencies = async (target: Page, selector: string) => {
+  await target.locator(selector).click();
+  await target.evaluate(`(() => {
+    window.__lat = [];
+    document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
+    document.addEventListener('input', () => requestAnimationFrame(() => setTimeout(() => window.__lat.push(performance.now() - window.__t0), 0)), true);
+  })()`);
+  for (let i = 0; i < 60; i++) await target.keyboard.type(String.fromCharCode(97 + (i % 26)), { delay: 40 });
+  await target.waitForTimeout(300);
+  return (await target.evaluate('window.__lat')) as number[];
+};
+
+const keyPressFigures = async (page: Page, empty: Page, label: string) => {
+  const lat = await keyLatencies(page, '#form-field-q0');
+  console.log(
+    `key press to paint, ${label} (200 fields): p95 ${p95(lat).toFixed(1)} ms, median ${median(lat).toFixed(1)} ms over ${lat.length} keys (goal ≤ 16 ms)`,
+  );
+  await empty.setContent('<input id="only">');
+  const floor = await keyLatencies(empty, '#only');
+  console.log(
+    `key press to paint, ${label}, a page with only an input (this measure's floor): p95 ${p95(floor).toFixed(1)} ms, median ${median(floor).toFixed(1)} ms`,
+  );
+};
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS });
+try {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await signIn(page);
 
   // FIELD_TYPES=string isolates the cost of the pickers from the cost of the form engine.
   const types = process.env.FIELD_TYPES
@@ -93,31 +125,18 @@ try {
     `200-field form first render: p95 ${p95(renders).toFixed(0)} ms, median ${median(renders).toFixed(0)} ms (goal ≤ 300 ms); rounds ${renders.map((r) => r.toFixed(0)).join(', ')} ms`,
   );
 
-  // Key press to paint, timed the same way in the form and, for reference, on a page with nothing but an input:
-  // the frame comes at the display's next 60 Hz tick, so even an empty page measures up to ~17 ms.
-  const keyLatencies = async (target: Page, selector: string) => {
-    await target.locator(selector).click();
-    await target.evaluate(`(() => {
-      window.__lat = [];
-      document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
-      document.addEventListener('input', () => requestAnimationFrame(() => setTimeout(() => window.__lat.push(performance.now() - window.__t0), 0)), true);
-    })()`);
-    for (let i = 0; i < 60; i++) await target.keyboard.type(String.fromCharCode(97 + (i % 26)), { delay: 40 });
-    await target.waitForTimeout(300);
-    return (await target.evaluate('window.__lat')) as number[];
-  };
-  const lat = await keyLatencies(page, '#form-field-q0');
-  console.log(
-    `key press to paint (200 fields): p95 ${p95(lat).toFixed(1)} ms, median ${median(lat).toFixed(1)} ms over ${lat.length} keys (goal ≤ 16 ms)`,
-  );
-  const empty = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  await empty.setContent('<input id="only">');
-  const floor = await keyLatencies(empty, '#only');
-  console.log(
-    `key press to paint on a page with only an input (this measure's floor): p95 ${p95(floor).toFixed(1)} ms, median ${median(floor).toFixed(1)} ms`,
-  );
+  await keyPressFigures(page, await browser.newPage(), 'display frame clock');
+  const unthrottled = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...BROWSER_ARGS, ...UNTHROTTLED] });
+  try {
+    const other = await unthrottled.newPage({ viewport: { width: 1366, height: 900 } });
+    await signIn(other);
+    await other.goto(`${BASE}/form/${id}/create`);
+    await other.locator('#form-field-q0').waitFor();
+    await keyPressFigures(other, await unthrottled.newPage(), 'frames unthrottled');
+  } finally {
+    await unthrottled.close();
+  }
   console.log(`fields: ${types.join(',')}; load average (1, 5, 15 min) before ${loadBefore}, after ${load()}`);
-  void id;
 } finally {
   await browser.close();
 }

@@ -90,6 +90,9 @@ export function SideNav({ items, ticketAlias, open, temporary, onClose }: Props)
         borderColor: 'divider',
         bgcolor: 'background.paper',
         position: 'sticky',
+        // Above the page's own positioned elements in paint order: a sticky layer painted before them would make the
+        // browser give each of them a compositing layer of its own (assumed overlap), some 60 on a long form.
+        zIndex: 1,
         top: 64,
         alignSelf: 'flex-start',
         height: 'calc(100vh - 64px)',
