@@ -21,11 +21,11 @@ const BLUR_MIN_FRAMES = 2;
 export const SCENE_SIMILARITY_MIN = 0.5;
 
 /**
- * The filter chain: keyframes only (`-skip_frame nokey`, so a minute of 25 fps video decodes ~60 frames, not 1,500),
- * scaled down, through ffmpeg's own detectors; every frame's metadata is printed to stdout for `parseFindings`.
+ * Keyframes only (`-skip_frame nokey`, so a minute of 25 fps video decodes ~60 frames, not 1,500), scaled down once,
+ * through ffmpeg's own detectors; every frame's metadata is printed to stdout for `parseFindings`.
  */
-const FILTERS = [
-  'scale=320:-2:flags=fast_bilinear',
+const SCALE = 'scale=320:-2:flags=fast_bilinear';
+const DETECTORS = [
   `blackdetect=d=${BLACK_MIN}:pix_th=0.10`,
   `freezedetect=n=-50dB:d=${FREEZE_MIN}`,
   'blurdetect=block_width=32:block_height=32',
@@ -119,6 +119,25 @@ export interface MotionPass {
   file: string;
 }
 
+/** The scene check asked of the same pass: a keyframe of the footage against the camera's reference frame. */
+export interface ScenePass {
+  /** The camera's reference frame (a JPEG file). */
+  reference: string;
+  /** Seconds into the footage: the last keyframe up to half a second after it is compared (with a keyframe a second, the nearest). */
+  offset: number;
+  /** Where the comparison is written (read and removed after the run). */
+  file: string;
+}
+
+/** The scene check's probe: the middle of the footage, at most 5 s in (the sweep and the benchmark both use it). */
+export const sceneOffset = (windowSeconds: number) => Math.min(windowSeconds / 2, 5);
+
+/** The structural similarity (0 to 1) of the probe keyframe to the reference, and where the probe was taken. */
+export interface SceneProbe {
+  offset: number;
+  similarity: number;
+}
+
 const regionChain = (region: Region) =>
   `crop=trunc(iw*${fraction(region.w)}/2)*2:trunc(ih*${fraction(region.h)}/2)*2:trunc(iw*${fraction(region.x)}):trunc(ih*${fraction(region.y)}),scale=160:-2:flags=fast_bilinear,format=gray,scdet=threshold=100`;
 
@@ -136,38 +155,78 @@ const DECODE = [
   '+fast',
 ];
 
+/** A path as a filter option value inside a filter graph. */
+const filterPath = (path: string) => path.replace(/[\\:',;[\]]/g, '\\$&');
+
+/** Pictures compared small and in grey: both sides of the scene check go through the same scale. */
+const COMPARE = 'scale=160:120,format=gray';
+
 /**
- * Runs the detectors over an ffmpeg input (a `concat:` of a recording run's init and segments). With `motion`, the
- * same decoded keyframes are split to the region's crop and `scdet` too (one decode for both: the region costs
- * little more than the detectors alone).
+ * The filter graph of one pass. The detectors always; with `motion`, the decoded keyframes are split to the region's
+ * crop and `scdet` too; with `scene`, the keyframes the detectors see are split once more, those up to the probe
+ * offset compared with `ssim` against the reference frame (input 1). Outputs are `[o1]`, then `[m]` and `[s]`.
+ */
+export function passGraph(opts: { motion?: MotionPass; scene?: ScenePass }): string {
+  const { motion, scene } = opts;
+  const chains = [`[0:v]${motion ? 'split=2[v][r];[v]' : ''}${SCALE},${scene ? 'split=2[d][p];[d]' : ''}${DETECTORS}[o1]`];
+  if (motion) chains.push(`[r]${regionChain(motion.region)},metadata=mode=print:key=lavfi.scd.mafd:file=${filterPath(motion.file)}[m]`);
+  if (scene) {
+    const until = (Math.max(0, scene.offset) + 0.5).toFixed(2);
+    chains.push(
+      `[p]select=lte(t\\,${until}),${COMPARE}[probe]`,
+      `[1:v]${COMPARE}[reference]`,
+      `[probe][reference]ssim,metadata=mode=print:key=lavfi.ssim.All:file=${filterPath(scene.file)}[s]`,
+    );
+  }
+  return chains.join(';');
+}
+
+/**
+ * One camera's analysis in one ffmpeg process and one decode of its keyframes (a `concat:` of a recording run's init
+ * and segments): the detectors, with `motion` the region's motion, with `scene` the probe keyframe's similarity to
+ * the reference frame. Nothing is re-encoded; side results go through small files, read and removed here.
  */
 export async function analyseFootage(
   input: string,
   windowSeconds: number,
-  signal?: AbortSignal,
-  motion?: MotionPass,
-): Promise<{ findings: Finding[]; motion: MotionFinding[] }> {
+  opts: { signal?: AbortSignal; motion?: MotionPass; scene?: ScenePass } = {},
+): Promise<{ findings: Finding[]; motion: MotionFinding[]; scene: SceneProbe | null }> {
+  const { motion, scene } = opts;
   const t = ['-t', String(windowSeconds)];
-  const outputs = motion
-    ? [
-        '-filter_complex',
-        `[0:v]split=2[d][r];[d]${FILTERS}[o1];[r]${regionChain(motion.region)},metadata=mode=print:key=lavfi.scd.mafd:file=${motion.file.replace(/[\\:',;[\]]/g, '\\$&')}[o2]`,
-        ...['-map', '[o1]', ...t, '-f', 'null', '-'],
-        ...['-map', '[o2]', ...t, '-f', 'null', '-'],
-      ]
-    : ['-an', ...t, '-vf', FILTERS, '-f', 'null', '-'];
-  const { stdout } = await runFfmpeg([...DECODE, '-i', input, ...outputs], { signal });
-  const findings = parseFindings(stdout, windowSeconds);
-  if (!motion) return { findings, motion: [] };
+  const reference = scene ? ['-threads', '1', '-protocol_whitelist', PROTOCOLS.file, '-i', scene.reference] : [];
+  const outputs = ['[o1]', ...(motion ? ['[m]'] : []), ...(scene ? ['[s]'] : [])].flatMap((o) => ['-map', o, ...t, '-f', 'null', '-']);
+  // one thread in the filters as in the decoders: the sweep's CPU budget counts one ffmpeg at a time on one core
+  const graph = ['-filter_complex_threads', '1', '-filter_complex', passGraph(opts)];
   try {
-    return { findings, motion: parseMotion(await readFile(motion.file, 'utf8'), motion.thresholdPercent) };
+    const { stdout } = await runFfmpeg([...DECODE, '-i', input, ...reference, ...graph, ...outputs], { signal: opts.signal });
+    return {
+      findings: parseFindings(stdout, windowSeconds),
+      motion: motion ? parseMotion(await readFile(motion.file, 'utf8'), motion.thresholdPercent) : [],
+      scene: scene ? parseScene(await readFile(scene.file, 'utf8')) : null,
+    };
   } finally {
-    await rm(motion.file, { force: true });
+    await Promise.all([motion && rm(motion.file, { force: true }), scene && rm(scene.file, { force: true })]);
   }
 }
 
-/** Writes the picture at `offset` seconds of the input as a small JPEG (`size`: the comparison size for probes). */
-export async function extractFrame(input: string, offset: number, out: string, size: 'frame' | 'probe' = 'frame'): Promise<void> {
+/** Reads the similarity printed for each compared keyframe: the last one (the nearest the probe offset) counts. */
+export function parseScene(output: string): SceneProbe | null {
+  let time: number | null = null;
+  let probe: SceneProbe | null = null;
+  for (const line of output.split('\n')) {
+    const frame = /pts_time:(-?[\d.]+)/.exec(line);
+    if (frame) {
+      time = Number(frame[1]);
+      continue;
+    }
+    const m = /^lavfi\.ssim\.All=([\d.]+)/.exec(line.trim());
+    if (m && time !== null && Number.isFinite(Number(m[1]))) probe = { offset: time, similarity: Number(m[1]) };
+  }
+  return probe;
+}
+
+/** Writes the picture at `offset` seconds of the input as a JPEG (the frame a finding or a reference shows). */
+export async function extractFrame(input: string, offset: number, out: string): Promise<void> {
   await runFfmpeg([
     '-threads',
     '1',
@@ -180,39 +239,12 @@ export async function extractFrame(input: string, offset: number, out: string, s
     '-frames:v',
     '1',
     '-vf',
-    size === 'frame' ? 'scale=640:-2' : 'scale=160:120:flags=fast_bilinear',
+    'scale=640:-2',
     '-q:v',
     '5',
     '-y',
     out,
   ]);
-}
-
-/** Structural similarity (0 to 1) of two pictures, compared small and in grey. */
-export async function similarity(reference: string, frame: string): Promise<number> {
-  const { stderr } = await runFfmpeg(
-    [
-      '-loglevel',
-      'info',
-      '-protocol_whitelist',
-      PROTOCOLS.file,
-      '-i',
-      reference,
-      '-protocol_whitelist',
-      PROTOCOLS.file,
-      '-i',
-      frame,
-      '-lavfi',
-      '[0:v]scale=160:120,format=gray[a];[1:v]scale=160:120,format=gray[b];[a][b]ssim',
-      '-f',
-      'null',
-      '-',
-    ],
-    { stderrLimit: 20_000 },
-  );
-  const match = /All:([\d.]+)/.exec(stderr);
-  if (!match) throw new Error('ffmpeg printed no similarity');
-  return Number(match[1]);
 }
 
 /** A stretch of motion inside a camera's region, in seconds from the start of the analysed window. */

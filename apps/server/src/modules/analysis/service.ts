@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ANALYSER_LABELS,
@@ -30,7 +30,15 @@ import type { SystemTickets } from '../helpdesk/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import type { FootagePort, RecordingCamera } from '../video/footage.ts';
-import { analyseFootage, extractFrame, type Finding, type MotionFinding, SCENE_SIMILARITY_MIN, similarity } from './analysers.ts';
+import {
+  analyseFootage,
+  extractFrame,
+  type Finding,
+  type MotionFinding,
+  SCENE_SIMILARITY_MIN,
+  type SceneProbe,
+  sceneOffset,
+} from './analysers.ts';
 import * as repo from './repository.ts';
 
 export const VIEW_CAMERA = 'view_camera';
@@ -194,34 +202,44 @@ export function createAnalysisService(deps: AnalysisDeps) {
     return id;
   }
 
-  /** The scene check: the middle of the footage against the camera's reference frame (the first one taken becomes it). */
+  /** The camera's reference frame on disk, or null when none has been taken (or its file is gone: a new one is). */
+  async function referenceOf(camera: RecordingCamera, state: Awaited<ReturnType<typeof repo.cameraState>>) {
+    if (!state?.reference_file) return null;
+    const path = frameFile(camera.tenantId, state.reference_file);
+    return access(path).then(
+      () => path,
+      () => null,
+    );
+  }
+
+  /**
+   * The scene check, from the pass's comparison of the probe keyframe with the camera's reference frame. Without a
+   * reference, the first one taken becomes it.
+   */
   async function sceneCheck(
     camera: RecordingCamera,
-    state: Awaited<ReturnType<typeof repo.cameraState>>,
+    probe: SceneProbe | null,
+    hasReference: boolean,
     input: string,
     from: Date,
     seconds: number,
-  ): Promise<Detected | null> {
-    const probe = frameFile(camera.tenantId, `probe-${camera.deviceId}.jpg`);
-    await mkdir(framesDir(camera.tenantId), { recursive: true });
-    const offset = Math.min(seconds / 2, 5);
-    await extractFrame(input, offset, probe, 'probe');
-    if (!state?.reference_file) {
+  ) {
+    if (!hasReference) {
       const name = `reference-${camera.deviceId}.jpg`;
-      await extractFrame(input, offset, frameFile(camera.tenantId, name));
+      await mkdir(framesDir(camera.tenantId), { recursive: true });
+      await extractFrame(input, sceneOffset(seconds), frameFile(camera.tenantId, name));
       await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { reference_file: name, reference_at: clock.now() });
       return null;
     }
-    const ssim = await similarity(frameFile(camera.tenantId, state.reference_file), probe);
-    if (ssim >= SCENE_SIMILARITY_MIN) return null;
+    if (!probe || probe.similarity >= SCENE_SIMILARITY_MIN) return null;
     return {
       analyser: 'sceneChange',
-      at: new Date(from.getTime() + offset * 1000),
+      at: new Date(from.getTime() + probe.offset * 1000),
       endAt: null,
-      score: Math.min(1, 1 - ssim),
-      detail: `Similarity to the reference frame ${ssim.toFixed(2)} (below ${SCENE_SIMILARITY_MIN})`,
-      frameOffset: offset,
-    };
+      score: Math.min(1, 1 - probe.similarity),
+      detail: `Similarity to the reference frame ${probe.similarity.toFixed(2)} (below ${SCENE_SIMILARITY_MIN})`,
+      frameOffset: probe.offset,
+    } satisfies Detected;
   }
 
   /**
@@ -305,16 +323,19 @@ export function createAnalysisService(deps: AnalysisDeps) {
     if (!footage) return 0;
     const seconds = Math.max(1, (footage.to.getTime() - footage.from.getTime()) / 1000);
     const watch = regionWatch(state, footage.from, footage.to);
+    const reference = await referenceOf(camera, state);
     if (watch) await mkdir(framesDir(camera.tenantId), { recursive: true });
-    const { findings, motion } = await analyseFootage(
-      footage.input,
-      seconds,
+    // one ffmpeg process a camera: the detectors, the region's motion and the scene check share one decode
+    const pass = await analyseFootage(footage.input, seconds, {
       signal,
-      watch
+      motion: watch
         ? { region: watch.region, thresholdPercent: watch.threshold, file: frameFile(camera.tenantId, `motion-${camera.deviceId}.txt`) }
         : undefined,
-    );
-    const detected: Detected[] = findings.map((f: Finding) => ({
+      scene: reference
+        ? { reference, offset: sceneOffset(seconds), file: frameFile(camera.tenantId, `scene-${camera.deviceId}.txt`) }
+        : undefined,
+    });
+    const detected: Detected[] = pass.findings.map((f: Finding) => ({
       analyser: f.analyser,
       at: new Date(footage.from.getTime() + f.offset * 1000),
       endAt: new Date(footage.from.getTime() + (f.offset + f.duration) * 1000),
@@ -324,10 +345,10 @@ export function createAnalysisService(deps: AnalysisDeps) {
     }));
     // a black or frozen picture says nothing about where the camera points
     if (!detected.some((d) => d.analyser === 'black' || d.analyser === 'frozen')) {
-      const scene = await sceneCheck(camera, state, footage.input, footage.from, seconds);
+      const scene = await sceneCheck(camera, pass.scene, reference !== null, footage.input, footage.from, seconds);
       if (scene) detected.push(scene);
     }
-    if (watch) detected.push(...watch.found(motion));
+    if (watch) detected.push(...watch.found(pass.motion));
     let recorded = 0;
     for (const d of detected) if ((await record(camera, d, footage.input)) !== null) recorded++;
     await repo.saveCameraState(db, camera.tenantId, camera.deviceId, { analysed_until: footage.to });
