@@ -237,6 +237,10 @@ describe('bulk commands', () => {
     expect(status.counts.queued).toBe(2);
     expect(status.finished).toBe(false);
     expect(status.devices).toHaveLength(22);
+    // stored in two chunks (the first sent before the second is written): one bulk, every command in its activity
+    const entries = await t.db.selectFrom('user_activity_logs').select('after').where('action', '=', 'device.command').execute();
+    const ofBulk = entries.filter((e) => (typeof e.after === 'string' ? JSON.parse(e.after) : e.after)?.bulkId === bulk.id);
+    expect(ofBulk).toHaveLength(22);
     const byType = await admin.post('/api/commands/bulk/', {
       target: { kind: 'type', type: 'ETH', assetId: bulkSite.id },
       method: 'ping',

@@ -22,8 +22,10 @@ export const COMMAND_TOPICS = {
 
 /**
  * queued: stored, not yet handed to the device (it is offline, or not subscribed);
- * sent: published to the device's live subscription (or handed to its waiting HTTP poll);
- * delivered: the device acknowledged it (MQTT PUBACK at QoS 1, or a reply; a one-way command ends here);
+ * sent: published to the device's live subscription (or handed to its waiting HTTP poll; through an external broker:
+ *   the broker acknowledged the publish, which says nothing of the device);
+ * delivered: the device acknowledged it (MQTT PUBACK at QoS 1, or a reply; a one-way command ends here; through an
+ *   external broker only a reply tells, so a one-way command there ends in timeout);
  * successful: a two-way command's reply came back; failed: the reply reported an error, or the device refused it;
  * timeout: a two-way command got no reply within its timeout after it was sent;
  * expired: never sent before its expiry.

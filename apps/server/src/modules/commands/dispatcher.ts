@@ -26,6 +26,9 @@ interface Waiter {
 /** PUBACKs (and replies) arriving within this window are recorded in one statement. */
 const ACK_BATCH_MS = 10;
 
+/** A claim for a publish to the external broker is given back after this long without the broker's answer. */
+export const CLAIM_LEASE_MS = 60_000;
+
 /** Deadlines are woken up per second of due time: one job serves every command due in that second. */
 export const DEADLINE_QUEUE = 'command-deadlines';
 
@@ -72,6 +75,8 @@ export function createDispatcher(deps: {
   const acks: number[] = [];
   let ackTimer: NodeJS.Timeout | undefined;
   const replies: Array<Parameters<typeof repo.markRepliedMany>[1][number]> = [];
+  const brokerSeen = new Map<number, { token: string; at: number }>();
+  const arriving = new Set<number>();
   let replyBatch: Promise<void> | null = null;
 
   const messageIdFor = (clientId: string) => {
@@ -84,68 +89,132 @@ export function createDispatcher(deps: {
   };
   const fail = (error: unknown) => log.error({ err: error }, 'device command dispatch failed');
 
-  async function sendMqtt(sub: Subscriber, commands: Array<DeviceRpcCommand>) {
+  /** Writes what waits for these embedded-broker subscribers, claimed (queued → sent) in one statement. */
+  async function sendMqtt(deviceIds: number[]) {
     const broker = runtime.broker;
-    if (!broker) return;
-    const claimed = await repo.claimSent(
-      db,
-      commands.map((c) => c.id),
-      clock.now(),
-      'mqtt',
-    );
-    if (claimed.length === 0) return;
-    const byId = new Map(commands.map((c) => [c.id, c]));
+    if (!broker || deviceIds.length === 0) return [];
+    const claimed = await repo.claimPendingFor(db, deviceIds, clock.now(), 'mqtt');
     const failed: number[] = [];
     const sent: repo.Changed[] = [];
     await Promise.all(
       claimed.map(async (row) => {
-        const command = byId.get(row.id) as DeviceRpcCommand;
-        const qos = sub.qos > 0 ? 1 : 0;
-        const messageId = qos ? messageIdFor(sub.clientId) : undefined;
-        if (messageId) inflight.set(`${sub.clientId}:${messageId}`, row.id);
-        const payload = Buffer.from(JSON.stringify({ method: command.method, params: command.params ?? {} }));
-        const ok = await broker.send(sub.clientId, COMMAND_TOPICS.request(row.id), payload, qos, messageId);
+        const sub = subscribers.get(row.device_id);
+        const qos = sub && sub.qos > 0 ? 1 : 0;
+        const messageId = sub && qos ? messageIdFor(sub.clientId) : undefined;
+        if (sub && messageId) inflight.set(`${sub.clientId}:${messageId}`, row.id);
+        const payload = Buffer.from(JSON.stringify({ method: row.method, params: row.params ?? {} }));
+        const ok = sub ? await broker.send(sub.clientId, COMMAND_TOPICS.request(row.id), payload, qos, messageId) : false;
         if (ok) sent.push(row);
         else {
           failed.push(row.id);
-          if (messageId) inflight.delete(`${sub.clientId}:${messageId}`);
+          if (sub && messageId) inflight.delete(`${sub.clientId}:${messageId}`);
         }
       }),
     );
     report(sent);
     if (failed.length > 0) report(await repo.requeue(db, failed));
+    return claimed;
+  }
+
+  /**
+   * Publishes commands to the external broker on `v1/devices/{token}/rpc/request/{id}` at QoS 1: claimed in the
+   * database first (still queued), sent once the broker acknowledged the publish, queued again when it did not.
+   */
+  async function publishToBroker(work: Array<{ token: string; command: DeviceRpcCommand }>) {
+    const external = runtime.external;
+    if (!external || work.length === 0) return;
+    const claimed = await repo.claimForBroker(
+      db,
+      work.map((w) => w.command.id),
+      clock.now(),
+      CLAIM_LEASE_MS,
+    );
+    if (claimed.length === 0) return;
+    const byId = new Map(work.map((w) => [w.command.id, w]));
+    const acked: number[] = [];
+    let flushing: Promise<void> | null = null;
+    // acknowledgements of a burst are recorded together, each as soon as the broker gave it
+    const flush = () => {
+      flushing ??= new Promise<void>((resolve) => setTimeout(resolve, ACK_BATCH_MS)).then(async () => {
+        flushing = null;
+        report(await repo.markPublished(db, acked.splice(0), clock.now()));
+      });
+      return flushing;
+    };
+    // not awaited: a broker that went away holds its acknowledgements until it is back, and the dispatch of
+    // other devices (HTTP polls) does not wait for it
+    void Promise.all(
+      claimed.map(async ({ id }) => {
+        const { token, command } = byId.get(id) as (typeof work)[number];
+        const payload = Buffer.from(JSON.stringify({ method: command.method, params: command.params ?? {} }));
+        if (!(await external.publish(COMMAND_TOPICS.tokenRequest(token, id), payload))) return id;
+        acked.push(id);
+        await flush();
+        return null;
+      }),
+    )
+      .then(async (outcome) => {
+        const failed = outcome.filter((id): id is number => id !== null);
+        if (failed.length > 0) report(await repo.releaseClaims(db, failed, clock.now()));
+      })
+      .catch(fail);
+  }
+
+  /** Devices whose messages came through the external broker lately, with the token their topics carry. */
+  const onBroker = (deviceId: number) => {
+    const seen = brokerSeen.get(deviceId);
+    return seen && clock.now().getTime() - seen.at <= runtime.inactivityTimeoutSeconds * 1000 ? seen.token : null;
+  };
+
+  /** A device (re)connected: what waits for it is sent, with that of the others arriving in the same moment. */
+  function arrived(deviceId: number) {
+    arriving.add(deviceId);
+    if (arriving.size > 1) return;
+    setTimeout(() => {
+      const ids = [...arriving];
+      arriving.clear();
+      for (let i = 0; i < ids.length; i += 500) void deliver(ids.slice(i, i + 500));
+    }, ACK_BATCH_MS);
   }
 
   async function deliverNow(deviceIds: number[]) {
-    const local = deviceIds.filter((id) => subscribers.has(id) || (waiters.get(id)?.size ?? 0) > 0);
-    if (local.length === 0) return;
-    const pending = await repo.pendingFor(db, local, clock.now());
+    const brokerUp = runtime.external?.client.connected === true;
+    const subscribed = deviceIds.filter((id) => subscribers.has(id));
+    const others = deviceIds.filter(
+      (id) => !subscribers.has(id) && ((waiters.get(id)?.size ?? 0) > 0 || (brokerUp && onBroker(id) !== null)),
+    );
+    if (subscribed.length === 0 && others.length === 0) return;
+    const [written, pending] = await Promise.all([sendMqtt(subscribed), repo.pendingFor(db, others, clock.now())]);
     const byDevice = new Map<number, DeviceRpcCommand[]>();
     for (const p of pending) {
       const list = byDevice.get(p.device_id) ?? [];
       byDevice.set(p.device_id, list);
       list.push({ id: p.id, method: p.method, params: p.params });
     }
-    const timeouts = new Set(pending.map((p) => p.timeout_ms));
-    const mqttWork: Promise<void>[] = [];
+    const brokerWork: Array<{ token: string; command: DeviceRpcCommand }> = [];
+    const httpWork: Promise<void>[] = [];
     for (const [deviceId, commands] of byDevice) {
-      const sub = subscribers.get(deviceId);
-      if (sub) {
-        mqttWork.push(sendMqtt(sub, commands));
-        continue;
-      }
       const set = waiters.get(deviceId);
       const waiter = set ? [...set][0] : undefined;
       const first = commands[0];
-      if (!waiter || !set || !first) continue;
-      const claimed = await repo.claimSent(db, [first.id], clock.now(), 'http');
-      if (claimed.length === 0) continue;
-      set.delete(waiter);
-      if (waiter.take(first)) report(claimed);
-      else report(await repo.requeue(db, [first.id]));
+      if (waiter && set && first) {
+        httpWork.push(
+          (async () => {
+            const claimed = await repo.claimSent(db, [first.id], clock.now(), 'http');
+            if (claimed.length === 0) return;
+            set.delete(waiter);
+            if (waiter.take(first)) report(claimed);
+            else report(await repo.requeue(db, [first.id]));
+          })(),
+        );
+        continue;
+      }
+      const token = brokerUp ? onBroker(deviceId) : null;
+      if (token) for (const command of commands) brokerWork.push({ token, command });
     }
-    await Promise.all(mqttWork);
+    await Promise.all([publishToBroker(brokerWork), ...httpWork]);
     // a wake-up at each timeout that can now fall due
+    const timeouts = new Set([...written, ...pending].map((p) => p.timeout_ms));
     const now = clock.now().getTime();
     for (const ms of timeouts) await deps.scheduleDeadline(new Date(now + ms));
   }
@@ -161,7 +230,7 @@ export function createDispatcher(deps: {
     subscribable: (topic) => topic === COMMAND_TOPICS.requestSubscription || topic === 'v1/devices/me/rpc/request/#',
     subscribed(device, clientId, qos) {
       subscribers.set(device.id, { clientId, qos });
-      void deliver([device.id]);
+      arrived(device.id);
     },
     disconnected(device, clientId) {
       if (subscribers.get(device.id)?.clientId === clientId) subscribers.delete(device.id);
@@ -194,6 +263,18 @@ export function createDispatcher(deps: {
         const ids = acks.splice(0);
         void repo.markDelivered(db, null, ids, clock.now()).then(report).catch(fail);
       }, ACK_BATCH_MS);
+    },
+    seenOnBroker(device) {
+      const now = clock.now().getTime();
+      const wasThere = onBroker(device.id) === device.token;
+      if (!brokerSeen.has(device.id) && brokerSeen.size >= 200_000) brokerSeen.clear();
+      brokerSeen.set(device.id, { token: device.token, at: now });
+      // back after a silence (or first seen by this process): what waited for it is published now
+      if (!wasThere) arrived(device.id);
+    },
+    brokerConnected() {
+      const ids = [...brokerSeen.keys()].filter((id) => onBroker(id) !== null);
+      for (let i = 0; i < ids.length; i += 500) void deliver(ids.slice(i, i + 500));
     },
     replied(device, requestId, payload) {
       const id = Number(requestId);

@@ -50,7 +50,15 @@ export function createCommandsModule(ports: CommandsPorts): DomainModule<Command
   async function sweep() {
     const rows = await repo.expireDue(db, clock.now());
     service.announce(rows);
-    return rows.length;
+    // claims of a process that died while publishing to the external broker: queued again, and sent
+    const released = await repo.releaseClaims(db, null, clock.now());
+    for (const tenantId of new Set(released.map((r) => r.tenant_id))) {
+      service.dispatch(
+        tenantId,
+        released.filter((r) => r.tenant_id === tenantId).map((r) => r.device_id),
+      );
+    }
+    return rows.length + released.length;
   }
 
   return {

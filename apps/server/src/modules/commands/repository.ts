@@ -169,6 +169,7 @@ export function pendingFor(db: Db, deviceIds: number[], now: Date) {
     .select(['id', 'tenant_id', 'device_id', 'asset_id', 'bulk_id', 'method', 'params', 'oneway', 'timeout_ms'])
     .where('device_id', 'in', deviceIds)
     .where('state', '=', 'queued')
+    .where('transport', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('id')
     .limit(5000)
@@ -198,9 +199,72 @@ export function claimSent(db: Db, ids: number[], now: Date, transport: 'mqtt' | 
     })
     .where('id', 'in', ids)
     .where('state', '=', 'queued')
+    .where('transport', 'is', null)
     .where('expires_at', '>', now)
     .returning(CHANGED)
     .execute();
+}
+
+/**
+ * Claims queued commands for a publish to the external broker: they stay `queued` (nothing is sent yet) but no other
+ * process or transport takes them until the claim is released or its lease (in `timeout_at`) runs out.
+ */
+export function claimForBroker(db: Db, ids: number[], now: Date, leaseMs: number) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .updateTable('device_commands')
+    .set({ transport: 'broker', timeout_at: new Date(now.getTime() + leaseMs) })
+    .where('id', 'in', ids)
+    .where('state', '=', 'queued')
+    .where('transport', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['id'])
+    .execute();
+}
+
+/** Claimed commands the broker acknowledged → sent (their timeout starts now). */
+export function markPublished(db: Db, ids: number[], now: Date): Promise<Changed[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .updateTable('device_commands')
+    .set({ state: 'sent', sent_at: now, timeout_at: sql<Date>`${now}::timestamptz + make_interval(secs => timeout_ms / 1000.0)` })
+    .where('id', 'in', ids)
+    .where('state', '=', 'queued')
+    .where('transport', '=', 'broker')
+    .returning(CHANGED)
+    .execute();
+}
+
+/** Claims whose publish failed (ids), or whose lease ran out (a process that died while publishing): queued again. */
+export function releaseClaims(db: Db, ids: number[] | null, now: Date): Promise<Changed[]> {
+  if (ids?.length === 0) return Promise.resolve([]);
+  return db
+    .updateTable('device_commands')
+    .set({ transport: null, timeout_at: null })
+    .$if(ids !== null, (q) => q.where('id', 'in', ids as number[]))
+    .$if(ids === null, (q) => q.where('timeout_at', '<=', now))
+    .where('state', '=', 'queued')
+    .where('transport', '=', 'broker')
+    .returning(CHANGED)
+    .execute();
+}
+
+/**
+ * Claims (queued → sent) what waits for these devices in one statement, oldest first: the embedded broker's
+ * subscribers, whose commands are written at once.
+ */
+export async function claimPendingFor(db: Db, deviceIds: number[], now: Date, transport: 'mqtt') {
+  if (deviceIds.length === 0) return [];
+  const { rows } = await sql<Changed & { method: string; params: unknown; timeout_ms: number }>`
+    update device_commands c set state = 'sent', sent_at = ${now}::timestamptz, transport = ${transport},
+      timeout_at = ${now}::timestamptz + make_interval(secs => c.timeout_ms / 1000.0)
+    where c.id in (
+      select id from device_commands
+      where device_id in (${sql.join(deviceIds)}) and state = 'queued' and transport is null and expires_at > ${now}::timestamptz
+      order by id limit 5000)
+    and c.state = 'queued' and c.transport is null
+    returning c.id, c.tenant_id, c.device_id, c.asset_id, c.bulk_id, c.state, c.method, c.params, c.timeout_ms`.execute(db);
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** sent → queued again: the publish failed, or the device went away before acknowledging it. */
@@ -232,7 +296,10 @@ export function markDelivered(db: Db, deviceId: number | null, ids: number[], no
     .execute();
 }
 
-/** Replies of a burst in one statement: each sent/delivered two-way command of its own device → successful or failed. */
+/**
+ * Replies of a burst in one statement: each sent/delivered two-way command of its own device → successful or failed
+ * (also one claimed for the external broker whose PUBACK is not recorded yet: the reply proves it was published).
+ */
 export async function markRepliedMany(
   db: Db,
   replies: ReadonlyArray<{ deviceId: number; id: number; state: 'successful' | 'failed'; response: unknown; error: string | null }>,
@@ -246,9 +313,11 @@ export async function markRepliedMany(
   );
   const { rows } = await sql<Changed>`
     update device_commands c set state = v.state, response = v.response::jsonb, error = v.error,
-      delivered_at = coalesce(c.delivered_at, ${now}::timestamptz), completed_at = ${now}::timestamptz
+      sent_at = coalesce(c.sent_at, ${now}::timestamptz), delivered_at = coalesce(c.delivered_at, ${now}::timestamptz),
+      completed_at = ${now}::timestamptz
     from (values ${values}) as v(id, device_id, state, response, error)
-    where c.id = v.id and c.device_id = v.device_id and not c.oneway and c.state in ('sent', 'delivered')
+    where c.id = v.id and c.device_id = v.device_id and not c.oneway
+      and (c.state in ('sent', 'delivered') or (c.state = 'queued' and c.transport = 'broker'))
     returning c.id, c.tenant_id, c.device_id, c.asset_id, c.bulk_id, c.state`.execute(db);
   return rows;
 }
@@ -257,7 +326,11 @@ export async function markRepliedMany(
 export async function expireDue(db: Db, now: Date): Promise<Changed[]> {
   const timedOut = await db
     .updateTable('device_commands')
-    .set({ state: 'timeout', completed_at: now, error: 'No reply within the timeout' })
+    .set({
+      state: 'timeout',
+      completed_at: now,
+      error: sql<string>`case when oneway and transport = 'broker' then 'Published to the broker; the device does not confirm one-way commands' else 'No reply within the timeout' end`,
+    })
     .where('state', 'in', ['sent', 'delivered'])
     .where('timeout_at', '<=', now)
     .where((eb) => eb.or([eb('oneway', '=', false), eb('state', '=', 'sent')]))

@@ -42,6 +42,10 @@ const emptyCounts = () => Object.fromEntries(COMMAND_STATES.map((s) => [s, 0])) 
 const isDone = (state: string, oneway: boolean) =>
   state === 'successful' || state === 'timeout' || state === 'failed' || state === 'expired' || (oneway && state === 'delivered');
 
+/** Devices of a bulk stored (and sent) first, on their own; then the rest, this many per transaction. */
+const FIRST_CHUNK = 10;
+const CHUNK = 50;
+
 /** Wakes the deadline sweep at this time (one job per second of due time, shared by every command due then). */
 export async function scheduleDeadline(db: Db, at: Date) {
   const second = Math.ceil(at.getTime() / 1000);
@@ -112,7 +116,12 @@ export function createCommandService(deps: CommandServiceDeps) {
     };
   }
 
-  /** Stores the commands (queued), records them in each device's activity, and asks for them to be sent. */
+  /**
+   * Stores the commands (queued), records them in each device's activity, and asks for them to be sent. A bulk is
+   * stored in chunks, each in its own transaction with its activity entries and sent as soon as it is committed: the
+   * first devices get their command while the rest are still being written (a failure part-way leaves the chunks
+   * already stored, which the bulk's status shows).
+   */
   async function create(
     viewer: Viewer,
     origin: AuditOrigin,
@@ -122,55 +131,67 @@ export function createCommandService(deps: CommandServiceDeps) {
   ) {
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + options.expiresInMs);
-    const { bulkId, rows } = await db.transaction().execute(async (trx) => {
-      const bulkId = bulk
-        ? await repo.insertBulk(trx, {
+    let bulkId: number | null = null;
+    const all: Row[] = [];
+    for (let start = 0; start < devices.length; ) {
+      const part = devices.slice(start, start + (start === 0 ? FIRST_CHUNK : CHUNK));
+      const first = start === 0;
+      start += part.length;
+      const stored = await db.transaction().execute(async (trx) => {
+        const id =
+          bulk && first
+            ? await repo.insertBulk(trx, {
+                tenantId: viewer.tenantId,
+                method: options.method,
+                params: options.params,
+                oneway: options.oneway,
+                timeoutMs: options.timeoutMs,
+                target: bulk.target,
+                total: devices.length,
+                createdBy: viewer.userId,
+                createdAt: now,
+                expiresAt,
+              })
+            : bulkId;
+        const rows = await repo.insertCommands(
+          trx,
+          part.map((d) => ({
             tenantId: viewer.tenantId,
+            deviceId: d.id,
+            deviceLabel: d.label.slice(0, 255),
+            assetId: d.asset_id,
+            bulkId: id,
             method: options.method,
             params: options.params,
             oneway: options.oneway,
             timeoutMs: options.timeoutMs,
-            target: bulk.target,
-            total: devices.length,
             createdBy: viewer.userId,
             createdAt: now,
             expiresAt,
-          })
-        : null;
-      const rows = await repo.insertCommands(
-        trx,
-        devices.map((d) => ({
-          tenantId: viewer.tenantId,
-          deviceId: d.id,
-          deviceLabel: d.label.slice(0, 255),
-          assetId: d.asset_id,
-          bulkId,
-          method: options.method,
-          params: options.params,
-          oneway: options.oneway,
-          timeoutMs: options.timeoutMs,
-          createdBy: viewer.userId,
-          createdAt: now,
-          expiresAt,
-        })),
-      );
-      await scheduleDeadline(trx, expiresAt);
-      // every command is in its device's activity, written with it
-      if (rows.length === 1) await writeActivity(trx, origin, commandActivity(rows[0] as Row));
-      else
-        await writeActivities(
-          trx,
-          origin,
-          rows.map((r) => commandActivity(r as Row)),
+          })),
         );
-      return { bulkId, rows };
-    });
-    announce(rows);
-    dispatch(
-      viewer.tenantId,
-      rows.map((r) => r.device_id),
-    );
-    return { bulkId, rows: rows as Row[] };
+        if (first) await scheduleDeadline(trx, expiresAt);
+        // every command is in its device's activity, written with it
+        if (rows.length === 1) await writeActivity(trx, origin, commandActivity(rows[0] as Row));
+        else
+          await writeActivities(
+            trx,
+            origin,
+            rows.map((r) => commandActivity(r as Row)),
+          );
+        return { id, rows: rows as Row[] };
+      });
+      bulkId = stored.id;
+      all.push(...stored.rows);
+      announce(stored.rows);
+      dispatch(
+        viewer.tenantId,
+        stored.rows.map((r) => r.device_id),
+      );
+      // the dispatch of this chunk goes before the next chunk's transaction (PGlite has one session)
+      if (start < devices.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return { bulkId, rows: all };
   }
 
   const commandActivity = (row: Row) => ({

@@ -28,6 +28,10 @@ export interface DeviceRpcHandler {
   acked(device: IngestDevice, clientId: string, messageId: number): void;
   /** A reply on `v1/devices/{me|token}/rpc/response/{requestId}`; resolves once it is recorded. */
   replied(device: IngestDevice, requestId: string, payload: Buffer): Promise<void>;
+  /** A message of this device came through the external broker (it talks MQTT there). */
+  seenOnBroker?(device: IngestDevice): void;
+  /** The consumer of the external broker (re)connected. */
+  brokerConnected?(): void;
 }
 
 /** `v1/devices/{who}/rpc/response/{requestId}` → its parts, or null. */
@@ -99,7 +103,10 @@ export function createTelemetryRuntime(deps: {
     const reply = !parsed && rpc ? parseRpcResponseTopic(topic) : null;
     if (reply && rpc && reply.who !== 'me') {
       const device = await ingest.deviceForToken(reply.who);
-      if (device) return { stored: rpc.replied(device, reply.requestId, payload).catch(() => undefined) };
+      if (device) {
+        rpc.seenOnBroker?.(device);
+        return { stored: rpc.replied(device, reply.requestId, payload).catch(() => undefined) };
+      }
     }
     if (!parsed) {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
@@ -110,6 +117,7 @@ export function createTelemetryRuntime(deps: {
       ingest.refuse('unknown_token', 'unknown or revoked token in topic');
       return done;
     }
+    rpc?.seenOnBroker?.(device);
     return accept(device, parsed.kind, payload);
   }
 
@@ -143,6 +151,8 @@ export function createTelemetryRuntime(deps: {
     handleRpc(handler: DeviceRpcHandler) {
       rpc = handler;
     },
+    /** How long a device stays Online after its last message. */
+    inactivityTimeoutSeconds: settings.inactivityTimeoutSeconds,
     /** The consumer of MQTT_URL (null with the embedded broker). */
     get external() {
       return external;
@@ -173,6 +183,8 @@ export function createTelemetryRuntime(deps: {
           onMessage: handleExternal,
           log,
         });
+        external.client.on('connect', () => rpc?.brokerConnected?.());
+        rpc?.brokerConnected?.();
         return;
       }
       broker = await startEmbeddedBroker<IngestDevice>({

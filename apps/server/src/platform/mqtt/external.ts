@@ -23,6 +23,11 @@ export interface ExternalConsumerOptions {
 
 export interface ExternalConsumer {
   client: MqttClient;
+  /**
+   * Publishes at QoS 1 on the consumer's connection: true once the broker acknowledged it (PUBACK), false when not
+   * connected or refused. The broker knows nothing is delivered to a subscriber, only that it took the message.
+   */
+  publish(topic: string, payload: Buffer): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -89,6 +94,10 @@ export async function startExternalConsumer(options: ExternalConsumerOptions): P
   options.log.info({ url: options.url, group: options.group }, 'consuming device messages from the external MQTT broker');
   return {
     client,
+    publish(topic, payload) {
+      if (!client.connected) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => client.publish(topic, payload, { qos: 1 }, (error) => resolve(!error)));
+    },
     close: () => new Promise<void>((resolve) => client.end(false, {}, () => resolve())),
   };
 }
