@@ -6,7 +6,7 @@ const SLOW = { timeout: 30_000 };
 test.describe.configure({ timeout: 150_000 });
 // camera tiles of the demo start their stream on demand; a tile that has not yet played may log a media abort
 test.beforeEach(() => {
-  test.info().annotations.push({ type: 'allow-console-errors', description: 'live-view|net::ERR_ABORTED' });
+  test.info().annotations.push({ type: 'allow-console-errors', description: 'live-view|net::ERR_ABORTED|live.m3u8' });
 });
 
 type Api = Awaited<ReturnType<typeof apiSession>>;
@@ -196,11 +196,11 @@ test('folders: navigation, breadcrumbs along the folder path, reorder and delete
 
 test('a shared link opens without a session and inside a frame; tampered and revoked links are refused', async ({ browser, baseURL }) => {
   const api = await apiSession(baseURL as string, 'customeradmin');
-  const { widgets } = await everyKind(api);
+  const { widgets, cameraId } = await everyKind(api);
   const shared = await createDashboard(api, {
     name: `Shared ${Date.now()}`,
     config: { type: 'ANALYTICS' },
-    widgets: widgets.filter((w) => ['summary', 'counters', 'ts'].includes(w.id)),
+    widgets: widgets.filter((w) => ['summary', 'counters', 'ts', 'cam'].includes(w.id)),
   });
   const res = await api.post('/iotapp/analytics-links/', {
     dashboardId: shared.id,
@@ -217,8 +217,20 @@ test('a shared link opens without a session and inside a frame; tampered and rev
   await page.goto(link.path);
   await expect(page.getByTestId('shared-dashboard')).toBeVisible(SLOW);
   await expect(page.getByTestId('side-nav')).toHaveCount(0);
-  await expectWidgetsPainted(page, ['summary', 'counters', 'ts']);
+  await expectWidgetsPainted(page, ['summary', 'counters', 'ts', 'cam']);
   await expect(page.getByText('Board pack')).toBeVisible();
+  // the camera tile plays live through the link (the demo cameras are simulated sources started on demand)
+  const video = page.getByTestId(`shared-video-${cameraId}`);
+  await video.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 2 && !v.paused ? v.currentTime : 0)), { timeout: 60_000 })
+    .toBeGreaterThan(0);
+  const sources = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  expect(sources.some((u) => u.includes(`/iotapp/analytics-dashboard/${shared.id}/cameras/cam/`))).toBe(true);
+  expect(sources.some((u) => u.includes('/api/cameras/'))).toBe(false);
+  // the link's token travels in a header, never in a URL
+  expect(sources.some((u) => u.includes((link.path as string).split('/').pop() as string))).toBe(false);
+  expect(await page.content()).not.toMatch(/rtsp:/);
 
   // inside a frame of a page of the same origin (frame-ancestors 'self')
   await page.route('**/frame-host.html', (route) =>
@@ -275,6 +287,68 @@ test('selecting a range on a chart moves the camera tile to playback; Back to li
   await page.getByTestId('back-to-live').click();
   await expect(tile).toHaveAttribute('data-mode', 'live');
   await expect(page.getByTestId('range-banner')).toHaveCount(0);
+  await api.dispose();
+});
+
+test('components: create, edit and view one, place it on a dashboard and see it there', async ({ page, signIn, baseURL }) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const stamp = Date.now();
+  await signIn('customeradmin', { next: '/dashboards?tab=components' });
+  await page.getByTestId('create-component').click(SLOW);
+  await expect(page).toHaveURL(/\/dashboards\/component\/create$/);
+  // the widget dialog opens first: a site summary
+  await expect(page.getByTestId('widget-dialog')).toBeVisible();
+  await page.getByTestId('widget-kind').click();
+  await page.getByTestId('widget-kind-siteSummary').click();
+  await page.getByTestId('widget-title').fill('Devices by type');
+  await page.getByTestId('widget-save').click();
+  await expect(page.getByTestId('widget-dialog')).toHaveCount(0);
+  // a name is required
+  await page.getByTestId('component-save').click();
+  await expect(page.getByTestId('component-editor').getByRole('alert')).toBeVisible();
+  const name = `Device mix ${stamp}`;
+  await page.getByTestId('component-name').fill(name);
+  await page.getByTestId('component-save').click();
+  await page.waitForURL(/\/dashboards\/component\/\d+\/view$/, SLOW);
+  const componentId = Number(/\/component\/(\d+)\/view/.exec(page.url())?.[1]);
+  await expect(page.getByTestId('component-view')).toContainText(name);
+  await expect(page.getByTestId('component-view')).toContainText('Site summary · on 0 dashboards');
+  await expect(page.getByTestId('component-view').getByTestId('site-summary-table')).toBeVisible(SLOW);
+
+  // edit: a new name and title, back on the view page
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboards/component/${componentId}/edit$`));
+  await expect(page.getByTestId('component-name')).toHaveValue(name);
+  const renamed = `${name} (fleet)`;
+  await page.getByTestId('component-name').fill(renamed);
+  await page.getByTestId('component-configure').click();
+  await page.getByTestId('widget-title').fill('Fleet by type');
+  await page.getByTestId('widget-save').click();
+  await page.getByTestId('component-save').click();
+  await page.waitForURL(new RegExp(`/dashboards/component/${componentId}/view$`), SLOW);
+  await expect(page.getByTestId('component-view')).toContainText(renamed);
+  await expect(page.getByTestId('component-view')).toContainText('Fleet by type');
+
+  // placed on a new dashboard through the widget dialog
+  await page.goto('/dashboards/create');
+  await page.getByTestId('dashboard-name').fill(`With component ${stamp}`);
+  await page.getByTestId('add-widget').click();
+  await page.getByTestId('widget-kind').click();
+  await page.getByTestId('widget-kind-component').click();
+  await page.getByTestId('widget-component').click();
+  await page.getByRole('option', { name: renamed, exact: true }).click();
+  await page.getByTestId('widget-save').click();
+  await page.getByTestId('dashboard-save').click();
+  await page.waitForURL(/\/dashboards\/\d+\/edit$/, SLOW);
+  const dashboardId = Number(/\/dashboards\/(\d+)\/edit/.exec(page.url())?.[1]);
+  const saved: Detail = await (await api.get(`/iotapp/dashboards/${dashboardId}/`)).json();
+  const placed = saved.widgets.find((w) => w.kind === 'component') as Widget & { componentId: number };
+  expect(placed.componentId).toBe(componentId);
+  await page.goto(`/dashboards/${dashboardId}/view`);
+  await expectWidgetsPainted(page, [placed.id]);
+  await expect(page.getByTestId(`widget-${placed.id}`).getByTestId('site-summary-table')).toBeVisible();
+  await page.goto(`/dashboards/component/${componentId}/view`);
+  await expect(page.getByTestId('component-view')).toContainText('Site summary · on 1 dashboards', SLOW);
   await api.dispose();
 });
 

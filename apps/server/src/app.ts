@@ -370,7 +370,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clock,
     directory,
     users: users.ports.directory,
-    sources: createDashboardSources(createDashboardReads(db)),
+    sources: createDashboardSources(createDashboardReads(db, helpdesk.ports.dashboardReads)),
+    cameras: video.ports.checkedLive,
   });
   const snmp = createSnmpModule({
     db,
@@ -392,6 +393,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     users: users.ports.directory,
     telemetry: telemetry.ports,
     tickets: { visible: helpdesk.ports.ticketLinks.visible, comment: helpdesk.ports.addComment },
+    streamUrls: video.ports.streamUrls,
   });
   const userAdmin = createUserAdminModule({
     db,

@@ -106,6 +106,14 @@ const component: ObjectFixture = async (t) => ({
   payload: { name: 'Taken over', widget: { id: 'c', kind: 'siteMap' } },
 });
 const link: ObjectFixture = async (t) => ({ params: { id: (await objects(t)).linkId } });
+/**
+ * A camera tile's live video of tenant A: the walker sends no link token (a header), which is refused before anything
+ * of the dashboard is read; the tests of the link matrix send valid, tampered and foreign tokens.
+ */
+const linkPlaylist: ObjectFixture = async (t) => ({ params: { dashboardId: (await objects(t)).dashboardId, widgetId: 'cam' } });
+const linkMedia: ObjectFixture = async (t) => ({
+  params: { dashboardId: (await objects(t)).dashboardId, widgetId: 'cam', run: 'abcdef12', file: 'init.mp4' },
+});
 
 export const dashboardsObjectRoutes: Record<string, ObjectFixture> = {
   'GET /iotapp/dashboards/:id/': dashboard,
@@ -123,4 +131,6 @@ export const dashboardsObjectRoutes: Record<string, ObjectFixture> = {
   'PUT /iotapp/dashboards/components/:id/': component,
   'DELETE /iotapp/dashboards/components/:id/': component,
   'POST /iotapp/analytics-links/:id/revoke/': link,
+  'GET /iotapp/analytics-dashboard/:dashboardId/cameras/:widgetId/live.m3u8': linkPlaylist,
+  'GET /iotapp/analytics-dashboard/:dashboardId/cameras/:widgetId/media/:run/:file': linkMedia,
 };

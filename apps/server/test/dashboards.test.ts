@@ -319,6 +319,47 @@ describe('widget data', () => {
     expect(bad.body).toContain('Please choose an end date greater than the start date');
   });
 
+  it('answers the widgets of a saved dashboard in one batch, as each would be answered alone', async () => {
+    const body = {
+      name: 'Batch board',
+      widgets: [
+        { id: 'north', kind: 'timeseries', deviceIds: [genA.id], keys: ['fuel'], range: { kind: 'relative', lastMs: 86_400_000 } },
+        { id: 'south', kind: 'latest', deviceId: genB.id, key: 'fuel' },
+        { id: 'tickets', kind: 'ticketList' },
+        { id: 'forms', kind: 'formResponses', formId: 1 },
+      ],
+    };
+    const created = await admin.post('/iotapp/dashboards/', body);
+    expect(created.statusCode, created.body).toBe(201);
+    const dashboardId = created.json().id as number;
+    const widgetIds = ['north', 'south', 'tickets', 'forms', 'gone'];
+    const batch = await field.post('/iotapp/dashboards/widget-data/batch/', { dashboardId, widgetIds });
+    expect(batch.statusCode, batch.body).toBe(200);
+    const answers = new Map(
+      (batch.json().contents as Array<{ widgetId: string; answer: WidgetDataResponse | null }>).map((c) => [c.widgetId, c.answer]),
+    );
+    expect([...answers.keys()]).toEqual(widgetIds);
+    // the same answers as one by one, within the viewer's scope: South's device, the form responses and an unknown
+    // widget have none (the widget then asks alone and shows the refusal)
+    for (const widgetId of ['north', 'tickets']) {
+      const alone = await data(field, { dashboardId, widgetId });
+      expect(alone.statusCode).toBe(200);
+      // a relative range ends at the time of the request
+      const timeless = (v: unknown) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'startTs' || k === 'endTs' ? undefined : x)));
+      expect(timeless(answers.get(widgetId))).toEqual(timeless(alone.json()));
+    }
+    expect((await data(field, { dashboardId, widgetId: 'south' })).statusCode).toBe(404);
+    expect(answers.get('south')).toBeNull();
+    expect(answers.get('forms')).toBeNull();
+    expect(answers.get('gone')).toBeNull();
+    expect(batch.body).not.toContain('DG-SOUTH');
+    // another tenant's dashboard, too many widgets, and a viewer without dashboards are refused outright
+    expect((await adminB.post('/iotapp/dashboards/widget-data/batch/', { dashboardId, widgetIds })).statusCode).toBe(404);
+    const many = Array.from({ length: 25 }, (_, i) => `w${i}`);
+    expect((await admin.post('/iotapp/dashboards/widget-data/batch/', { dashboardId, widgetIds: many })).statusCode).toBe(400);
+    expect((await admin.post('/iotapp/dashboards/widget-data/batch/', { dashboardId, widgetIds: [] })).statusCode).toBe(400);
+  });
+
   it('refuses a viewer without the permission of the data, and an unknown widget', async () => {
     const noDash = await data(admin, { dashboardId: 999_999, widgetId: 'x' });
     expect(noDash.statusCode).toBe(404);

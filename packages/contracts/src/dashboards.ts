@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALARM_SEVERITIES, ALARM_STATES } from './alarms.ts';
-import { INT4_MAX, idSchema } from './common.ts';
+import { INT4_MAX, idCoerced, idSchema } from './common.ts';
 import { DEVICE_TYPES } from './devices.ts';
 import { TICKET_STATUSES } from './helpdesk/tickets.ts';
 import { TELEMETRY_AGGREGATIONS, telemetryKeySchema } from './telemetry.ts';
@@ -684,6 +684,20 @@ export const linkViewSchema = z.object({
   rls_conditions: z.array(rlsConditionSchema),
 });
 export type LinkView = z.infer<typeof linkViewSchema>;
+/**
+ * A camera tile's live video on a shared link: the playlist and its media files under the link's dashboard and
+ * widget, the token in the `x-link-token` header of every request (the credential, verified each time; never in a
+ * URL or a log; no session, no stream URL).
+ */
+export const LINK_TOKEN_HEADER = 'x-link-token';
+export const linkCameraParamsSchema = z.strictObject({ dashboardId: idCoerced, widgetId: widgetIdSchema });
+export const linkCameraMediaParamsSchema = linkCameraParamsSchema.extend({
+  run: z.string().regex(/^[a-z0-9]{6,32}$/, 'invalid run'),
+  file: z.string().regex(/^(init\.mp4|seg-\d{1,9}\.m4s)$/, 'invalid file'),
+});
+export const sharedCameraPlaylistPath = (dashboardId: number, widgetId: string) =>
+  `/iotapp/analytics-dashboard/${dashboardId}/cameras/${widgetId}/live.m3u8`;
+
 /** Public: run one widget of a shared dashboard (by id, never a definition from the client). */
 export const linkWidgetDataInputSchema = z.strictObject({
   dashboardId: idSchema,
@@ -829,6 +843,18 @@ export const widgetDataResponseSchema = z.object({
   componentId: z.number().int().nullable(),
   data: widgetDataSchema,
 });
+/** Widgets of one saved dashboard asked for at once (its first screen, on navigation: one request, not one each). */
+export const WIDGET_BATCH_MAX = 24;
+export const widgetDataBatchInputSchema = z.strictObject({
+  dashboardId: idSchema,
+  widgetIds: z.array(widgetIdSchema).min(1).max(WIDGET_BATCH_MAX),
+});
+/** Each widget's answer, or null when it has none (that widget then asks on its own and shows why). */
+export const widgetDataBatchSchema = z.object({
+  contents: z.array(z.object({ widgetId: z.string(), answer: widgetDataResponseSchema.nullable() })),
+});
+export type WidgetDataBatch = z.infer<typeof widgetDataBatchSchema>;
+
 export type WidgetDataResponse = z.infer<typeof widgetDataResponseSchema>;
 
 /* ------------------------------------------------------------------ menu catalogue */

@@ -3,6 +3,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
+import type { CheckedLive } from '../video/index.ts';
 import { createLinkKeyRing, type LinkKeyRing } from './link-keys.ts';
 import { createLinkService, type LinkService } from './links.ts';
 import { findComponent } from './repository.ts';
@@ -24,6 +25,8 @@ export interface DashboardsPorts {
   users: UserDirectory;
   /** The bounded, scoped reads behind widgets (devices, telemetry, alarms, tickets, cameras, form responses). */
   sources: DashboardSources;
+  /** Live video of the camera tiles of shared links (the video module's playlist, media files and lease). */
+  cameras: CheckedLive;
 }
 
 export interface DashboardsPort {
@@ -57,6 +60,7 @@ export function createDashboardsModule(ports: DashboardsPorts): DomainModule<Das
     dashboards,
     directory: ports.directory,
     users: ports.users,
+    cameras: ports.cameras,
   });
   return {
     ports: { dashboards, links, runner, keys },

@@ -21,6 +21,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
+import type { CheckedLive } from '../video/index.ts';
 import { type LinkKeyRing, LinkRefused } from './link-keys.ts';
 import * as repo from './repository.ts';
 import { type DataScope, groupConditions } from './scope.ts';
@@ -39,6 +40,8 @@ export interface LinkDeps {
   dashboards: DashboardService;
   directory: Pick<SiteDirectory, 'visibleAssetIds'>;
   users: Pick<UserDirectory, 'actors' | 'byIds'>;
+  /** Live HLS of cameras whose access this module checked (the video module's). */
+  cameras: CheckedLive;
 }
 
 const refusalMessage = (reason: LinkRefusal) =>
@@ -73,6 +76,8 @@ export function createLinkService(deps: LinkDeps) {
     return {
       tenantId: actor.tenantId,
       sites: await deps.directory.visibleAssetIds(actor.tenantId, actor.userId, actor.roles),
+      sitesConditioned: false,
+      actor,
       filters: new Map(),
       viaLink: false,
       permissions: actor.permissions,
@@ -100,6 +105,8 @@ export function createLinkService(deps: LinkDeps) {
     return {
       tenantId: actor.tenantId,
       sites: hasSite ? await sources.resolveSites(actor.tenantId, base, siteFilters) : base,
+      sitesConditioned: hasSite,
+      actor,
       filters,
       viaLink: true,
       permissions: actor.permissions,
@@ -174,6 +181,16 @@ export function createLinkService(deps: LinkDeps) {
     const dashboard = await repo.findDashboard(db, tenantId, dashboardId);
     if (!dashboard || parseConfig(dashboard.config).type !== 'ANALYTICS') throw refusal('revoked');
     return { row, scope, dashboard, creator };
+  }
+
+  /** The camera of a camera tile of a shared dashboard, through the widget query (its permission and scope). */
+  async function linkedCamera(tenantId: number, dashboardId: number, token: string, widgetId: string): Promise<number> {
+    const { scope, dashboard } = await admit(tenantId, dashboardId, token);
+    const widget = parseWidgets(dashboard.widgets).find((w: Widget) => w.id === widgetId);
+    if (!widget) throw notFound(DASHBOARD_MESSAGES.widgetUnknown);
+    const { data } = await deps.runner.run(scope, widget, null);
+    if (data.kind !== 'camera') throw notFound(DASHBOARD_MESSAGES.cameraUnknown);
+    return data.cameraId;
   }
 
   return {
@@ -312,6 +329,22 @@ export function createLinkService(deps: LinkDeps) {
       const widget = parseWidgets(dashboard.widgets).find((w: Widget) => w.id === widgetId);
       if (!widget) throw notFound(DASHBOARD_MESSAGES.widgetUnknown);
       return deps.runner.run(scope, widget, range);
+    },
+
+    /**
+     * Public: the live playlist of a camera tile of a shared dashboard. The link is verified as for widget data, and
+     * the camera must be that widget's and lie within the link's conditions and its creator's current scope; the
+     * playlist names media files under the same link path.
+     */
+    async cameraPlaylist(tenantId: number, dashboardId: number, token: string, widgetId: string) {
+      const cameraId = await linkedCamera(tenantId, dashboardId, token, widgetId);
+      return deps.cameras.playlist(tenantId, cameraId, (run, file) => `media/${run}/${file}`);
+    },
+
+    /** Public: a media file of a camera tile's live video, checked as its playlist is. */
+    async cameraMedia(tenantId: number, dashboardId: number, token: string, widgetId: string, run: string, file: string) {
+      const cameraId = await linkedCamera(tenantId, dashboardId, token, widgetId);
+      return deps.cameras.mediaFile(tenantId, cameraId, run, file);
     },
 
     /** A freshly signed path of an active link (the start-up banner), or null. */

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import {
   analyticsLinkInputSchema,
   analyticsLinkListQuerySchema,
@@ -21,7 +22,11 @@ import {
   folderListSchema,
   idCoerced,
   idParamSchema,
+  LINK_TOKEN_HEADER,
+  linkCameraMediaParamsSchema,
+  linkCameraParamsSchema,
   linkOpenInputSchema,
+  linkTokenSchema,
   linkViewSchema,
   linkWidgetDataInputSchema,
   moveInputSchema,
@@ -31,21 +36,34 @@ import {
   versionDetailSchema,
   versionListQuerySchema,
   versionListSchema,
+  widgetDataBatchInputSchema,
+  widgetDataBatchSchema,
   widgetDataInputSchema,
   widgetDataResponseSchema,
 } from '@sitewatch/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
 import { requireAuth, requireTenant } from '../../platform/auth/context.ts';
-import { notFound } from '../../platform/errors.ts';
-import type { LinkService } from './links.ts';
+import { HttpError, notFound } from '../../platform/errors.ts';
+import { type LinkService, refusal } from './links.ts';
 import type { DashboardService } from './service.ts';
 import type { WidgetRunner } from './widgets.ts';
 
 /** Public link routes: no session, their own rate limit, no CSRF (the token in the body is the credential). */
 const linkAccess = { access: { public: true, csrf: false }, rateLimit: { max: 240, timeWindow: '1 minute' } };
+const emptyQuery = z.strictObject({});
+
+/** The link token of a camera tile's video request (a header: never in the URL); a missing or bad one is refused. */
+function linkTokenOf(request: FastifyRequest): string {
+  const parsed = linkTokenSchema.safeParse(request.headers[LINK_TOKEN_HEADER]);
+  if (!parsed.success) throw refusal('malformed');
+  return parsed.data;
+}
+
+/** A camera tile's live video on a link: a playlist and a segment about every second per tile. */
+const linkVideoAccess = { access: { public: true, csrf: false }, rateLimit: { max: 1200, timeWindow: '1 minute' } };
 
 /** SPEC 7 dashboards, folders, components, versions, widget data, analytics links and the public link view. */
 export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: DashboardService; links: LinkService; runner: WidgetRunner }) {
@@ -145,6 +163,32 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
       return runner.run(await links.viewerScope(actor), widget, body.range ?? null);
     },
   );
+  // the first screen's widgets of a saved dashboard in one request (one sign-in check and scope for all of them)
+  r.post(
+    '/iotapp/dashboards/widget-data/batch/',
+    { schema: { tags, body: widgetDataBatchInputSchema, response: { 200: widgetDataBatchSchema } } },
+    async (request) => {
+      const actor = requireAuth(request);
+      const row = await dashboards.visibleDashboard(actor, request.body.dashboardId);
+      if (!actor.permissions.has('view_dashboard')) throw notFound(DASHBOARD_MESSAGES.notFound);
+      const widgets = dashboards.parseWidgets(row.widgets);
+      const scope = await links.viewerScope(actor);
+      const contents = await Promise.all(
+        [...new Set(request.body.widgetIds)].map(async (widgetId) => {
+          const widget = widgets.find((w) => w.id === widgetId);
+          if (!widget) return { widgetId, answer: null };
+          try {
+            return { widgetId, answer: await runner.run(scope, widget, null) };
+          } catch (error) {
+            // a refused or failed widget asks again on its own and shows its own message
+            if (error instanceof HttpError) return { widgetId, answer: null };
+            throw error;
+          }
+        }),
+      );
+      return { contents };
+    },
+  );
   r.post('/iotapp/dashboards/reorder/', { schema: { tags, body: reorderInputSchema, response: { 200: okSchema } } }, async (request) =>
     dashboards.reorder(requireAuth(request), request.body),
   );
@@ -218,6 +262,28 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
     '/iotapp/analytics-dashboard/open/',
     { config: linkAccess, schema: { tags, body: linkOpenInputSchema, response: { 200: linkViewSchema } } },
     async (request) => links.open(requireTenant(request).id, request.body.dashboardId, request.body.token),
+  );
+  r.get(
+    '/iotapp/analytics-dashboard/:dashboardId/cameras/:widgetId/live.m3u8',
+    { config: linkVideoAccess, schema: { tags, params: linkCameraParamsSchema, querystring: emptyQuery } },
+    async (request, reply) => {
+      const { dashboardId, widgetId } = request.params;
+      const text = await links.cameraPlaylist(requireTenant(request).id, dashboardId, linkTokenOf(request), widgetId);
+      return reply.header('content-type', 'application/vnd.apple.mpegurl').header('cache-control', 'no-store').send(text);
+    },
+  );
+  r.get(
+    '/iotapp/analytics-dashboard/:dashboardId/cameras/:widgetId/media/:run/:file',
+    { config: linkVideoAccess, schema: { tags, params: linkCameraMediaParamsSchema, querystring: emptyQuery } },
+    async (request, reply) => {
+      const { dashboardId, widgetId, run, file } = request.params;
+      const found = await links.cameraMedia(requireTenant(request).id, dashboardId, linkTokenOf(request), widgetId, run, file);
+      return reply
+        .header('content-type', file.endsWith('.mp4') ? 'video/mp4' : 'video/iso.segment')
+        .header('content-length', String(found.size))
+        .header('cache-control', 'no-store')
+        .send(createReadStream(found.path));
+    },
   );
   r.post(
     '/iotapp/analytics-dashboard/widget-data/',

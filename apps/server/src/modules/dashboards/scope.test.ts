@@ -2,7 +2,15 @@ import { rlsConditionSchema } from '@sitewatch/contracts';
 import { describe, expect, it } from 'vitest';
 import { allowed, type DataScope, groupConditions, sitesWithin } from './scope.ts';
 
-const scope = (sites: number[] | 'all'): DataScope => ({ tenantId: 1, sites, filters: new Map(), viaLink: false, permissions: new Set() });
+const scope = (sites: number[] | 'all'): DataScope => ({
+  tenantId: 1,
+  sites,
+  sitesConditioned: false,
+  actor: { userId: 1, tenantId: 1, roles: [], permissions: new Set() },
+  filters: new Map(),
+  viaLink: false,
+  permissions: new Set(),
+});
 
 describe('row-level conditions', () => {
   it('only ever narrow: in/eq intersect, not_in removes', () => {

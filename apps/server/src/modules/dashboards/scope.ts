@@ -20,6 +20,10 @@ export interface DataScope {
   sites: number[] | 'all';
   /** Filters by `dataset.column` (site filters are already folded into `sites`). */
   filters: Map<string, ColumnFilter>;
+  /** Whether `sites` is narrowed by a link's site conditions (beyond the actor's own sites). */
+  sitesConditioned: boolean;
+  /** The viewer, or the link's creator: whose ticket visibility applies. */
+  actor: { userId: number; tenantId: number; roles: string[]; permissions: Set<string> };
   /** Whether the scope comes from a shared link (some widgets are refused there). */
   viaLink: boolean;
   /** Permissions of the viewer, or of the link's creator. */

@@ -11,7 +11,7 @@ import { ANY, type TimeRange, type ValueFilter } from '../../platform/sql-lists.
 import { type AlarmDashboardReads, createAlarmDashboardReads } from '../alarms/dashboard-reads.ts';
 import { createDeviceDashboardReads, type DeviceDashboardReads, type DeviceScope, deviceIdsInScope } from '../devices/dashboard-reads.ts';
 import { createFormDashboardReads, type FormDashboardReads } from '../forms/dashboard-reads.ts';
-import { createTicketDashboardReads, type TicketDashboardReads, type TicketScope } from '../helpdesk/dashboard-reads.ts';
+import type { TicketDashboardReads, TicketScope } from '../helpdesk/dashboard-reads.ts';
 import { createSiteDashboardReads, type SiteDashboardReads } from '../sites/dashboard-reads.ts';
 import { createTelemetryDashboardReads, type TelemetryDashboardReads } from '../telemetry/dashboard-reads.ts';
 import { type CameraDashboardReads, createCameraDashboardReads } from '../video/dashboard-reads.ts';
@@ -35,13 +35,13 @@ export interface DashboardReads {
   forms: FormDashboardReads;
 }
 
-/** Each owning module's reads over the database. */
-export const createDashboardReads = (db: Db): DashboardReads => ({
+/** Each owning module's reads over the database; tickets come from the helpdesk, which knows who sees which ticket. */
+export const createDashboardReads = (db: Db, tickets: TicketDashboardReads): DashboardReads => ({
   sites: createSiteDashboardReads(db),
   devices: createDeviceDashboardReads(db),
   telemetry: createTelemetryDashboardReads(db),
   alarms: createAlarmDashboardReads(db),
-  tickets: createTicketDashboardReads(db),
+  tickets,
   cameras: createCameraDashboardReads(db),
   forms: createFormDashboardReads(db),
 });
@@ -59,7 +59,10 @@ export function createDashboardSources(reads: DashboardReads) {
     range: Range | null,
   ): TicketScope => ({
     tenantId: scope.tenantId,
-    sites: sitesWithin(scope, w.siteIds),
+    actor: scope.actor,
+    // the actor's own sites are part of the helpdesk's visibility (with the tickets they take part in); only the
+    // widget's sites and a link's site conditions narrow further
+    sites: scope.sitesConditioned ? sitesWithin(scope, w.siteIds) : w.siteIds.length ? [...w.siteIds] : 'all',
     types: filterOf(scope, 'tickets.type', w.types),
     statuses: filterOf(scope, 'tickets.status', w.statuses),
     priorities: filterOf(scope, 'tickets.priority', w.priorities ?? []),

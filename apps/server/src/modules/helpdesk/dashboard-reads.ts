@@ -2,10 +2,18 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import { allOf, matching, type TimeRange, type ValueFilter, withinRange, withinSites } from '../../platform/sql-lists.ts';
 import { siteNameOf } from '../sites/scope.ts';
+import type { Actor } from './access.ts';
+import { type TicketScope as Visibility, visibleTo } from './ticket-repository.ts';
 
-/** Which tickets a dashboard widget counts or lists: visible sites, typed filters, a creation time range. */
+/**
+ * Which tickets a dashboard widget counts or lists: those its viewer (or a link's creator) sees in the ticket list,
+ * narrowed by sites, typed filters and a creation time range.
+ */
 export interface TicketScope {
   tenantId: number;
+  /** Whose ticket visibility applies: the viewer, or a shared link's creator. */
+  actor: Actor;
+  /** Sites the widget or a link's conditions narrow to (`all`: no narrowing beyond the actor's visibility). */
   sites: number[] | 'all';
   types: ValueFilter;
   statuses: ValueFilter;
@@ -15,9 +23,10 @@ export interface TicketScope {
   range: TimeRange | null;
 }
 
-const whereOf = (s: TicketScope): Expression<SqlBool> =>
+const whereOf = (s: TicketScope, visible: Visibility): Expression<SqlBool> =>
   allOf([
     sql<boolean>`t.tenant_id = ${s.tenantId}`,
+    ...visibleTo(visible),
     withinSites('t.location_id', s.sites),
     ...matching('t.type', s.types),
     ...matching('t.status', s.statuses),
@@ -27,15 +36,16 @@ const whereOf = (s: TicketScope): Expression<SqlBool> =>
   ]);
 
 /** Reads of tickets for dashboard widgets (bounded, typed filters, tenant-scoped). */
-export function createTicketDashboardReads(db: Db) {
+export function createTicketDashboardReads(db: Db, visibility: (actor: Actor) => Promise<Visibility>) {
   return {
     async countsByStatus(s: TicketScope) {
+      const where = whereOf(s, await visibility(s.actor));
       const { rows } = await sql<{ status: string; n: number }>`
-        select t.status, count(*)::int as n from tickets t where ${whereOf(s)} group by t.status`.execute(db);
+        select t.status, count(*)::int as n from tickets t where ${where} group by t.status`.execute(db);
       return rows;
     },
     async list(s: TicketScope, limit: number) {
-      const where = whereOf(s);
+      const where = whereOf(s, await visibility(s.actor));
       const { rows } = await sql<{
         id: number;
         ticket_no: string;

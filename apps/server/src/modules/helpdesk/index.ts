@@ -14,6 +14,7 @@ import { issueTypesByIds } from './admin-repository.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { createAdminService } from './admin-service.ts';
 import { createTicketAssignees, type TicketAssignees } from './assignees.ts';
+import { createTicketDashboardReads, type TicketDashboardReads } from './dashboard-reads.ts';
 import { createEscalationEngine, type EscalationEngine, SWEEP_INTERVAL_MS, SWEEP_QUEUE } from './escalation.ts';
 import { ESCALATION_QUEUE } from './escalation-repository.ts';
 import { ticketExports } from './exports.ts';
@@ -28,6 +29,7 @@ import { ticketRoutes } from './ticket-routes.ts';
 import { createTicketService, type TicketService } from './ticket-service.ts';
 
 export type { AssigneeTicket, TicketAssignees } from './assignees.ts';
+export type { TicketDashboardReads } from './dashboard-reads.ts';
 export type { HelpdeskForVendors, LinkedTicket, SystemTicketInput, SystemTickets, TicketLinks, TicketVendors } from './ports.ts';
 export type { DueItem, HelpdeskSchedule } from './schedule.ts';
 
@@ -56,6 +58,8 @@ export interface HelpdeskPort {
   assignees: TicketAssignees;
   /** The ticket service (main and benches read lists; tests drive it; attendance moves the caller's tickets). */
   service: TicketService;
+  /** Ticket counters and lists of dashboard widgets, within the ticket list's own visibility. */
+  dashboardReads: TicketDashboardReads;
   /** The SLA and escalation sweep (tests and benches run it directly instead of waiting for the worker). */
   escalation: EscalationEngine;
   /** Each user's ticket notification config, when they saved one (for the notifications module). */
@@ -106,6 +110,7 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
       },
       assignees: createTicketAssignees(db, tickets.sitesOf),
       service: tickets,
+      dashboardReads: createTicketDashboardReads(db, tickets.visibility),
       escalation,
       notificationPrefs: admin.notificationPrefs,
       schedule: createHelpdeskSchedule(db, ports.directory),

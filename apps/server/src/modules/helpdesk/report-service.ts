@@ -90,7 +90,12 @@ export function createReportService(deps: HelpdeskDeps & { tickets: TicketServic
     if (from > to) throw badRequest('Please choose an end date greater than the start date');
     if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY) throw badRequest(`A report covers at most ${MAX_RANGE_DAYS} days`);
     const sites = await deps.tickets.sitesOf(actor);
-    const scope: TicketScope = { userId: actor.userId, allSites: sites === 'all', assetIds: sites === 'all' ? [] : sites, ownOnly: false };
+    const scope: TicketScope = {
+      userId: actor.userId,
+      allSites: sites === 'all',
+      assetIds: sites === 'all' ? [] : sites,
+      ownOnlyTypes: [],
+    };
     const filter: ResolvedFilter = {
       ...q,
       assignedTo: q.assignedTo === 'me' ? actor.userId : q.assignedTo,

@@ -32,7 +32,7 @@ export function createHelpdeskSchedule(db: Db, directory: SiteDirectory): Helpde
         userId: actor.userId,
         allSites: sites === 'all' && seesSites,
         assetIds: sites === 'all' || !seesSites ? [] : sites,
-        ownOnly: false,
+        ownOnlyTypes: [],
       };
       const rows = await dueInRange(db, actor.tenantId, scope, from, to, siteIds, 2000);
       const items: DueItem[] = [];

@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES, TICKET_LIMITS, TICKET_STATUSES } from '@sitewatch/contracts';
-import { type InsertObject, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type Expression, type InsertObject, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import type { Db } from '../../platform/db.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
@@ -161,8 +161,8 @@ export interface TicketScope {
   userId: number;
   allSites: boolean;
   assetIds: number[];
-  /** Only tickets raised by this user (the createdBy setting). */
-  ownOnly: boolean;
+  /** Ticket types whose tickets this user sees only when they raised them (the types' createdBy setting). */
+  ownOnlyTypes: readonly string[];
   /** The vendor the user works for: its tickets are theirs to see too. */
   vendorId?: number;
 }
@@ -242,21 +242,34 @@ export function applyFilter<Q extends SelectQueryBuilder<any, any, any>>(
   const dateColumn = f.dateField === 'updatedAt' ? 't.updated_at' : 't.created_at';
   if (f.from) q = q.where(dateColumn, '>=', new Date(f.from));
   if (f.to) q = q.where(dateColumn, '<=', new Date(f.to));
-  if (!scope.allSites) {
-    const me = scope.userId;
-    const sites = scope.assetIds;
-    q = q.where((eb) =>
-      eb.or([
-        ...(sites.length ? [eb('t.location_id', 'in', sites)] : []),
-        eb('t.assigned_to', '=', me),
-        eb('t.created_by', '=', me),
-        sql<boolean>`t.watchers @> array[${me}]::int[]`,
-        ...(scope.vendorId !== undefined ? [eb('t.vendor_id', '=', scope.vendorId)] : []),
-      ]),
-    );
-  }
-  if (scope.ownOnly) q = q.where('t.created_by', '=', scope.userId);
+  for (const condition of visibleTo(scope, f.type)) q = q.where(condition);
   return q as unknown as Q;
+}
+
+/**
+ * The visibility scope as conditions on `tickets as t`: the one rule of ticket lists, counts, exports and dashboard
+ * widgets. `type` is the single type a list is filtered to, if any (the createdBy rule then reduces to one column).
+ */
+export function visibleTo(scope: TicketScope, type = 'all'): Expression<SqlBool>[] {
+  const me = scope.userId;
+  const out: Expression<SqlBool>[] = [];
+  if (!scope.allSites) {
+    const sites = scope.assetIds;
+    const either = [
+      ...(sites.length ? [sql<boolean>`t.location_id in (${sql.join(sites)})`] : []),
+      sql<boolean>`t.assigned_to = ${me}`,
+      sql<boolean>`t.created_by = ${me}`,
+      sql<boolean>`t.watchers @> array[${me}]::int[]`,
+      ...(scope.vendorId !== undefined ? [sql<boolean>`t.vendor_id = ${scope.vendorId}`] : []),
+    ];
+    out.push(sql<boolean>`(${sql.join(either, sql` or `)})`);
+  }
+  if (type !== 'all') {
+    if (scope.ownOnlyTypes.includes(type)) out.push(sql<boolean>`t.created_by = ${me}`);
+  } else if (scope.ownOnlyTypes.length) {
+    out.push(sql<boolean>`(t.type not in (${sql.join([...scope.ownOnlyTypes])}) or t.created_by = ${me})`);
+  }
+  return out;
 }
 
 const SORT_COLUMNS = {

@@ -7,6 +7,7 @@ import {
   TICKET_NUMBER_PREFIX,
   TICKET_STATUS_COLOURS,
   TICKET_STATUSES,
+  TICKET_TYPES,
   type Ticket,
   type TicketCreate,
   type TicketDaysQuery,
@@ -110,14 +111,19 @@ export function createTicketService(deps: HelpdeskDeps) {
     return deps.vendors.vendorOfUser(actor.tenantId, actor.userId);
   }
 
-  async function scopeOf(actor: Actor, type: string, config: HelpdeskConfig): Promise<repo.TicketScope> {
+  /**
+   * Which tickets the actor sees (lists, counts, exports, dashboard widgets): admins all of them; others those at
+   * their sites, the ones they take part in and their vendor's, and of a type with the createdBy setting only the
+   * ones they raised.
+   */
+  async function scopeOf(actor: Actor, config: HelpdeskConfig): Promise<repo.TicketScope> {
     const [sites, vendorId] = await Promise.all([sitesOf(actor), vendorOf(actor)]);
-    const ownOnly = !isAdmin(actor) && type !== 'all' && config.types[type as TicketType].createdBy;
+    const ownOnlyTypes = isAdmin(actor) ? [] : TICKET_TYPES.filter((type) => config.types[type].createdBy);
     return {
       userId: actor.userId,
       allSites: sites === 'all',
       assetIds: sites === 'all' ? [] : sites,
-      ownOnly,
+      ownOnlyTypes,
       ...(vendorId !== null ? { vendorId } : {}),
     };
   }
@@ -790,9 +796,11 @@ export function createTicketService(deps: HelpdeskDeps) {
     assignedToMeAt: (actor: Actor, siteId: number, statuses: readonly string[], limit: number) =>
       repo.assignedAtSite(db, actor.tenantId, actor.userId, siteId, statuses, limit),
     emit,
+    /** The tickets the actor sees, as the list applies it (dashboard widgets read through the same scope). */
+    visibility: async (actor: Actor) => scopeOf(actor, await admin.config(actor.tenantId)),
     async list(actor: Actor, query: TicketListQuery) {
       const config = await admin.config(actor.tenantId);
-      const scope = await scopeOf(actor, query.type, config);
+      const scope = await scopeOf(actor, config);
       const filter = resolveFilter(actor, query);
       const [{ rows, names, vendors }, count] = await Promise.all([
         repo
@@ -817,7 +825,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     },
     async stats(actor: Actor, query: TicketFilter) {
       const config = await admin.config(actor.tenantId);
-      const scope = await scopeOf(actor, query.type, config);
+      const scope = await scopeOf(actor, config);
       const rows = await repo.countByStatus(db, actor.tenantId, resolveFilter(actor, query), scope);
       const counts = new Map(rows.map((r) => [r.status, Number(r.count)]));
       return {
@@ -828,7 +836,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     /** Group by day: the true count of each day over the whole filtered list, not just the page shown. */
     async days(actor: Actor, query: TicketDaysQuery) {
       const config = await admin.config(actor.tenantId);
-      const scope = await scopeOf(actor, query.type, config);
+      const scope = await scopeOf(actor, config);
       return { contents: await repo.countByDay(db, actor.tenantId, resolveFilter(actor, query), scope, query.timeZone) };
     },
     async get(actor: Actor, id: number) {

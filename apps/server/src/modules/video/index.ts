@@ -19,12 +19,14 @@ import { createVideoMarkers, type VideoMarkers } from './markers.ts';
 import { createClipStill } from './media.ts';
 import { createVideoPaths } from './paths.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
+import * as repo from './repository.ts';
 import { videoRoutes } from './routes.ts';
-import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE } from './service.ts';
+import { CLIP_QUEUE, type ClipJobAnnouncer, createVideoService, INCIDENT_CLIP_QUEUE, type VideoService } from './service.ts';
 import { loadVideoSettings } from './settings.ts';
 import { createTicketEvidence, TICKET_EVIDENCE_QUEUE } from './ticket-evidence.ts';
 
 export type { VideoMarkers } from './markers.ts';
+export type CheckedLive = VideoService['checkedLive'];
 
 const RETENTION_QUEUE = 'video.retention';
 const EXPIRY_QUEUE = 'video.clip-expiry';
@@ -64,6 +66,13 @@ export interface VideoPort {
   stills: SiteStillsPort;
   /** Marked stretches of recordings (maintenance windows). */
   markers: VideoMarkers;
+  /**
+   * Live HLS of a camera for a caller whose access another module checked (a shared analytics link): the playlist
+   * with media URLs the caller builds, and the media files; it renews the camera's live-view lease.
+   */
+  checkedLive: CheckedLive;
+  /** The RTSP URLs (with their credentials) of these cameras, by device id: the stream probe of diagnostics. */
+  streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
 }
 
 /** Video surveillance (issue 7): camera configs, recorder, live/playback/snapshots, storages, tours, incidents, clips. */
@@ -118,6 +127,9 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
       footage: createFootagePort(db, paths, evidence),
       stills: createSiteStills(db, paths, simulatedStill),
       markers: createVideoMarkers(db),
+      checkedLive: video.checkedLive,
+      streamUrls: async (tenantId, deviceIds) =>
+        new Map((await repo.streamUrls(db, tenantId, deviceIds)).map((r) => [r.device_id, r.stream_url as string])),
     },
     register(app) {
       videoRoutes(app, {

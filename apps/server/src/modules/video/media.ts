@@ -52,6 +52,7 @@ export async function livePlaylist(
   tenantId: number,
   storagePath: string,
   run: string,
+  urlOf: (run: string, file: string) => string = (r, file) => mediaUrl(camId, r, file),
 ): Promise<string | null> {
   let text: string;
   try {
@@ -62,8 +63,8 @@ export async function livePlaylist(
   return text
     .split('\n')
     .map((line) => {
-      if (line.startsWith('#EXT-X-MAP:')) return `#EXT-X-MAP:URI="${mediaUrl(camId, run, 'init.mp4')}"`;
-      if (/^seg-\d+\.m4s$/.test(line.trim())) return mediaUrl(camId, run, line.trim());
+      if (line.startsWith('#EXT-X-MAP:')) return `#EXT-X-MAP:URI="${urlOf(run, 'init.mp4')}"`;
+      if (/^seg-\d+\.m4s$/.test(line.trim())) return urlOf(run, line.trim());
       return line;
     })
     .join('\n');

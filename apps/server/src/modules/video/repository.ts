@@ -133,6 +133,19 @@ export type CameraRow = Awaited<ReturnType<ReturnType<typeof cameraQuery>['execu
 export const findCamera = (db: Db, tenantId: number, deviceId: number) =>
   cameraQuery(db).where('c.tenant_id', '=', tenantId).where('c.device_id', '=', deviceId).executeTakeFirst();
 
+/** The stream URLs of these cameras (configured, not simulated), by device id. */
+export const streamUrls = (db: Db, tenantId: number, deviceIds: number[]) =>
+  deviceIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('video_cameras')
+        .select(['device_id', 'stream_url'])
+        .where('tenant_id', '=', tenantId)
+        .where('device_id', 'in', deviceIds)
+        .where('simulated', '=', false)
+        .where('stream_url', 'is not', null)
+        .execute();
+
 /** The configured cameras of one site, newest picture first (attendance takes a still of the site). */
 export const camerasAtSite = (db: Db, tenantId: number, assetId: number) =>
   db

@@ -322,18 +322,28 @@ export function createVideoService(deps: VideoServiceDeps) {
 
   async function live(auth: AuthContext, camId: number) {
     const { row } = await configuredCamera(auth, camId);
+    return livePlaylistOf(auth.tenantId, camId, row);
+  }
+
+  /** The live playlist of a configured camera whose access was checked; watching renews its live-view lease. */
+  async function livePlaylistOf(
+    tenantId: number,
+    camId: number,
+    row: repo.CameraRow,
+    urlOf?: (run: string, file: string) => string,
+  ): Promise<string> {
     // Watching renews the lease that keeps a camera without continuous recording running.
     if (!row.live_until || new Date(row.live_until).getTime() - Date.now() < LIVE_LEASE_MS / 2) {
-      await repo.setLiveLease(db, auth.tenantId, camId, new Date(Date.now() + LIVE_LEASE_MS));
+      await repo.setLiveLease(db, tenantId, camId, new Date(Date.now() + LIVE_LEASE_MS));
       if (!row.recording_enabled) deps.poke();
     }
     // A camera just asked for (or restarting) has no fresh segment yet: wait a little for it rather than fail,
     // then answer 503 (players retry 5xx, not 4xx).
     const deadline = Date.now() + LIVE_WAIT_MS;
     for (;;) {
-      const latest = await repo.latestSegment(db, auth.tenantId, camId);
+      const latest = await repo.latestSegment(db, tenantId, camId);
       if (latest && Date.now() - new Date(latest.end_at).getTime() <= 30_000) {
-        const text = await livePlaylist(paths, camId, auth.tenantId, latest.storage_path, latest.run);
+        const text = await livePlaylist(paths, camId, tenantId, latest.storage_path, latest.run, urlOf);
         if (text) return text;
       }
       if (Date.now() >= deadline) throw new HttpError(503, 'The camera is not streaming yet', 'not_streaming');
@@ -367,10 +377,14 @@ export function createVideoService(deps: VideoServiceDeps) {
   /** The file a media URL names, only if that run belongs to this camera in the index. */
   async function mediaFile(auth: AuthContext, camId: number, run: string, file: string) {
     const { row } = await configuredCamera(auth, camId);
-    const storagePath = (await repo.storagePathOfRun(db, auth.tenantId, camId, run)) ?? row.storage_path ?? DEFAULT_STORAGE_PATH;
+    return mediaFileOf(auth.tenantId, camId, row, run, file);
+  }
+
+  async function mediaFileOf(tenantId: number, camId: number, row: repo.CameraRow, run: string, file: string) {
+    const storagePath = (await repo.storagePathOfRun(db, tenantId, camId, run)) ?? row.storage_path ?? DEFAULT_STORAGE_PATH;
     let path: string;
     try {
-      path = paths.mediaFile(storagePath, auth.tenantId, camId, run, file);
+      path = paths.mediaFile(storagePath, tenantId, camId, run, file);
     } catch {
       throw notFound();
     }
@@ -381,6 +395,27 @@ export function createVideoService(deps: VideoServiceDeps) {
       throw notFound();
     }
   }
+
+  /**
+   * Live viewing for a caller whose access another module has checked (a shared analytics link, verified on every
+   * request by the dashboards module): a configured camera of the tenant, its playlist with media URLs of the
+   * caller's choosing, and its files. Nothing of the camera's source (URL, credentials) is returned.
+   */
+  async function checkedCamera(tenantId: number, camId: number) {
+    const device = await directory().device(tenantId, camId);
+    if (device?.type !== 'CAMERA') throw notFound('Camera not found');
+    const row = await repo.findCamera(db, tenantId, camId);
+    if (!row) throw notFound(VIDEO_MESSAGES.cameraNotConfigured);
+    return row;
+  }
+  const checkedLive = {
+    async playlist(tenantId: number, camId: number, urlOf: (run: string, file: string) => string) {
+      return livePlaylistOf(tenantId, camId, await checkedCamera(tenantId, camId), urlOf);
+    },
+    async mediaFile(tenantId: number, camId: number, run: string, file: string) {
+      return mediaFileOf(tenantId, camId, await checkedCamera(tenantId, camId), run, file);
+    },
+  };
 
   async function snapshot(auth: AuthContext, camId: number): Promise<{ path: string; takenAt: string } | { err: string }> {
     const access = await cameraAccess(auth, camId);
@@ -851,6 +886,7 @@ export function createVideoService(deps: VideoServiceDeps) {
 
   return {
     cameraAccess,
+    checkedLive,
     listCameras,
     getCamera: async (auth: AuthContext, camId: number) => {
       const { device, row } = await cameraAccess(auth, camId);

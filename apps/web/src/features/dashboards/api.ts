@@ -233,11 +233,12 @@ export function fetchWidgetData(source: WidgetSource, range: RangeOverride | nul
     const { dashboardId, token, widgetId } = source;
     return http.post<WidgetDataResponse>(DASHBOARD_API.sharedWidget, { dashboardId, token, widgetId, range }, { ...quiet, signal });
   }
-  const early = source.kind === 'saved' && range === null ? takeWidgetData(source.dashboardId, source.widgetId) : null;
-  if (early) return early;
   const body =
     source.kind === 'saved' ? { dashboardId: source.dashboardId, widgetId: source.widgetId, range } : { widget: source.widget, range };
-  return http.post<WidgetDataResponse>(DASHBOARD_API.widgetData, body, { ...quiet, signal });
+  const ask = () => http.post<WidgetDataResponse>(DASHBOARD_API.widgetData, body, { ...quiet, signal });
+  const early = source.kind === 'saved' && range === null ? takeWidgetData(source.dashboardId, source.widgetId) : null;
+  if (early) return early.then((answer) => answer ?? ask());
+  return ask();
 }
 
 /** One widget's answer; nothing is fetched until `enabled` (the widget has come into view). */

@@ -10,14 +10,17 @@ export interface HlsPlayerProps {
   /** The wall-clock time of the frame on screen (from the playlist's EXT-X-PROGRAM-DATE-TIME), when known. */
   onTimeUpdate?: (seconds: number, playingDate: Date | null) => void;
   onError?: (message: string) => void;
+  /** Headers of every playlist and segment request (a shared link's token); such a source needs hls.js. */
+  requestHeaders?: Record<string, string>;
 }
 
 /** A <video> fed by hls.js (or the browser's own HLS). Cookies authenticate the playlist and segment requests. */
-export function HlsPlayer({ src, live = false, controls = !live, testId, onTimeUpdate, onError }: HlsPlayerProps) {
+export function HlsPlayer({ src, live = false, controls = !live, testId, onTimeUpdate, onError, requestHeaders }: HlsPlayerProps) {
   const ref = useRef<HTMLVideoElement>(null);
   const errorRef = useRef(onError);
   const hlsRef = useRef<Hls | null>(null);
   errorRef.current = onError;
+  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
 
   useEffect(() => {
     const video = ref.current;
@@ -29,6 +32,14 @@ export function HlsPlayer({ src, live = false, controls = !live, testId, onTimeU
         liveSyncDurationCount: live ? 1 : 3,
         liveMaxLatencyDurationCount: live ? 3 : Number.POSITIVE_INFINITY,
         maxLiveSyncPlaybackRate: live ? 1.5 : 1,
+        ...(headersKey
+          ? {
+              xhrSetup: (xhr: XMLHttpRequest) => {
+                for (const [name, value] of Object.entries(JSON.parse(headersKey) as Record<string, string>))
+                  xhr.setRequestHeader(name, value);
+              },
+            }
+          : {}),
         manifestLoadPolicy: {
           default: {
             maxTimeToFirstByteMs: 10_000,
@@ -50,7 +61,7 @@ export function HlsPlayer({ src, live = false, controls = !live, testId, onTimeU
         hls.destroy();
       };
     }
-    if (video.canPlayType('application/vnd.apple.mpegurl')) {
+    if (!headersKey && video.canPlayType('application/vnd.apple.mpegurl')) {
       video.src = src;
       video.addEventListener('loadedmetadata', play, { once: true });
       return () => {
@@ -60,7 +71,7 @@ export function HlsPlayer({ src, live = false, controls = !live, testId, onTimeU
     }
     errorRef.current?.('HLS is not supported by this browser');
     return undefined;
-  }, [src, live]);
+  }, [src, live, headersKey]);
 
   return (
     <video

@@ -1,6 +1,9 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { LINK_TOKEN_HEADER, sharedCameraPlaylistPath } from '@sitewatch/contracts/dashboards';
+import { useMemo, useState } from 'react';
 import { useCamera } from '../../video/api.ts';
+import { HlsPlayer } from '../../video/HlsPlayer.tsx';
 import { LiveTile, RecordingPlayer } from '../../video/index.ts';
 import { cameraModeFor, useSelectedRange } from '../range-sync.ts';
 
@@ -27,6 +30,57 @@ export function CameraWidget({ cameraId, title }: { cameraId: number | null; tit
       ) : (
         <RecordingPlayer key={`${mode.from}|${mode.to}`} cameraId={cameraId} label={label} from={mode.from} to={mode.to} height={140} />
       )}
+    </Box>
+  );
+}
+
+/**
+ * A camera tile of a shared link: live video through the link's own playlist and media, the token in a header of
+ * every request (verified each time, no session); the camera's stream address never reaches the page.
+ */
+export function SharedCameraTile({
+  dashboardId,
+  token,
+  widgetId,
+  cameraId,
+  name,
+}: {
+  dashboardId: number;
+  token: string;
+  widgetId: string;
+  cameraId: number;
+  name: string;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const headers = useMemo(() => ({ [LINK_TOKEN_HEADER]: token }), [token]);
+  return (
+    <Box
+      data-testid={`dashboard-camera-${cameraId}`}
+      data-mode="live"
+      sx={{ position: 'relative', height: '100%', minHeight: 120, bgcolor: '#000', borderRadius: 1, overflow: 'hidden' }}
+    >
+      <HlsPlayer
+        src={sharedCameraPlaylistPath(dashboardId, widgetId)}
+        requestHeaders={headers}
+        live
+        testId={`shared-video-${cameraId}`}
+        onError={setError}
+      />
+      {error ? (
+        <Typography
+          color="error.light"
+          sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', p: 2, textAlign: 'center' }}
+        >
+          The camera is not streaming
+        </Typography>
+      ) : null}
+      <Typography
+        variant="body2"
+        noWrap
+        sx={{ position: 'absolute', top: 0, left: 0, right: 0, px: 1, py: 0.5, bgcolor: 'rgba(0,0,0,0.45)', color: '#fff' }}
+      >
+        {name}
+      </Typography>
     </Box>
   );
 }

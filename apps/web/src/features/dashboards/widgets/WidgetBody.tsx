@@ -11,7 +11,7 @@ import { useRealtimeHandler, useWatchDevices } from '../../../lib/realtime.ts';
 import { useComponent, useWidgetData, type WidgetSource } from '../api.ts';
 import { dashboardKeys } from '../keys.ts';
 import { type TimeRange, useRangeStore, useSelectedRange } from '../range-sync.ts';
-import { CameraWidget } from './CameraWidget.tsx';
+import { CameraWidget, SharedCameraTile } from './CameraWidget.tsx';
 import {
   AlarmListView,
   Centered,
@@ -129,7 +129,7 @@ function FetchedWidget({
       </Centered>
     );
   }
-  return query.data ? <WidgetDataView widget={widget} answer={query.data} /> : null;
+  return query.data ? <WidgetDataView widget={widget} answer={query.data} source={source} /> : null;
 }
 
 /** Pushed device values go straight into the cached answer of a latest-value or raw time-series widget. */
@@ -183,7 +183,7 @@ export function patchAnswer(answer: WidgetDataResponse, pushed: DeviceValuesPayl
   return answer;
 }
 
-function WidgetDataView({ widget, answer }: { widget: Widget; answer: WidgetDataResponse }) {
+function WidgetDataView({ widget, answer, source }: { widget: Widget; answer: WidgetDataResponse; source: WidgetSource }) {
   const data = answer.data;
   switch (data.kind) {
     case 'timeseries':
@@ -207,7 +207,17 @@ function WidgetDataView({ widget, answer }: { widget: Widget; answer: WidgetData
     case 'formResponses':
       return <FormResponsesView data={data} />;
     case 'camera':
-      return <Centered>{data.name}: video is not shown on a shared link</Centered>;
+      return source.kind === 'shared' ? (
+        <SharedCameraTile
+          dashboardId={source.dashboardId}
+          token={source.token}
+          widgetId={source.widgetId}
+          cameraId={data.cameraId}
+          name={widget.title || data.name}
+        />
+      ) : (
+        <Centered>{data.name}</Centered>
+      );
   }
 }
 
