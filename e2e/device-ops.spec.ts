@@ -119,6 +119,46 @@ test('runs a diagnostic and sees its output streamed live', async ({ page, signI
   await expect(page.getByTestId('attach-run')).toBeVisible();
 });
 
+test('probes a camera stream from the server and sees its lines, without the credentials', async ({ page, signIn, baseURL }) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const [site] = (await (await api.get('/iotapp/assets/?limit=1')).json()).contents as { id: number; name: string }[];
+  if (!site) throw new Error('no site');
+  const label = `CAM-PROBE-${Date.now()}`;
+  // a private address with no camera behind it: the probe tries it and reports how it failed
+  const created = await api.post('/iotapp/devices/', {
+    label,
+    type: 'CAMERA',
+    assetId: site.id,
+    metadata: { rtspUrl: 'rtsp://viewer:s3cr3t-pw@10.255.255.1:554/live' },
+  });
+  expect(created.status()).toBe(201);
+  const camera = (await created.json()) as { id: number };
+  try {
+    await signIn('customeradmin', { next: '/diagnostics' });
+    await expect(page.getByRole('heading', { name: 'Diagnostics' })).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('diagnostic-device').getByRole('combobox').fill(label);
+    await page.getByRole('option').filter({ hasText: label }).first().click();
+    await page.getByTestId('diagnostic-tool').click();
+    await page.getByRole('option', { name: 'RTSP stream probe' }).click();
+    await expect(page.getByTestId('diagnostic-target')).toHaveText('Stream: rtsp://***@10.255.255.1:554/live');
+    await page.getByTestId('run-diagnostic').click();
+    const output = page.getByTestId('diagnostic-output');
+    await expect(output).toContainText('RTSP stream probe: rtsp://***@10.255.255.1:554/live', { timeout: 30_000 });
+    await expect(output).toContainText(/TCP connect to 10\.255\.255\.1:554: /, { timeout: 20_000 });
+    // how it fails depends on the network between (nothing answers, or a middlebox that speaks no RTSP): by category
+    await expect(output).toContainText(
+      /TCP connect to 10\.255\.255\.1:554: (Connection timed out|Camera unreachable|Connection refused)|Stream failed: [A-Z][a-z ]+/,
+      { timeout: 20_000 },
+    );
+    await expect(page.getByTestId('diagnostic-status')).toHaveText('Failed', { timeout: 20_000 });
+    await expect(output).not.toContainText('s3cr3t-pw');
+    await expect(page.getByTestId('attach-run')).toBeVisible();
+  } finally {
+    await api.delete(`/iotapp/devices/${camera.id}/`);
+    await api.dispose();
+  }
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

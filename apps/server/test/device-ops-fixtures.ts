@@ -1,3 +1,5 @@
+import type { DiagnosticStreamMessage } from '@sitewatch/contracts';
+import WebSocket from 'ws';
 import type { TestApp, TestClient } from './support/harness.ts';
 import type { ObjectFixture } from './support/object-routes.ts';
 import { makeDevice, makeSite } from './support/sites-factory.ts';
@@ -35,3 +37,18 @@ export const deviceOpsObjectRoutes: Record<string, ObjectFixture> = {
   'GET /api/device-ops/diagnostics/runs/:id/ws': run,
   'POST /api/device-ops/diagnostics/runs/:id/attach/': run,
 };
+
+/** Follows a diagnostic run over its WebSocket until the server closes it: every message. */
+export function followRun(port: number, runId: number, client: TestClient): Promise<DiagnosticStreamMessage[]> {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/device-ops/diagnostics/runs/${runId}/ws`, {
+      headers: { host: client.host, cookie },
+    });
+    const got: DiagnosticStreamMessage[] = [];
+    ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
+    ws.on('close', () => resolve(got));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:net';
-import type { AccessEvent, DiagnosticRun, DiagnosticStreamMessage, Door, RouterView, Rtu } from '@sitewatch/contracts';
+import type { AccessEvent, DiagnosticRun, Door, RouterView, Rtu } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { applyDeviceOpsCommand, deviceOpsInitial, deviceOpsStep, withEvent } from '../src/demo/simulator/device-ops.ts';
 import { checkHost, tcpProbe } from '../src/modules/device-ops/probes.ts';
 import { doorsOf, hostOf, routerOf, rtuOf } from '../src/modules/device-ops/service.ts';
+import { followRun } from './device-ops-fixtures.ts';
 import { raise } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { makeDevice, makeSite, userId } from './support/sites-factory.ts';
@@ -202,19 +202,7 @@ describe('routers and RTUs', () => {
   });
 });
 
-function follow(runId: number, client: TestClient): Promise<DiagnosticStreamMessage[]> {
-  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/device-ops/diagnostics/runs/${runId}/ws`, {
-      headers: { host: client.host, cookie },
-    });
-    const got: DiagnosticStreamMessage[] = [];
-    ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
-    ws.on('close', () => resolve(got));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
+const follow = (runId: number, client: TestClient) => followRun(port, runId, client);
 
 describe('diagnostics', () => {
   it('lists targets with their declared hosts and tools', async () => {
@@ -257,6 +245,16 @@ describe('diagnostics', () => {
     expect(loop.json().detail).toBe('The device host is not an address diagnostics may reach');
     expect((await start(metadataHost.id, 'snmp')).json().detail).toBe('The device host is not an address diagnostics may reach');
     expect((await start(bare.id, 'tcp')).json().detail).toBe('This device declares no host to probe');
+    expect((await start(bare.id, 'rtsp')).json().detail).toBe('This device declares no RTSP stream to probe');
+    for (const rtspUrl of ['rtsp://admin:hunter2@127.0.0.1:8554/live', 'rtsp://169.254.169.254/x', 'rtsp://[::ffff:127.0.0.1]/x']) {
+      const cam = await makeDevice(admin, { type: 'CAMERA', assetId: hidden.id, metadata: { rtspUrl } });
+      const refused = await start(cam.id, 'rtsp');
+      expect(refused.statusCode, rtspUrl).toBe(400);
+      expect(refused.json().detail).toBe('The device host is not an address diagnostics may reach');
+      expect(refused.body).not.toContain('hunter2');
+    }
+    const ftp = await makeDevice(admin, { type: 'CAMERA', assetId: hidden.id, metadata: { rtspUrl: 'http://192.168.1.9/stream' } });
+    expect((await start(ftp.id, 'rtsp')).json().detail).toBe('This device declares no RTSP stream to probe');
     expect((await start(acmeRouter.id)).statusCode).toBe(404);
     expect((await start(999_999)).statusCode).toBe(404);
     const host = (await admin.post('/api/device-ops/diagnostics/runs/', { deviceId: router.id, tool: 'ping', host: '127.0.0.1' }))

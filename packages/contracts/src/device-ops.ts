@@ -66,12 +66,13 @@ export const accessEventReportSchema = z.object({
   credential: z.string().max(120).default(''),
 });
 
-export const DIAGNOSTIC_TOOLS = ['ping', 'tcp', 'snmp', 'last-contact'] as const;
+export const DIAGNOSTIC_TOOLS = ['ping', 'tcp', 'snmp', 'rtsp', 'last-contact'] as const;
 export type DiagnosticTool = (typeof DIAGNOSTIC_TOOLS)[number];
 export const DIAGNOSTIC_TOOL_LABELS: Record<DiagnosticTool, string> = {
   ping: 'Ping',
   tcp: 'TCP port check',
   snmp: 'SNMP get',
+  rtsp: 'RTSP stream probe',
   'last-contact': 'Last contact (MQTT/HTTP)',
 };
 export const DIAGNOSTIC_STATUSES = ['running', 'succeeded', 'failed'] as const;
@@ -80,6 +81,7 @@ export const DIAGNOSTIC_LIMITS = { outputBytes: 32_768, oid: 128, attachNote: 40
 
 export const DEVICE_OPS_MESSAGES = {
   noHost: 'This device declares no host to probe',
+  noStream: 'This device declares no RTSP stream to probe',
   hostRefused: 'The device host is not an address diagnostics may reach',
   hostUnresolved: 'The device host does not resolve',
   deviceUnknown: 'Device not found',
@@ -204,6 +206,8 @@ export const diagnosticTargetSchema = z.object({
   ...siteRef,
   status: z.string(),
   host: z.string().nullable(),
+  /** The RTSP URL the stream probe opens, its credentials masked. */
+  stream: z.string().nullable(),
   tools: z.array(z.enum(DIAGNOSTIC_TOOLS)),
 });
 export type DiagnosticTarget = z.infer<typeof diagnosticTargetSchema>;

@@ -24,6 +24,8 @@ export interface DeviceOpsPorts {
   telemetry: TelemetryPort;
   /** Diagnostic results go to tickets as comments. */
   tickets: DiagnosticTickets;
+  /** The cameras' RTSP URLs (the video module): the stream probe. */
+  streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
 }
 
 export interface DeviceOpsPort {

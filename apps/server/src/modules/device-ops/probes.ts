@@ -3,8 +3,10 @@ import { lookup } from 'node:dns/promises';
 import { existsSync } from 'node:fs';
 import { isIP, Socket } from 'node:net';
 import snmp from 'net-snmp';
+import { probeStream } from '../../platform/ffmpeg/index.ts';
 import { addressAllowed } from '../video/network.ts';
 import type { VideoSettings } from '../video/settings.ts';
+import { classifyStreamFailure, STREAM_FAILURES, type StreamFailure } from '../video/stream-failure.ts';
 
 export type Networks = VideoSettings['VIDEO_STREAM_NETWORKS'];
 
@@ -162,4 +164,53 @@ export function snmpGet(address: string, community: string, oid: string | undefi
       },
     );
   });
+}
+
+const CONNECT_FAILURES: Record<string, StreamFailure> = {
+  refused: STREAM_FAILURES.refused,
+  'timed out': STREAM_FAILURES.timeout,
+  unreachable: STREAM_FAILURES.unreachable,
+};
+
+/** A stream to probe: the URL ffprobe opens (host pinned to the checked address) and that address and port. */
+export interface StreamTarget {
+  url: string;
+  address: string;
+  port: number;
+}
+
+/**
+ * Probes an RTSP stream: a TCP connect to the checked address, then ffprobe reads a second of it (codec, size,
+ * frame rate, time to the first frame). Failures are told by category (`stream-failure.ts`), never by ffprobe's
+ * text, which names the URL.
+ */
+export async function rtspProbe(stream: StreamTarget, emit: Emit, signal: AbortSignal): Promise<boolean> {
+  const target = isIP(stream.address) === 6 ? `[${stream.address}]:${stream.port}` : `${stream.address}:${stream.port}`;
+  const connect = await connectOnce(stream.address, stream.port, 5000, signal);
+  if (!connect.ok) {
+    emit(`TCP connect to ${target}: ${CONNECT_FAILURES[connect.error ?? ''] ?? STREAM_FAILURES.unreachable}`);
+    return false;
+  }
+  emit(`TCP connect to ${target}: reachable in ${connect.ms.toFixed(1)} ms`);
+  emit('Opening the stream (RTSP over TCP)');
+  const result = await probeStream(stream.url, { signal, timeoutMs: 8000, seconds: 1 });
+  if (signal.aborted) return false;
+  const video = result.video;
+  if (!video || result.frames === 0) {
+    const failure = result.timedOut
+      ? STREAM_FAILURES.timeout
+      : video && result.code === 0
+        ? STREAM_FAILURES.format
+        : classifyStreamFailure(result.stderr);
+    emit(`Stream failed: ${failure}`);
+    return false;
+  }
+  const size = video.width && video.height ? `${video.width}x${video.height}` : 'size unknown';
+  emit('Stream reachable');
+  emit(`Codec: ${video.codecName}${video.profile ? ` (${video.profile})` : ''}`);
+  emit(`Resolution: ${size}`);
+  emit(`Frame rate: ${video.frameRate === null ? 'unknown' : `${video.frameRate} fps`}`);
+  emit(`Time to first frame: ${result.firstFrameMs} ms`);
+  emit(`${result.frames} frames read in 1 s`);
+  return true;
 }

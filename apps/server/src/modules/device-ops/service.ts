@@ -37,7 +37,9 @@ import type { SiteDirectory } from '../sites/directory.ts';
 import { seesAllSites, type Viewer } from '../sites/scope.ts';
 import type { IngestItem } from '../telemetry/ingest.ts';
 import { type UserDirectory, usersById } from '../users/directory.ts';
-import { checkHost, type Networks, ping, snmpGet, tcpProbe } from './probes.ts';
+import { checkStreamUrl } from '../video/network.ts';
+import { scrubCredentials } from '../video/stream-failure.ts';
+import { checkHost, type Networks, ping, rtspProbe, type StreamTarget, snmpGet, tcpProbe } from './probes.ts';
 import * as repo from './repository.ts';
 
 type Actor = Pick<AuthContext, 'userId' | 'tenantId' | 'roles' | 'permissions'>;
@@ -56,6 +58,8 @@ export interface DeviceOpsDeps {
   directory: Pick<SiteDirectory, 'asset' | 'visibleAssetIds'>;
   users: Pick<UserDirectory, 'byIds'>;
   tickets: DiagnosticTickets;
+  /** The RTSP URLs of configured cameras, by device id (the video module). */
+  streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
   /** Which addresses a device host may be (the camera URLs' setting). */
   networks: Networks;
 }
@@ -147,7 +151,31 @@ export const hostOf = (row: repo.OpsDeviceRow): string | null => {
   const h = text(row.metadata.host) ?? text(row.metadata.ipAddress);
   return h?.trim() ? h.trim() : null;
 };
-const toolsOf = (row: repo.OpsDeviceRow): DiagnosticTool[] => (hostOf(row) ? ['ping', 'tcp', 'snmp', 'last-contact'] : ['last-contact']);
+/** The RTSP URL a device declares: a camera's configured stream, else metadata `rtspUrl`. */
+export const streamOf = (row: repo.OpsDeviceRow, cameraUrl: string | undefined): string | null => {
+  const url = cameraUrl ?? text(row.metadata.rtspUrl);
+  return url?.trim() ? url.trim() : null;
+};
+const toolsOf = (row: repo.OpsDeviceRow, stream: string | null): DiagnosticTool[] => [
+  ...(hostOf(row) ? (['ping', 'tcp', 'snmp'] as const) : []),
+  ...(stream ? (['rtsp'] as const) : []),
+  'last-contact',
+];
+
+/** Checks a stream URL with the camera URLs' rules: the URL ffprobe opens (pinned) and the address to connect to. */
+async function streamTarget(url: string, networks: Networks): Promise<StreamTarget> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest(DEVICE_OPS_MESSAGES.noStream);
+  }
+  if (parsed.protocol !== 'rtsp:' && parsed.protocol !== 'rtsps:') throw badRequest(DEVICE_OPS_MESSAGES.noStream);
+  const [pinned, host] = await Promise.all([checkStreamUrl(url, networks), checkHost(parsed.hostname, networks)]);
+  if (!host.ok || !pinned.ok)
+    throw badRequest(!host.ok && host.reason === 'unresolved' ? DEVICE_OPS_MESSAGES.hostUnresolved : DEVICE_OPS_MESSAGES.hostRefused);
+  return { url: pinned.pinned, address: host.address, port: Number(parsed.port) || (parsed.protocol === 'rtsps:' ? 322 : 554) };
+}
 
 interface LiveRun {
   tenantId: number;
@@ -248,9 +276,17 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
     return row;
   }
 
-  async function execute(run: repo.RunRow, device: repo.OpsDeviceRow, input: DiagnosticRunInput, address: string | null, state: LiveRun) {
+  async function execute(
+    run: repo.RunRow,
+    device: repo.OpsDeviceRow,
+    input: DiagnosticRunInput,
+    to: { address: string | null; stream: StreamTarget | null },
+    state: LiveRun,
+  ) {
+    const { address } = to;
     const emit = (line: string) => {
-      const clean = line.replace(/\0/g, '');
+      // no line may carry a stream URL's credentials, whatever printed it
+      const clean = scrubCredentials(line.replace(/\0/g, ''));
       if (state.bytes + clean.length > DIAGNOSTIC_LIMITS.outputBytes) return;
       state.lines.push(clean);
       state.bytes += clean.length + 1;
@@ -270,6 +306,8 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
         } else emit('Last contact over MQTT/HTTP: never');
         const keys = Object.keys(device.state);
         emit(keys.length ? `Reported values: ${keys.slice(0, 40).join(', ')}` : 'Reported values: none');
+      } else if (input.tool === 'rtsp') {
+        if (to.stream) ok = await rtspProbe(to.stream, emit, signal);
       } else if (address) {
         if (input.tool === 'ping') ok = await ping(address, emit, signal);
         else if (input.tool === 'tcp') ok = await tcpProbe(address, input.port ?? 80, emit, signal);
@@ -356,6 +394,16 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
     async targets(actor: Actor, q: { assetId?: number; search?: string; page: number; limit: number }) {
       canDiagnose(actor);
       const { rows, total } = await repo.devicePage(db, viewerOf(actor), repo.ALL_TYPES, q, offsetOf(q));
+      const cameras = await deps.streamUrls(
+        actor.tenantId,
+        rows.filter((r) => r.type === 'CAMERA').map((r) => r.id),
+      );
+      const streams = new Map(
+        rows.flatMap((r) => {
+          const url = streamOf(r, cameras.get(r.id));
+          return url ? [[r.id, scrubCredentials(url)] as const] : [];
+        }),
+      );
       return {
         contents: rows.map(
           (r): DiagnosticTarget => ({
@@ -366,7 +414,8 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
             siteName: r.site_name,
             status: r.status,
             host: hostOf(r),
-            tools: toolsOf(r),
+            stream: streams.get(r.id) ?? null,
+            tools: toolsOf(r, streams.get(r.id) ?? null),
           }),
         ),
         totalCount: total,
@@ -378,8 +427,15 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
       const device = await repo.deviceOf(db, viewerOf(actor), input.deviceId, repo.ALL_TYPES);
       if (!device) throw notFound(DEVICE_OPS_MESSAGES.deviceUnknown);
       let address: string | null = null;
+      let stream: StreamTarget | null = null;
       let target = `${device.label}`;
-      if (input.tool !== 'last-contact') {
+      if (input.tool === 'rtsp') {
+        const cameraUrl = device.type === 'CAMERA' ? (await deps.streamUrls(actor.tenantId, [device.id])).get(device.id) : undefined;
+        const url = streamOf(device, cameraUrl);
+        if (!url) throw badRequest(DEVICE_OPS_MESSAGES.noStream);
+        stream = await streamTarget(url, deps.networks);
+        target = scrubCredentials(url);
+      } else if (input.tool !== 'last-contact') {
         const host = hostOf(device);
         if (!host) throw badRequest(DEVICE_OPS_MESSAGES.noHost);
         const checked = await checkHost(host, deps.networks);
@@ -408,7 +464,7 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
         abort: new AbortController(),
       };
       live.set(run.id, state);
-      void execute(run, device, input, address, state);
+      void execute(run, device, input, { address, stream }, state);
       const names = await usersById(deps.users, actor.tenantId, [actor.userId]);
       return present({ ...run, label: device.label }, names);
     },

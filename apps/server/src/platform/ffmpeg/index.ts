@@ -98,6 +98,93 @@ export async function probe(path: string, options: SpawnOptions = {}): Promise<P
   };
 }
 
+export interface StreamProbe {
+  /** ffprobe's exit code, and the end of its stderr (it names the URL: classify it, never show it). */
+  code: number | null;
+  stderr: string;
+  /** Killed for taking longer than its time limit. */
+  timedOut: boolean;
+  /** Milliseconds from the start to the first decoded video frame; null when none came. */
+  firstFrameMs: number | null;
+  frames: number;
+  video: { codecName: string; profile: string | null; width: number | null; height: number | null; frameRate: number | null } | null;
+}
+
+const rate = (text: string | undefined): number | null => {
+  const [n, d] = (text ?? '').split('/').map(Number);
+  return n && d ? Math.round((n / d) * 100) / 100 : null;
+};
+
+/**
+ * Opens a network stream (RTSP over TCP) with ffprobe and reads `seconds` of it: the video stream's codec, size and
+ * frame rate, and when its first frame arrived. `timeoutMs` bounds socket I/O and the whole run.
+ */
+export function probeStream(url: string, options: SpawnOptions & { timeoutMs: number; seconds: number }): Promise<StreamProbe> {
+  const started = performance.now();
+  const child = spawn(
+    ffprobePath,
+    [
+      '-v',
+      'error',
+      '-rtsp_transport',
+      'tcp',
+      '-timeout',
+      String(options.timeoutMs * 1000),
+      '-protocol_whitelist',
+      PROTOCOLS.rtsp,
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=codec_name,profile,width,height,avg_frame_rate,r_frame_rate',
+      '-show_frames',
+      '-read_intervals',
+      `%+${options.seconds}`,
+      '-of',
+      'compact',
+      url,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const result: StreamProbe = { code: null, stderr: '', timedOut: false, firstFrameMs: null, frames: 0, video: null };
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith('frame|')) {
+        result.frames++;
+        result.firstFrameMs ??= Math.round(performance.now() - started);
+      } else if (line.startsWith('stream|')) {
+        const f = Object.fromEntries(
+          line
+            .split('|')
+            .slice(1)
+            .map((kv) => kv.split('=') as [string, string]),
+        );
+        const size = (v: string | undefined) => (v && Number(v) > 0 ? Number(v) : null);
+        result.video = {
+          codecName: f.codec_name ?? 'unknown',
+          profile: f.profile && f.profile !== 'unknown' ? f.profile : null,
+          width: size(f.width),
+          height: size(f.height),
+          frameRate: rate(f.avg_frame_rate) ?? rate(f.r_frame_rate),
+        };
+      }
+    }
+  });
+  const timer = setTimeout(
+    () => {
+      result.timedOut = true;
+      child.kill('SIGKILL');
+    },
+    options.timeoutMs + options.seconds * 1000 + 2000,
+  );
+  return collect(child, { ...options, stderrLimit: options.stderrLimit ?? 2000 })
+    .then((r) => ({ ...result, code: r.code, stderr: r.stderr }))
+    .finally(() => clearTimeout(timer));
+}
+
 /**
  * Generates the looping clip of the simulated cameras once: a test pattern with a running clock, H.264 with a
  * keyframe every second so that 1–2 s segments cut cleanly. Reused when it already exists.

@@ -11,7 +11,6 @@ import Skeleton from '@mui/material/Skeleton';
 import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { COMMAND_PERMISSION } from '@sitewatch/contracts/commands';
 import {
   ACCESS_EVENT_KINDS,
   ACCESS_EVENT_LABELS,
@@ -26,13 +25,11 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { detailOf, isHttpError } from '../../lib/http.ts';
-import { permissionsOf, useUser } from '../../lib/session.ts';
-import { toast } from '../../lib/toasts.ts';
 import { StatusChip } from '../devices/components.tsx';
-import { type Option, SitePicker } from '../sites/Pickers.tsx';
-import { asBool, type LiveValues, useAccessEvents, useDeviceCommand, useDoors, useLiveValues } from './api.ts';
+import { asBool, type LiveValues, useAccessEvents, useDoors, useLiveValues } from './api.ts';
 import { CommandStateChip } from './components.tsx';
+import { DeviceListFilterBar, DeviceListShell, useDeviceListFilters } from './DeviceListShell.tsx';
+import { useConfirmedCommand } from './useConfirmedCommand.ts';
 
 const KIND_COLOURS: Record<AccessEventKind, 'success' | 'error' | 'warning' | 'info'> = {
   granted: 'success',
@@ -62,115 +59,72 @@ const time = (iso: string) => new Date(iso).toLocaleString();
 
 /** /access-control: the doors and readers of the sites the user sees, live events, and remote opening. */
 export function AccessControlPage() {
-  const permissions = permissionsOf(useUser());
-  const canCommand = permissions.has(COMMAND_PERMISSION);
-  const [site, setSite] = useState<Option | null>(null);
   const [kind, setKind] = useState('');
   const [page, setPage] = useState(0);
   const [limit, setLimit] = useState(25);
-  const [doorPage, setDoorPage] = useState(0);
-  const [asking, setAsking] = useState<Door | null>(null);
-  const [sent, setSent] = useState<Record<string, number>>({});
-  const siteQuery = site ? { assetId: site.id } : {};
-  const doors = useDoors({ ...siteQuery, page: doorPage + 1, limit: 24 });
+  const filters = useDeviceListFilters(24, () => setPage(0));
+  const siteQuery = filters.site ? { assetId: filters.site.id } : {};
+  const doors = useDoors(filters.query);
   const events = useAccessEvents({ ...siteQuery, ...(kind ? { kind } : {}), page: page + 1, limit });
   const live = useLiveValues((doors.data?.contents ?? []).map((d) => d.deviceId));
-  const { send, stateOf } = useDeviceCommand();
   const keyOf = (d: Door) => `${d.deviceId}:${d.door}`;
-
-  const open = (door: Door) =>
-    send.mutate(
-      { deviceId: door.deviceId, method: DEVICE_OPS_METHODS.openDoor, params: { door: door.door } },
-      {
-        onSuccess: (command) => {
-          setSent((s) => ({ ...s, [keyOf(door)]: command.id }));
-          toast.success(command.state === 'queued' ? 'Command queued until the device connects' : 'Command sent');
-          setAsking(null);
-        },
-        onError: (error) => {
-          toast.error(isHttpError(error) ? (detailOf(error.data) ?? 'Command not sent') : 'Command not sent');
-          setAsking(null);
-        },
-      },
-    );
+  const command = useConfirmedCommand((door: Door) => ({
+    key: keyOf(door),
+    deviceId: door.deviceId,
+    method: DEVICE_OPS_METHODS.openDoor,
+    params: { door: door.door },
+  }));
 
   return (
     <Box>
       <PageHeader title="Access Control" subtitle="Doors and readers at your sites, with their live events" />
-      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
-        <Box sx={{ minWidth: 220, flex: { xs: 1, sm: 'none' } }}>
-          <SitePicker
-            label="Site"
-            value={site}
-            onChange={(v) => {
-              setSite(v);
-              setPage(0);
-              setDoorPage(0);
-            }}
-          />
-        </Box>
-      </Box>
+      <DeviceListFilterBar filters={filters} />
 
       <Typography variant="h2" sx={{ fontSize: 18, mb: 1 }}>
         Doors
       </Typography>
-      {doors.isError ? (
-        <ErrorState onRetry={() => doors.refetch()} />
-      ) : doors.isLoading ? (
-        <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }}>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} variant="rounded" height={120} />
-          ))}
-        </Box>
-      ) : doors.data?.totalCount === 0 ? (
-        <EmptyState compact title="No doors" description="No access controller at the sites you see." data-testid="doors-empty" />
-      ) : (
-        <>
-          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))' }} data-testid="door-list">
-            {(doors.data?.contents ?? []).map((door) => {
-              const state = doorState(door, live);
-              return (
-                <Card key={keyOf(door)} variant="outlined" data-testid="door-card">
-                  <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.75 }}>
-                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                      <Typography sx={{ fontWeight: 600, flex: 1 }} data-testid="door-name">
-                        {door.name}
-                      </Typography>
-                      <DoorStateChip state={state} />
-                    </Box>
-                    <Typography variant="body2" color="text.secondary">
-                      {door.reader} · {door.deviceLabel}
+      <DeviceListShell
+        list={doors}
+        filters={filters}
+        card={{ minWidth: 260, height: 120 }}
+        testId="door-list"
+        empty={{ title: 'No doors', description: 'No access controller at the sites you see.', testId: 'doors-empty' }}
+        pageSizes={[24]}
+      >
+        {(items) =>
+          items.map((door) => {
+            const state = doorState(door, live);
+            return (
+              <Card key={keyOf(door)} variant="outlined" data-testid="door-card">
+                <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 0.75 }}>
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                    <Typography sx={{ fontWeight: 600, flex: 1 }} data-testid="door-name">
+                      {door.name}
                     </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {door.siteName ?? 'No site'}
-                    </Typography>
-                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                      <StatusChip status={door.status} />
-                      <CommandStateChip state={stateOf(sent[keyOf(door)])} />
-                      <Box sx={{ flex: 1 }} />
-                      {canCommand ? (
-                        <Button size="small" variant="contained" onClick={() => setAsking(door)} data-testid="open-door">
-                          Open door
-                        </Button>
-                      ) : null}
-                    </Box>
-                  </CardContent>
-                </Card>
-              );
-            })}
-          </Box>
-          {(doors.data?.totalCount ?? 0) > 24 ? (
-            <TablePagination
-              component="div"
-              count={doors.data?.totalCount ?? 0}
-              page={doorPage}
-              rowsPerPage={24}
-              rowsPerPageOptions={[24]}
-              onPageChange={(_e, p) => setDoorPage(p)}
-            />
-          ) : null}
-        </>
-      )}
+                    <DoorStateChip state={state} />
+                  </Box>
+                  <Typography variant="body2" color="text.secondary">
+                    {door.reader} · {door.deviceLabel}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {door.siteName ?? 'No site'}
+                  </Typography>
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                    <StatusChip status={door.status} />
+                    <CommandStateChip state={command.stateOf(keyOf(door))} />
+                    <Box sx={{ flex: 1 }} />
+                    {command.allowed ? (
+                      <Button size="small" variant="contained" onClick={() => command.ask(door)} data-testid="open-door">
+                        Open door
+                      </Button>
+                    ) : null}
+                  </Box>
+                </CardContent>
+              </Card>
+            );
+          })
+        }
+      </DeviceListShell>
 
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 3, mb: 1, flexWrap: 'wrap' }}>
         <Typography variant="h2" sx={{ fontSize: 18, flex: 1 }}>
@@ -232,13 +186,14 @@ export function AccessControlPage() {
       )}
 
       <ConfirmDialog
-        open={asking !== null}
+        {...command.dialog}
         title="Open door"
-        text={asking ? DEVICE_OPS_MESSAGES.openDoorConfirm(`${asking.name} at ${asking.siteName ?? asking.deviceLabel}`) : ''}
+        text={
+          command.asking
+            ? DEVICE_OPS_MESSAGES.openDoorConfirm(`${command.asking.name} at ${command.asking.siteName ?? command.asking.deviceLabel}`)
+            : ''
+        }
         confirmLabel="Open"
-        busy={send.isPending}
-        onConfirm={() => asking && open(asking)}
-        onClose={() => setAsking(null)}
       />
     </Box>
   );

@@ -184,7 +184,7 @@ export function DiagnosticsPage() {
 
   return (
     <Box>
-      <PageHeader title="Diagnostics" subtitle="Probe a device from the server: ping, TCP port, SNMP or its last contact" />
+      <PageHeader title="Diagnostics" subtitle="Probe a device from the server: ping, TCP port, SNMP, RTSP stream or its last contact" />
       <Card variant="outlined" sx={{ mb: 2 }}>
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
@@ -204,7 +204,7 @@ export function DiagnosticsPage() {
                       {o.deviceLabel} · {o.type}
                     </Typography>
                     <Typography variant="caption" color="text.secondary">
-                      {o.siteName ?? 'No site'} · {o.host ?? 'no host declared'}
+                      {o.siteName ?? 'No site'} · {o.host ?? (o.stream ? 'RTSP stream' : 'no host declared')}
                     </Typography>
                   </Box>
                 </li>
@@ -255,8 +255,10 @@ export function DiagnosticsPage() {
             ) : null}
           </Box>
           {target ? (
-            <Typography variant="body2" color="text.secondary">
-              Host: {target.host ?? 'none declared (only the last contact can be checked)'}
+            <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }} data-testid="diagnostic-target">
+              {tool === 'rtsp'
+                ? `Stream: ${target.stream}`
+                : `Host: ${target.host ?? (target.stream ? 'none declared' : 'none declared (only the last contact can be checked)')}`}
             </Typography>
           ) : null}
           <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
