@@ -1,6 +1,9 @@
 import { apiSession, expect, test } from './fixtures.ts';
 
-/** /inventory-report and /pr-report: filter and export a report, raise a purchase request from low stock, approve and receive it, schedule a report; a phone pass. */
+/**
+ * /inventory-report and /pr-report: filter and export a report, raise a purchase request from low stock, approve and
+ * receive it, schedule a report, raise one from a ticket (not offered without the right); a phone pass.
+ */
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -81,6 +84,59 @@ test('raises a purchase request from low stock, approves and receives it into th
   await expect(page.getByTestId('stock-report').getByRole('gridcell', { name: '10', exact: true }).first()).toBeVisible();
 });
 
+/** A ticket raised by the customer admin, to raise purchase requests from. */
+async function ticket(baseURL: string, stamp: string) {
+  const api = await apiSession(baseURL, 'customeradmin');
+  const res = await api.post('/helpdesk/tickets/', { title: `Generator filter worn ${stamp}`, event: 'HVAC' });
+  expect(res.status()).toBe(201);
+  const created = await res.json();
+  await api.dispose();
+  return created as { id: number; ticketId: string; title: string };
+}
+
+test('raises a purchase request from a ticket, which then lists it', async ({ page, signIn, baseURL }) => {
+  const { stamp, store, item } = await prepare(baseURL as string);
+  const raisedFrom = await ticket(baseURL as string, stamp);
+  await signIn('customeradmin', { next: `/tickets/all/view/?ticketId=${raisedFrom.id}` });
+  await expect(page.getByTestId('ticket-heading')).toHaveText(raisedFrom.title, { timeout: 30_000 });
+  const section = page.getByTestId('ticket-purchase-requests');
+  await expect(section).toContainText('No purchase request was raised from this ticket.');
+  await section.getByTestId('raise-purchase-request').click();
+  await expect(page.getByRole('heading', { name: 'New purchase request' })).toBeVisible();
+  await expect(page.getByTestId('pr-title')).toHaveValue(`Parts for ${raisedFrom.ticketId}: ${raisedFrom.title}`);
+  await expect(page.getByLabel('Ticket number (optional)')).toHaveValue(String(raisedFrom.id));
+  await page.getByTestId('pr-store').click();
+  await page.getByRole('option', { name: new RegExp(store.name) }).click();
+  const line = page.getByTestId('pr-line-0');
+  await line.getByLabel('Item').fill(item.code);
+  await page.getByRole('option', { name: new RegExp(item.code) }).click();
+  await line.getByLabel('Quantity').fill('3');
+  await page.getByTestId('pr-submit').click();
+  await expect(page.getByTestId('pr-state')).toHaveText('Submitted', { timeout: 15_000 });
+  const number = (await page.getByRole('heading', { level: 1 }).textContent())?.match(/PR-\d+/)?.[0] as string;
+  expect(number).toMatch(/^PR-\d+$/);
+  // back on the ticket, the request is listed with a link to it
+  await page.goto(`/tickets/all/view/?ticketId=${raisedFrom.id}`);
+  await expect(section.getByRole('link', { name: number })).toBeVisible({ timeout: 15_000 });
+  await expect(section).toContainText('Submitted');
+  await section.getByRole('link', { name: number }).click();
+  await expect(page.getByTestId('pr-state')).toHaveText('Submitted');
+});
+
+test('a user who may not create purchase requests sees no such action on a ticket', async ({ page, signIn, baseURL }) => {
+  // the ticket's attendance panel asks for the viewer's own attendance, which a viewer may not record (403)
+  test.info().annotations.push({ type: 'allow-console-errors', description: '/api/attendance/current/' });
+  const viewer = await apiSession(baseURL as string, 'customer');
+  const list = await (await viewer.get('/helpdesk/tickets/?limit=1')).json();
+  await viewer.dispose();
+  const seen = list.contents[0] as { id: number; title: string };
+  expect(seen).toBeTruthy();
+  await signIn('customer', { next: `/tickets/all/view/?ticketId=${seen.id}` });
+  await expect(page.getByTestId('ticket-heading')).toHaveText(seen.title, { timeout: 30_000 });
+  await expect(page.getByTestId('raise-purchase-request')).toHaveCount(0);
+  await expect(page.getByTestId('ticket-purchase-requests')).toHaveCount(0);
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -98,6 +154,20 @@ test.describe('on a phone', () => {
     expect(await tooWide(page)).toEqual([]);
     await page.goto('/inventory-report?tab=consumption');
     await expect(page.getByRole('heading', { name: 'Inventory Report' })).toBeVisible();
+    expect(await tooWide(page)).toEqual([]);
+  });
+
+  test('raising a purchase request from a ticket fits a phone', async ({ page, signIn, baseURL }) => {
+    const raisedFrom = await ticket(baseURL as string, Date.now().toString(36).toUpperCase());
+    await signIn('customeradmin', { next: `/tickets/all/view/?ticketId=${raisedFrom.id}` });
+    await expect(page.getByTestId('ticket-heading')).toHaveText(raisedFrom.title, { timeout: 30_000 });
+    await page.getByTestId('cookie-consent-accept').click();
+    const raise = page.getByTestId('raise-purchase-request');
+    await raise.scrollIntoViewIfNeeded();
+    await expect(raise).toBeVisible();
+    expect(await tooWide(page)).toEqual([]);
+    await raise.click();
+    await expect(page.getByTestId('pr-title')).toHaveValue(`Parts for ${raisedFrom.ticketId}: ${raisedFrom.title}`);
     expect(await tooWide(page)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { CSV_BOM, csvLine, type ExportFormat } from '@sitewatch/contracts';
 import ExcelJS from 'exceljs';
-import pdfmake from 'pdfmake';
+import type { FromPdfWorker, PdfJob, ToPdfWorker } from './pdf-worker.ts';
 import type { ExportColumn } from './registry.ts';
 
 /**
@@ -9,8 +10,8 @@ import type { ExportColumn } from './registry.ts';
  * yields the file's bytes, so the runner streams every format into the blob store the same way:
  * - CSV: one line per row, formula prefixes neutralised (`csvLine`);
  * - XLSX: exceljs's streaming WorkbookWriter (rows are committed and zipped as they come: memory stays bounded);
- * - PDF: pdfmake, a landscape table whose header repeats on every page; the document is built in memory, so a PDF
- *   holds at most `PDF_MAX_ROWS` rows.
+ * - PDF: pdfmake, a landscape table whose header repeats on every page, laid out in a worker thread; the document
+ *   is built in memory, so a PDF holds at most `PDF_MAX_ROWS` rows.
  */
 export const PDF_MAX_ROWS = 10_000;
 
@@ -26,12 +27,6 @@ export interface Document {
   columns: readonly ExportColumn[];
 }
 
-const HELVETICA = { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' };
-const STANDARD_FONTS = new Set(Object.values(HELVETICA));
-pdfmake.setFonts({ Helvetica: HELVETICA });
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => STANDARD_FONTS.has(path));
-
 const asText = (v: unknown) => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v));
 const asCell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'number' || v instanceof Date ? v : String(v));
 
@@ -42,6 +37,30 @@ async function* csv(doc: Document, pages: Pages): AsyncGenerator<string> {
     for (const r of rows) chunk += csvLine(doc.columns.map((c) => r[c.key]));
     if (chunk) yield chunk;
   }
+}
+
+const ZIP_BACKLOG = 1024 * 1024;
+/** A stream of the zip (readable-stream's, inside exceljs and archiver): how much is written to it and not yet read. */
+interface ZipInput {
+  _writableState?: { length?: number; ended?: boolean };
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+/** The stream of the zip that the sheet's XML goes into (internal to exceljs: if it is not found, nothing waits). */
+function zipBacklog(sheet: ExcelJS.Worksheet): { behind(): boolean; caughtUp(): Promise<void> } | undefined {
+  const pipe = (sheet as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes?.[0];
+  if (!pipe || typeof pipe._writableState?.length !== 'number') return undefined;
+  return {
+    behind: () => !pipe._writableState?.ended && (pipe._writableState?.length ?? 0) > ZIP_BACKLOG,
+    caughtUp: () =>
+      new Promise((resolve) => {
+        const done = () => {
+          for (const event of ['drain', 'close', 'error'] as const) pipe.removeListener(event, done);
+          resolve();
+        };
+        for (const event of ['drain', 'close', 'error'] as const) pipe.once(event, done);
+      }),
+  };
 }
 
 async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
@@ -60,6 +79,10 @@ async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
       // Let the file writer take what was zipped so far before the next page is read.
       await new Promise((resolve) => setImmediate(resolve));
       if (out.writableLength > 256 * 1024) await new Promise((resolve) => out.once('drain', resolve));
+      // exceljs writes the sheet's XML into the zip without waiting for it: left alone, a fast source piles up the
+      // uncompressed rows (tens of MB for 100,000) in front of the compressor. Wait while it is behind.
+      const backlog = zipBacklog(sheet);
+      while (backlog?.behind()) await backlog.caughtUp();
     }
     sheet.commit();
     await workbook.commit();
@@ -72,46 +95,76 @@ async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
   if (failure) throw failure;
 }
 
-async function* pdf(doc: Document, pages: Pages, generatedAt: Date): AsyncGenerator<Uint8Array> {
-  const body: unknown[][] = [doc.columns.map((c) => ({ text: c.header, bold: true }))];
-  let rows = 0;
-  let truncated = false;
-  outer: for await (const page of pages) {
-    for (const r of page) {
-      if (rows >= PDF_MAX_ROWS) {
-        truncated = true;
-        break outer;
-      }
-      body.push(doc.columns.map((c) => asText(r[c.key])));
-      rows++;
-    }
-  }
-  const definition = {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [24, 36, 24, 36],
-    defaultStyle: { font: 'Helvetica', fontSize: 7 },
-    info: { title: doc.title },
-    content: [
-      { text: doc.title, fontSize: 13, bold: true, margin: [0, 0, 0, 4] },
-      {
-        text: `Generated ${generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC · ${rows} rows${truncated ? ` (first ${PDF_MAX_ROWS}; export CSV or XLSX for all)` : ''}`,
-        color: '#555555',
-        margin: [0, 0, 0, 8],
-      },
-      {
-        table: { headerRows: 1, widths: doc.columns.map(() => '*'), body },
-        layout: 'lightHorizontalLines',
-      },
-    ],
-    footer: (current: number, count: number) => ({ text: `${current} / ${count}`, alignment: 'right', margin: [24, 8], fontSize: 7 }),
+/**
+ * The layout runs in a worker thread (`pdf-worker.ts`): the rows go to it page by page as they are read, the file
+ * comes back whole. The thread is ended after the document, on a failure and when the export is stopped.
+ */
+async function* pdf(doc: Document, pages: Pages, generatedAt: Date, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  signal?.throwIfAborted();
+  const job: PdfJob = {
+    title: doc.title,
+    headers: doc.columns.map((c) => c.header),
+    generatedAt: generatedAt.toISOString(),
+    maxRows: PDF_MAX_ROWS,
   };
-  yield await pdfmake.createPdf(definition).getBuffer();
+  const worker = new Worker(new URL('./pdf-worker.ts', import.meta.url), { workerData: { pdfJob: job }, execArgv: workerExecArgv() });
+  const onAbort = () => void worker.terminate();
+  const file = new Promise<Uint8Array>((resolve, reject) => {
+    worker.once('message', (message: FromPdfWorker) => ('pdf' in message ? resolve(message.pdf) : reject(new Error(message.error))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(signal?.aborted ? signal.reason : new Error(`PDF layout ended early (exit code ${code})`)));
+  });
+  file.catch(() => {}); // awaited below unless the pages fail first
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let rows = 0;
+    let truncated = false;
+    for await (const page of pages) {
+      const batch: string[][] = [];
+      for (const r of page) {
+        if (rows >= PDF_MAX_ROWS) {
+          truncated = true;
+          break;
+        }
+        batch.push(doc.columns.map((c) => asText(r[c.key])));
+        rows++;
+      }
+      if (batch.length > 0) worker.postMessage({ rows: batch } satisfies ToPdfWorker);
+      if (truncated) break;
+    }
+    worker.postMessage({ end: true, rows, truncated } satisfies ToPdfWorker);
+    yield await file;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await worker.terminate();
+  }
 }
 
-/** The bytes of a document in a format, read page by page from `pages`. */
-export function encode(format: ExportFormat, doc: Document, pages: Pages, now = new Date()): AsyncIterable<Uint8Array | string> {
+/**
+ * The worker loads a `.ts` file: it gets the module loader flags of this process (`--import tsx`), not its
+ * process-wide ones (`--expose-gc`, heap sizes), which a worker refuses; without a loader (the test runner) Node's own
+ * type stripping reads the file.
+ */
+const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
+function workerExecArgv() {
+  const args: string[] = [];
+  let value = false;
+  for (const arg of process.execArgv) {
+    if (value || LOADER_FLAGS.has(arg.split('=', 1)[0] ?? arg)) args.push(arg);
+    value = !value && LOADER_FLAGS.has(arg);
+  }
+  return args;
+}
+
+/** The bytes of a document in a format, read page by page from `pages`; `signal` stops the PDF layout at once. */
+export function encode(
+  format: ExportFormat,
+  doc: Document,
+  pages: Pages,
+  now = new Date(),
+  signal?: AbortSignal,
+): AsyncIterable<Uint8Array | string> {
   if (format === 'xlsx') return xlsx(doc, pages);
-  if (format === 'pdf') return pdf(doc, pages, now);
+  if (format === 'pdf') return pdf(doc, pages, now, signal);
   return csv(doc, pages);
 }

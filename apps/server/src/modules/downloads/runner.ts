@@ -132,7 +132,6 @@ export function createExportRunner(deps: RunnerDeps) {
       const columnsFor = source.columnsFor;
       const columns = columnsFor ? await withRetry(() => columnsFor(scope, params), controller.signal) : source.columns;
       let rows = 0;
-      let lastCheck = Date.now();
       let lastReport = 0;
 
       const report = async () => {
@@ -147,10 +146,6 @@ export function createExportRunner(deps: RunnerDeps) {
       async function* pages(): AsyncGenerator<ExportPage['rows']> {
         let cursor: string | null = null;
         for (;;) {
-          if (Date.now() - lastCheck > STOP_CHECK_MS) {
-            lastCheck = Date.now();
-            if (!(await repo.isRunnable(db, tenantId, id))) controller.abort(new Stopped());
-          }
           if (controller.signal.aborted) throw new Stopped();
           const limit = Math.min(pageSize, maxRows - rows);
           if (limit <= 0) return;
@@ -167,7 +162,26 @@ export function createExportRunner(deps: RunnerDeps) {
         }
       }
 
-      const size = await blobs.write(key, encode(format, { title: row.name, columns }, pages(), deps.clock.now()), controller.signal);
+      // A stop asked from another process is seen within a second, also while a PDF is laid out after the last page.
+      let checking = false;
+      const watch = setInterval(() => {
+        if (checking || controller.signal.aborted) return;
+        checking = true;
+        repo
+          .isRunnable(db, tenantId, id)
+          .then((runnable) => runnable || controller.abort(new Stopped()))
+          .catch((error: unknown) => log.warn({ err: error }, 'export stop check failed'))
+          .finally(() => {
+            checking = false;
+          });
+      }, STOP_CHECK_MS);
+      let size: number;
+      try {
+        const bytes = encode(format, { title: row.name, columns }, pages(), deps.clock.now(), controller.signal);
+        size = await blobs.write(key, bytes, controller.signal);
+      } finally {
+        clearInterval(watch);
+      }
       const expiresAt = await expiryOf(tenantId);
       const kept =
         (await repo.updateTask(db, tenantId, task.id, {

@@ -1,17 +1,14 @@
 import {
-  type ConsumptionReportFilter,
   consumptionReportFilterSchema,
   MOVEMENT_LABELS,
-  type MovementReportFilter,
   movementReportFilterSchema,
   PR_STATE_LABELS,
-  type PrReportFilter,
   prReportFilterSchema,
   REPORT_KIND_LABELS,
   type ReportKind,
-  type StockReportFilter,
   stockReportFilterSchema,
 } from '@sitewatch/contracts';
+import type { ZodType } from 'zod';
 import type { ExportScope, ExportSource } from '../downloads/index.ts';
 import type { InventoryReports } from '../inventory/index.ts';
 import type { PurchaseRequestService } from '../purchase-requests/index.ts';
@@ -24,124 +21,129 @@ export interface ReportSources {
   sources: Record<ReportKind, ExportSource<Record<string, unknown>>>;
 }
 
-const actorOf = (scope: ExportScope) => ({ ...scope, permissions: new Set(scope.permissions) });
 const PAGE = 1000;
-const offsetOf = (cursor: string | null) => (cursor ? Number(cursor) : 0);
+const actorOf = (scope: ExportScope) => ({ ...scope, permissions: new Set(scope.permissions) });
+type Actor = ReturnType<typeof actorOf>;
+type Row = Record<string, unknown>;
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+
+/**
+ * One report as an export source: its filters, its columns (key and header, in file order), the permission that
+ * shows it, and how a page of rows is read. Pages are read either by offset (reports grouped or sorted on computed
+ * values) or after the last row's id (ledgers that grow while they are exported); `row` turns a stored row into the
+ * cells of the file.
+ */
+function reportSource<P, R extends Row>(
+  kind: ReportKind,
+  spec: {
+    params: ZodType<P>;
+    columns: ReadonlyArray<readonly [key: string, header: string]>;
+    permission: string;
+    count?(actor: Actor, params: P): Promise<number>;
+    paging: 'offset' | 'id';
+    page(actor: Actor, params: P, cursor: number | undefined, limit: number): Promise<R[]>;
+    row?(row: R): Row;
+  },
+): ExportSource<Row> {
+  const { count, page, row = (r: R) => r } = spec;
+  const source: ExportSource<P> = {
+    kind,
+    label: REPORT_KIND_LABELS[kind],
+    params: spec.params,
+    columns: spec.columns.map(([key, header]) => ({ key, header })),
+    allowed: (scope) => scope.permissions.includes(spec.permission),
+    pageSize: PAGE,
+    count: count && ((scope, params) => count(actorOf(scope), params)),
+    async fetchPage(scope, params, cursor, limit) {
+      const at = cursor ? Number(cursor) : undefined;
+      const rows = await page(actorOf(scope), params, at, limit);
+      const last = rows.at(-1);
+      const next = spec.paging === 'offset' ? (at ?? 0) + limit : Number(last?.id);
+      return { rows: rows.map(row), nextCursor: rows.length === limit && last ? String(next) : null };
+    },
+  };
+  return source as unknown as ExportSource<Row>;
+}
 
 export function createReportSources(deps: { inventory: InventoryReports; requests: PurchaseRequestService }): ReportSources {
   const { inventory, requests } = deps;
-  const viewsInventory = (scope: ExportScope) => scope.permissions.includes('view_inventory');
-
-  const stock: ExportSource<StockReportFilter> = {
-    kind: 'inventory-stock',
-    label: REPORT_KIND_LABELS['inventory-stock'],
-    params: stockReportFilterSchema,
-    columns: [
-      { key: 'code', header: 'Code' },
-      { key: 'name', header: 'Item' },
-      { key: 'category', header: 'Category' },
-      { key: 'storeName', header: 'Store' },
-      { key: 'siteName', header: 'Site' },
-      { key: 'onHand', header: 'On hand' },
-      { key: 'unit', header: 'Unit' },
-      { key: 'threshold', header: 'Low-stock threshold' },
-      { key: 'low', header: 'Low' },
-      { key: 'unitCost', header: 'Unit cost' },
-      { key: 'value', header: 'Value' },
-    ],
-    allowed: viewsInventory,
-    pageSize: PAGE,
-    async count(scope, params) {
-      return (await inventory.stock(actorOf(scope), params, { offset: 0, limit: 1 })).totalCount;
-    },
-    async fetchPage(scope, params, cursor, limit) {
-      const offset = offsetOf(cursor);
-      const page = await inventory.stock(actorOf(scope), params, { offset, limit });
-      return {
-        rows: page.contents.map((r) => ({ ...r, low: yesNo(r.low) })),
-        nextCursor: page.contents.length === limit ? String(offset + limit) : null,
-      };
-    },
-  };
-
-  const movements: ExportSource<MovementReportFilter> = {
-    kind: 'inventory-movements',
-    label: REPORT_KIND_LABELS['inventory-movements'],
-    params: movementReportFilterSchema,
-    columns: [
-      { key: 'createdAt', header: 'Date' },
-      { key: 'kind', header: 'Type' },
-      { key: 'itemCode', header: 'Code' },
-      { key: 'itemName', header: 'Item' },
-      { key: 'quantity', header: 'Quantity' },
-      { key: 'fromStore', header: 'From store' },
-      { key: 'toStore', header: 'To store' },
-      { key: 'ticketId', header: 'Ticket' },
-      { key: 'note', header: 'Note' },
-    ],
-    allowed: viewsInventory,
-    pageSize: PAGE,
-    async count(scope, params) {
-      return (await inventory.movements(actorOf(scope), params, { offset: 0, limit: 1 })).totalCount;
-    },
-    async fetchPage(scope, params, cursor, limit) {
-      const rows = await inventory.movementsAfter(actorOf(scope), params, cursor ? Number(cursor) : undefined, limit);
-      const last = rows.at(-1);
-      return {
-        rows: rows.map((r) => ({ ...r, kind: MOVEMENT_LABELS[r.kind] })),
-        nextCursor: rows.length === limit && last ? String(last.id) : null,
-      };
-    },
-  };
-
-  const consumption: ExportSource<ConsumptionReportFilter> = {
-    kind: 'inventory-consumption',
-    label: REPORT_KIND_LABELS['inventory-consumption'],
-    params: consumptionReportFilterSchema,
-    columns: [
-      { key: 'period', header: 'Period' },
-      { key: 'siteName', header: 'Site' },
-      { key: 'itemCode', header: 'Code' },
-      { key: 'itemName', header: 'Item' },
-      { key: 'unit', header: 'Unit' },
-      { key: 'issued', header: 'Issued' },
-      { key: 'returned', header: 'Returned' },
-      { key: 'consumed', header: 'Consumed' },
-      { key: 'value', header: 'Value' },
-    ],
-    allowed: viewsInventory,
-    pageSize: PAGE,
-    async fetchPage(scope, params, cursor, limit) {
-      const offset = offsetOf(cursor);
-      const page = await inventory.consumption(actorOf(scope), params, { offset, limit });
-      return { rows: page.contents, nextCursor: page.contents.length === limit ? String(offset + limit) : null };
-    },
-  };
-
-  const purchaseRequests: ExportSource<PrReportFilter> = {
-    kind: 'purchase-requests',
-    label: REPORT_KIND_LABELS['purchase-requests'],
-    params: prReportFilterSchema,
-    columns: [
-      { key: 'number', header: 'Number' },
-      { key: 'title', header: 'Title' },
-      { key: 'state', header: 'State' },
-      { key: 'source', header: 'Raised from' },
-      { key: 'store', header: 'Store' },
-      { key: 'site', header: 'Site' },
-      { key: 'ticket', header: 'Ticket' },
-      { key: 'requester', header: 'Requester' },
-      { key: 'createdAt', header: 'Created' },
-      { key: 'total', header: 'Total' },
-    ],
-    allowed: (scope) => scope.permissions.includes('view_purchaserequest'),
-    pageSize: PAGE,
-    async fetchPage(scope, params, cursor, limit) {
-      const rows = await requests.exportPage(actorOf(scope), params, cursor ? Number(cursor) : undefined, limit);
-      const last = rows.at(-1);
-      return {
-        rows: rows.map((r) => ({
+  return {
+    sources: {
+      'inventory-stock': reportSource('inventory-stock', {
+        params: stockReportFilterSchema,
+        columns: [
+          ['code', 'Code'],
+          ['name', 'Item'],
+          ['category', 'Category'],
+          ['storeName', 'Store'],
+          ['siteName', 'Site'],
+          ['onHand', 'On hand'],
+          ['unit', 'Unit'],
+          ['threshold', 'Low-stock threshold'],
+          ['low', 'Low'],
+          ['unitCost', 'Unit cost'],
+          ['value', 'Value'],
+        ],
+        permission: 'view_inventory',
+        count: async (actor, params) => (await inventory.stock(actor, params, { offset: 0, limit: 1 })).totalCount,
+        paging: 'offset',
+        page: async (actor, params, offset = 0, limit) => (await inventory.stock(actor, params, { offset, limit })).contents,
+        row: (r) => ({ ...r, low: yesNo(r.low) }),
+      }),
+      'inventory-movements': reportSource('inventory-movements', {
+        params: movementReportFilterSchema,
+        columns: [
+          ['createdAt', 'Date'],
+          ['kind', 'Type'],
+          ['itemCode', 'Code'],
+          ['itemName', 'Item'],
+          ['quantity', 'Quantity'],
+          ['fromStore', 'From store'],
+          ['toStore', 'To store'],
+          ['ticketId', 'Ticket'],
+          ['note', 'Note'],
+        ],
+        permission: 'view_inventory',
+        count: async (actor, params) => (await inventory.movements(actor, params, { offset: 0, limit: 1 })).totalCount,
+        paging: 'id',
+        page: (actor, params, afterId, limit) => inventory.movementsAfter(actor, params, afterId, limit),
+        row: (r) => ({ ...r, kind: MOVEMENT_LABELS[r.kind] }),
+      }),
+      'inventory-consumption': reportSource('inventory-consumption', {
+        params: consumptionReportFilterSchema,
+        columns: [
+          ['period', 'Period'],
+          ['siteName', 'Site'],
+          ['itemCode', 'Code'],
+          ['itemName', 'Item'],
+          ['unit', 'Unit'],
+          ['issued', 'Issued'],
+          ['returned', 'Returned'],
+          ['consumed', 'Consumed'],
+          ['value', 'Value'],
+        ],
+        permission: 'view_inventory',
+        paging: 'offset',
+        page: async (actor, params, offset = 0, limit) => (await inventory.consumption(actor, params, { offset, limit })).contents,
+      }),
+      'purchase-requests': reportSource('purchase-requests', {
+        params: prReportFilterSchema,
+        columns: [
+          ['number', 'Number'],
+          ['title', 'Title'],
+          ['state', 'State'],
+          ['source', 'Raised from'],
+          ['store', 'Store'],
+          ['site', 'Site'],
+          ['ticket', 'Ticket'],
+          ['requester', 'Requester'],
+          ['createdAt', 'Created'],
+          ['total', 'Total'],
+        ],
+        permission: 'view_purchaserequest',
+        paging: 'id',
+        page: (actor, params, afterId, limit) => requests.exportPage(actor, params, afterId, limit),
+        row: (r) => ({
           number: r.number,
           title: r.title,
           state: PR_STATE_LABELS[r.state],
@@ -152,18 +154,8 @@ export function createReportSources(deps: { inventory: InventoryReports; request
           requester: r.requester?.name ?? '',
           createdAt: r.createdAt,
           total: r.total,
-        })),
-        nextCursor: rows.length === limit && last ? String(last.id) : null,
-      };
-    },
-  };
-
-  return {
-    sources: {
-      'inventory-stock': stock as unknown as ExportSource<Record<string, unknown>>,
-      'inventory-movements': movements as unknown as ExportSource<Record<string, unknown>>,
-      'inventory-consumption': consumption as unknown as ExportSource<Record<string, unknown>>,
-      'purchase-requests': purchaseRequests as unknown as ExportSource<Record<string, unknown>>,
+        }),
+      }),
     },
   };
 }

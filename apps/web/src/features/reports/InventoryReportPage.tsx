@@ -15,8 +15,9 @@ import type {
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useReportTable, useStoreOptions } from './api.ts';
-import { cleanParams, ReportActions, ScheduleList } from './ReportActions.tsx';
+import { useReportTable } from './api.ts';
+import { cleanParams, ScheduleList } from './ReportActions.tsx';
+import { dateRangeError, ReportFilterBar, StoreFilter } from './ReportFilterBar.tsx';
 import { money, type Paging, ReportGrid } from './ReportGrid.tsx';
 
 type ReportTab = 'stock' | 'movements' | 'consumption';
@@ -25,7 +26,6 @@ const KIND: Record<ReportTab, ReportKind> = {
   movements: 'inventory-movements',
   consumption: 'inventory-consumption',
 };
-const dateError = (from: string, to: string) => (from && to && from > to ? 'The start date must be before the end date' : '');
 
 /** /inventory-report: stock on hand with its value, the movements ledger and consumption per site, with exports and schedules. */
 export function InventoryReportPage() {
@@ -43,28 +43,6 @@ export function InventoryReportPage() {
       {tab === 'stock' ? <StockTab /> : tab === 'movements' ? <MovementsTab /> : <ConsumptionTab />}
       <ScheduleList kind={KIND[tab]} />
     </Box>
-  );
-}
-
-function Filters({ children }: { children: React.ReactNode }) {
-  return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2, '& > .MuiTextField-root': { minWidth: { xs: '100%', sm: 160 } } }}>
-      {children}
-    </Box>
-  );
-}
-
-function StoreFilter({ value, onChange }: { value: string; onChange(v: string): void }) {
-  const stores = useStoreOptions();
-  return (
-    <TextField select size="small" label="Store" value={value} onChange={(e) => onChange(e.target.value)} data-testid="filter-store">
-      <MenuItem value="">All stores</MenuItem>
-      {(stores.data?.contents ?? []).map((s) => (
-        <MenuItem key={s.id} value={String(s.id)}>
-          {s.name}
-        </MenuItem>
-      ))}
-    </TextField>
   );
 }
 
@@ -95,7 +73,7 @@ function StockTab() {
   };
   return (
     <>
-      <Filters>
+      <ReportFilterBar kind="inventory-stock" params={filter}>
         <TextField
           size="small"
           label="Search item, code or store"
@@ -108,15 +86,11 @@ function StockTab() {
           <MenuItem value="">All</MenuItem>
           <MenuItem value="true">Low stock only</MenuItem>
         </TextField>
-        <ReportActions kind="inventory-stock" params={filter} />
-      </Filters>
+      </ReportFilterBar>
       <ReportGrid
         testId="stock-report"
-        rows={data.data?.contents}
-        rowCount={data.data?.totalCount ?? 0}
+        result={data}
         columns={columns}
-        loading={data.isFetching}
-        error={data.isError}
         paging={paging}
         onPaging={setPaging}
         getRowId={(r) => `${r.itemId}-${r.storeId}`}
@@ -143,7 +117,7 @@ function MovementsTab() {
   const [kind, setKind] = useState('');
   const [storeId, setStoreId] = useState('');
   const [ticketId, setTicketId] = useState('');
-  const invalid = dateError(from, to);
+  const invalid = dateRangeError(from, to);
   const ticketInvalid = ticketId !== '' && !/^\d{1,9}$/.test(ticketId);
   const filter = cleanParams({ from, to, kind, storeId, ticketId: ticketInvalid ? '' : ticketId });
   const data = useReportTable<{
@@ -168,27 +142,7 @@ function MovementsTab() {
   };
   return (
     <>
-      <Filters>
-        <TextField
-          size="small"
-          type="date"
-          label="From"
-          value={from}
-          onChange={(e) => set(setFrom)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-          data-testid="filter-from"
-        />
-        <TextField
-          size="small"
-          type="date"
-          label="To"
-          value={to}
-          onChange={(e) => set(setTo)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-          error={Boolean(invalid)}
-          helperText={invalid}
-          data-testid="filter-to"
-        />
+      <ReportFilterBar kind="inventory-movements" params={filter} dates={{ from, to, onFrom: set(setFrom), onTo: set(setTo) }}>
         <TextField select size="small" label="Type" value={kind} onChange={(e) => set(setKind)(e.target.value)} data-testid="filter-kind">
           <MenuItem value="">All types</MenuItem>
           {MOVEMENT_KINDS.map((k) => (
@@ -206,15 +160,12 @@ function MovementsTab() {
           error={ticketInvalid}
           helperText={ticketInvalid ? 'Enter the ticket number' : undefined}
         />
-        <ReportActions kind="inventory-movements" params={filter} />
-      </Filters>
+      </ReportFilterBar>
       <ReportGrid
         testId="movement-report"
-        rows={data.data?.contents}
-        rowCount={invalid ? 0 : (data.data?.totalCount ?? 0)}
+        result={data}
+        skipped={Boolean(invalid)}
         columns={columns}
-        loading={data.isFetching}
-        error={data.isError}
         paging={paging}
         onPaging={setPaging}
         emptyText="No movements match these filters"
@@ -232,7 +183,7 @@ function ConsumptionTab() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [period, setPeriod] = useState<(typeof CONSUMPTION_PERIODS)[number]>('month');
-  const invalid = dateError(from, to);
+  const invalid = dateRangeError(from, to);
   const filter = cleanParams({ from, to, period });
   const data = useReportTable<{
     contents: ConsumptionReportRow[];
@@ -251,39 +202,18 @@ function ConsumptionTab() {
   ];
   return (
     <>
-      <Filters>
-        <TextField
-          size="small"
-          type="date"
-          label="From"
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          size="small"
-          type="date"
-          label="To"
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-          error={Boolean(invalid)}
-          helperText={invalid}
-        />
+      <ReportFilterBar kind="inventory-consumption" params={filter} dates={{ from, to, onFrom: setFrom, onTo: setTo }}>
         <TextField select size="small" label="Per" value={period} onChange={(e) => setPeriod(e.target.value as typeof period)}>
           <MenuItem value="day">Day</MenuItem>
           <MenuItem value="week">Week</MenuItem>
           <MenuItem value="month">Month</MenuItem>
         </TextField>
-        <ReportActions kind="inventory-consumption" params={filter} />
-      </Filters>
+      </ReportFilterBar>
       <ReportGrid
         testId="consumption-report"
-        rows={data.data?.contents}
-        rowCount={invalid ? 0 : (data.data?.totalCount ?? 0)}
+        result={data}
+        skipped={Boolean(invalid)}
         columns={columns}
-        loading={data.isFetching}
-        error={data.isError}
         paging={paging}
         onPaging={setPaging}
         getRowId={(r) => `${r.period}-${r.assetId}-${r.itemCode}`}

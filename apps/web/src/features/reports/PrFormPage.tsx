@@ -40,7 +40,7 @@ function PrForm({ request }: { request: PurchaseRequestDetail | null }) {
   const navigate = useNavigate();
   const stores = useStoreOptions();
   const save = useSavePurchaseRequest(request?.id ?? null);
-  const [title, setTitle] = useState(request?.title ?? '');
+  const [title, setTitle] = useState(request?.title ?? params.get('title') ?? '');
   const [storeId, setStoreId] = useState(request ? String(request.store.id) : (params.get('storeId') ?? ''));
   const [ticketId, setTicketId] = useState(request?.ticket ? String(request.ticket.id) : (params.get('ticketId') ?? ''));
   const [note, setNote] = useState(request?.note ?? '');
@@ -54,9 +54,14 @@ function PrForm({ request }: { request: PurchaseRequestDetail | null }) {
       : [emptyLine()],
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const siteId = Number(params.get('siteId')) || null;
   useEffect(() => {
-    if (!storeId && stores.data?.contents.length === 1) setStoreId(String(stores.data.contents[0]?.id));
-  }, [storeId, stores.data]);
+    if (storeId || !stores.data) return;
+    // the only store, or the only store at the site of the ticket the request is raised from
+    const atSite = stores.data.contents.filter((s) => siteId !== null && s.assetId === siteId);
+    const only = stores.data.contents.length === 1 ? stores.data.contents : atSite.length === 1 ? atSite : [];
+    if (only[0]) setStoreId(String(only[0].id));
+  }, [storeId, stores.data, siteId]);
   const total = lines.reduce((n, l) => n + (Number(l.quantity) || 0) * (Number(l.unitCost) || 0), 0);
   const setLine = (i: number, patch: Partial<Line>) => setLines((all) => all.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 

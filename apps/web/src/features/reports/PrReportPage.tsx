@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -22,7 +21,9 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useRaiseFromLowStock, useReportTable, useStoreOptions } from './api.ts';
-import { cleanParams, ReportActions, ScheduleList } from './ReportActions.tsx';
+import { PrStateChip } from './PrStateChip.tsx';
+import { cleanParams, ScheduleList } from './ReportActions.tsx';
+import { dateRangeError, ReportFilterBar, StoreFilter } from './ReportFilterBar.tsx';
 import { money, type Paging, ReportGrid } from './ReportGrid.tsx';
 
 interface PrRow {
@@ -39,15 +40,6 @@ interface PrRow {
   total: number;
 }
 
-export const STATE_COLORS: Record<PrState, 'default' | 'info' | 'success' | 'error' | 'warning' | 'primary'> = {
-  DRAFT: 'default',
-  SUBMITTED: 'info',
-  APPROVED: 'primary',
-  REJECTED: 'error',
-  ORDERED: 'warning',
-  RECEIVED: 'success',
-  CANCELLED: 'default',
-};
 const SOURCE_LABELS = { MANUAL: 'Manual', TICKET: 'Ticket', LOW_STOCK: 'Low stock' } as const;
 
 /** /pr-report: purchase requests for spare parts with their state and totals per state or month; where operators raise them. */
@@ -62,8 +54,7 @@ export function PrReportPage() {
   const [search, setSearch] = useState('');
   const [groupBy, setGroupBy] = useState<'state' | 'month'>('state');
   const [raising, setRaising] = useState(false);
-  const stores = useStoreOptions();
-  const invalid = from && to && from > to ? 'The start date must be before the end date' : '';
+  const invalid = dateRangeError(from, to);
   const filter = cleanParams({ state, source, storeId, from, to, search: search.trim() });
   const data = useReportTable<{
     contents: PrRow[];
@@ -87,7 +78,7 @@ export function PrReportPage() {
       field: 'state',
       headerName: 'State',
       width: 120,
-      renderCell: (p) => <Chip size="small" label={PR_STATE_LABELS[p.row.state]} color={STATE_COLORS[p.row.state]} />,
+      renderCell: (p) => <PrStateChip state={p.row.state} />,
     },
     { field: 'source', headerName: 'Raised from', width: 110, valueGetter: (v: PrRow['source']) => SOURCE_LABELS[v] },
     { field: 'storeName', headerName: 'Store', width: 140 },
@@ -115,7 +106,7 @@ export function PrReportPage() {
           ) : null
         }
       />
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2, '& > .MuiTextField-root': { minWidth: { xs: '100%', sm: 150 } } }}>
+      <ReportFilterBar kind="purchase-requests" params={filter} dates={{ from, to, onFrom: set(setFrom), onTo: set(setTo) }}>
         <TextField size="small" label="Search number, title or ticket" value={search} onChange={(e) => set(setSearch)(e.target.value)} />
         <TextField
           select
@@ -140,34 +131,8 @@ export function PrReportPage() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField select size="small" label="Store" value={storeId} onChange={(e) => set(setStoreId)(e.target.value)}>
-          <MenuItem value="">All stores</MenuItem>
-          {(stores.data?.contents ?? []).map((s) => (
-            <MenuItem key={s.id} value={String(s.id)}>
-              {s.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          size="small"
-          type="date"
-          label="From"
-          value={from}
-          onChange={(e) => set(setFrom)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          size="small"
-          type="date"
-          label="To"
-          value={to}
-          onChange={(e) => set(setTo)(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-          error={Boolean(invalid)}
-          helperText={invalid}
-        />
-        <ReportActions kind="purchase-requests" params={filter} />
-      </Box>
+        <StoreFilter value={storeId} onChange={set(setStoreId)} />
+      </ReportFilterBar>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>
         <Typography variant="body2" color="text.secondary">
           Totals per
@@ -179,11 +144,9 @@ export function PrReportPage() {
       </Box>
       <ReportGrid
         testId="pr-report"
-        rows={data.data?.contents}
-        rowCount={invalid ? 0 : (data.data?.totalCount ?? 0)}
+        result={data}
+        skipped={Boolean(invalid)}
         columns={columns}
-        loading={data.isFetching}
-        error={data.isError}
         paging={paging}
         onPaging={setPaging}
         emptyText="No purchase requests match these filters"

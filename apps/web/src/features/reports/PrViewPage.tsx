@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -15,7 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PR_ACTION_LABELS, PR_STATE_LABELS, type PrAction, type PurchaseRequestDetail } from '@sitewatch/contracts/purchase-requests';
+import { PR_ACTION_LABELS, type PrAction, type PurchaseRequestDetail } from '@sitewatch/contracts/purchase-requests';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -25,7 +24,7 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { usePrAction, usePurchaseRequest } from './api.ts';
-import { STATE_COLORS } from './PrReportPage.tsx';
+import { PrStateChip } from './PrStateChip.tsx';
 import { money } from './ReportGrid.tsx';
 
 const when = (d: string | null) => (d ? new Date(d).toLocaleString() : '—');
@@ -90,7 +89,7 @@ function PrView({ pr }: { pr: PurchaseRequestDetail }) {
     <Box sx={{ maxWidth: 1000 }}>
       <PageHeader
         title={`${pr.number} ${pr.title}`}
-        subtitle={<Chip size="small" label={PR_STATE_LABELS[pr.state]} color={STATE_COLORS[pr.state]} data-testid="pr-state" />}
+        subtitle={<PrStateChip state={pr.state} testId="pr-state" />}
         actions={
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
             {canEdit ? (

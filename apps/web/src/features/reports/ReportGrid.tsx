@@ -10,13 +10,25 @@ export interface Paging {
   limit: number;
 }
 
-/** A server-paged report table with its totals above it, and an empty state when the filters match nothing. */
-export function ReportGrid<R extends GridValidRowModel>(props: {
-  rows: R[] | undefined;
-  rowCount: number;
+/** A page of a report as the server answers it, with the state of its query. */
+export interface ReportResult<R> {
+  data?: { contents: R[]; totalCount: number };
+  isFetching: boolean;
+  isError: boolean;
+}
+
+/**
+ * A server-paged report table with its totals above it, and an empty state when the filters match nothing (or are
+ * invalid: `skipped`, the query is not sent).
+ */
+export function ReportGrid<R extends GridValidRowModel>({
+  result,
+  skipped = false,
+  ...props
+}: {
+  result: ReportResult<R>;
+  skipped?: boolean;
   columns: GridColDef<R>[];
-  loading: boolean;
-  error: boolean;
   paging: Paging;
   onPaging(p: Paging): void;
   getRowId?: (row: R) => string | number;
@@ -24,7 +36,9 @@ export function ReportGrid<R extends GridValidRowModel>(props: {
   emptyText: string;
   testId: string;
 }) {
-  if (props.error) return <ErrorState />;
+  if (result.isError) return <ErrorState />;
+  const rowCount = skipped ? 0 : (result.data?.totalCount ?? 0);
+  const loading = result.isFetching;
   return (
     <Box data-testid={props.testId}>
       {props.totals && props.totals.length > 0 ? (
@@ -34,17 +48,17 @@ export function ReportGrid<R extends GridValidRowModel>(props: {
           ))}
         </Box>
       ) : null}
-      {!props.loading && props.rowCount === 0 ? (
+      {!loading && rowCount === 0 ? (
         <EmptyState title={props.emptyText} description="Change the filters to see more." compact />
       ) : (
         <Box sx={{ width: '100%', overflowX: 'auto' }}>
           <DataGrid
             autoHeight
-            rows={props.rows ?? []}
+            rows={result.data?.contents ?? []}
             columns={props.columns}
             getRowId={props.getRowId}
-            loading={props.loading}
-            rowCount={props.rowCount}
+            loading={loading}
+            rowCount={rowCount}
             paginationMode="server"
             pageSizeOptions={[10, 20, 50, 100]}
             paginationModel={{ page: props.paging.page - 1, pageSize: props.paging.limit }}

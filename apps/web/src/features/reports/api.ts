@@ -1,4 +1,4 @@
-import type { PrActionInput, PrInput, PurchaseRequestDetail } from '@sitewatch/contracts/purchase-requests';
+import type { PrActionInput, PrInput, PurchaseRequest, PurchaseRequestDetail } from '@sitewatch/contracts/purchase-requests';
 import type { ReportFormat, ReportKind, ReportSchedule, ReportScheduleInput } from '@sitewatch/contracts/reports';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../lib/http.ts';
@@ -57,6 +57,16 @@ export const usePurchaseRequest = (id: number, enabled = true) =>
     queryFn: () => http.get<PurchaseRequestDetail>(`/iotapp/purchase-requests/${id}/`, quiet),
   });
 
+/** The requests raised from a ticket, newest first. */
+export const useTicketRequests = (ticketId: number, enabled = true) => {
+  const query = { ticketId, limit: 20 };
+  return useQuery({
+    queryKey: reportKeys.requestList(query),
+    enabled: enabled && ticketId > 0,
+    queryFn: () => http.get<{ contents: PurchaseRequest[]; totalCount: number }>('/iotapp/purchase-requests/', { query, ...quiet }),
+  });
+};
+
 function usePrMutation<V, R extends PurchaseRequestDetail>(fn: (v: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
@@ -103,8 +113,11 @@ export const useStoreOptions = () =>
   useQuery({
     queryKey: reportKeys.stores,
     queryFn: () =>
-      http.get<{ contents: Array<{ id: number; name: string; siteName: string | null; lowCount: number }> }>('/iotapp/inventory/stores/', {
-        query: { limit: 100 },
-        ...quiet,
-      }),
+      http.get<{ contents: Array<{ id: number; name: string; assetId: number | null; siteName: string | null; lowCount: number }> }>(
+        '/iotapp/inventory/stores/',
+        {
+          query: { limit: 100 },
+          ...quiet,
+        },
+      ),
   });

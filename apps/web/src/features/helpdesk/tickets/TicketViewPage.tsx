@@ -23,6 +23,7 @@ import { PageLoader } from '../../../components/PageLoader.tsx';
 import { isHttpError } from '../../../lib/http.ts';
 import { useUser } from '../../../lib/session.ts';
 import { TicketAttendance } from '../../attendance/TicketAttendance.tsx';
+import { TicketPurchaseRequests } from '../../reports/index.ts';
 import { TicketVideoEvidence } from '../../video/index.ts';
 import { useHelpdeskConfig, useTicket } from './api.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
@@ -195,6 +196,7 @@ function TicketView({
         </Box>
         <Box sx={{ display: 'grid', gap: 2 }}>
           <VendorSection key={ticket.version} ticket={ticket} onChange={(body) => change(body)} />
+          <TicketPurchaseRequests ticket={ticket} />
           {view?.watchers !== false && ticket.can.watch ? <WatchersSection ticket={ticket} /> : null}
           {view?.rating !== false ? <RatingSection ticket={ticket} threshold={config.data?.ratingThreshold ?? 3} /> : null}
           <AgeingSection ticket={ticket} />
