@@ -1,11 +1,6 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -13,152 +8,114 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { ALARM_SEVERITIES } from '@sitewatch/contracts/alarms';
 import { TRAP_LIMITS, TRAP_MESSAGES, TRAP_PERMISSIONS, type TrapMapping, type TrapMappingInput } from '@sitewatch/contracts/snmp';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useDeleteConfirmation } from '../../components/DeleteConfirmation.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
-import { isHttpError } from '../../lib/http.ts';
-import { toast } from '../../lib/toasts.ts';
 import { useDeleteMapping, useMappings, useSaveMapping } from './api.ts';
+import { TrapFormDialog, useTrapForm } from './TrapFormDialog.tsx';
 
 const OID = /^\.?\d{1,10}(\.\d{1,10}){1,127}$/;
 const DEVICE_TYPES = ['CAMERA', 'DVR', 'ALARMPANEL', 'HDD', 'GENERATOR', 'UPS', 'RECTIFIER', 'ETH', 'ROUTER'];
 
 function MappingDialog(props: { mapping: TrapMapping | null; onClose(): void }) {
   const m = props.mapping;
-  const fullScreen = useMediaQuery('(max-width:600px)');
   const save = useSaveMapping(m?.id ?? null);
-  const [v, setV] = useState({
-    name: m?.name ?? '',
-    trapOid: m?.trapOid ?? '',
-    action: m?.action ?? 'raise',
-    alarmKey: m?.alarmKey ?? '',
-    instanceOid: m?.instanceOid ?? '',
-    severity: m?.severity ?? 'MAJOR',
-    createTicket: m?.createTicket ?? false,
-    deviceType: m?.deviceType ?? '',
-    enabled: m?.enabled ?? true,
-  });
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'trapOid' | 'alarmKey' | 'instanceOid' | 'form', string>>>({});
-  const set = (key: keyof typeof v) => (ev: { target: { value: string } }) => setV((o) => ({ ...o, [key]: ev.target.value }));
+  const form = useTrapForm(
+    {
+      name: m?.name ?? '',
+      trapOid: m?.trapOid ?? '',
+      action: m?.action ?? 'raise',
+      alarmKey: m?.alarmKey ?? '',
+      instanceOid: m?.instanceOid ?? '',
+      severity: m?.severity ?? 'MAJOR',
+      createTicket: m?.createTicket ?? false,
+      deviceType: m?.deviceType ?? '',
+      enabled: m?.enabled ?? true,
+    },
+    save,
+    { editing: m !== null, onClose: props.onClose },
+  );
+  const { v, set, errors } = form;
 
-  function submit(ev: FormEvent) {
-    ev.preventDefault();
+  function submit() {
     const next: typeof errors = {};
     if (!v.name.trim()) next.name = TRAP_MESSAGES.nameRequired;
     if (!OID.test(v.trapOid.trim())) next.trapOid = TRAP_MESSAGES.oid;
     if (!v.alarmKey.trim()) next.alarmKey = 'Alarm key is required';
     if (v.instanceOid.trim() && !OID.test(v.instanceOid.trim())) next.instanceOid = TRAP_MESSAGES.oid;
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    const input: TrapMappingInput = {
-      name: v.name.trim(),
-      trapOid: v.trapOid.trim(),
-      action: v.action,
-      alarmKey: v.alarmKey.trim(),
-      instanceOid: v.instanceOid.trim() || null,
-      severity: v.severity,
-      createTicket: v.createTicket,
-      deviceType: v.deviceType || null,
-      enabled: v.enabled,
-    };
-    save.mutate(input, {
-      onSuccess: () => {
-        toast.success(m ? TRAP_MESSAGES.updated : TRAP_MESSAGES.created);
-        props.onClose();
-      },
-      onError: (error) => setErrors({ form: isHttpError(error) ? (error.detail ?? error.message) : 'Not saved. Try again.' }),
-    });
+    form.submit(
+      next,
+      (): TrapMappingInput => ({
+        name: v.name.trim(),
+        trapOid: v.trapOid.trim(),
+        action: v.action,
+        alarmKey: v.alarmKey.trim(),
+        instanceOid: v.instanceOid.trim() || null,
+        severity: v.severity,
+        createTicket: v.createTicket,
+        deviceType: v.deviceType || null,
+        enabled: v.enabled,
+      }),
+    );
   }
 
   return (
-    <Dialog open onClose={props.onClose} fullWidth maxWidth="sm" fullScreen={fullScreen}>
-      <form onSubmit={submit} noValidate data-testid="mapping-form">
-        <DialogTitle>{m ? `Edit ${m.name}` : 'Add OID mapping'}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {errors.form ? <Alert severity="error">{errors.form}</Alert> : null}
-            <TextField
-              label="Alarm name"
-              required
-              size="small"
-              value={v.name}
-              onChange={set('name')}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
-              slotProps={{ htmlInput: { maxLength: TRAP_LIMITS.name } }}
-            />
-            <TextField
-              label="Trap OID"
-              required
-              size="small"
-              value={v.trapOid}
-              onChange={set('trapOid')}
-              error={Boolean(errors.trapOid)}
-              helperText={errors.trapOid}
-              slotProps={{ htmlInput: { maxLength: TRAP_LIMITS.oid } }}
-            />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField select label="Action" size="small" fullWidth value={v.action} onChange={set('action')}>
-                <MenuItem value="raise">Raise the alarm</MenuItem>
-                <MenuItem value="clear">Clear the alarm</MenuItem>
-              </TextField>
-              <TextField select label="Severity" size="small" fullWidth value={v.severity} onChange={set('severity')}>
-                {ALARM_SEVERITIES.map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {s}
-                  </MenuItem>
-                ))}
-              </TextField>
-            </Stack>
-            <TextField
-              label="Alarm key"
-              required
-              size="small"
-              value={v.alarmKey}
-              onChange={set('alarmKey')}
-              error={Boolean(errors.alarmKey)}
-              helperText={errors.alarmKey ?? 'A raise and the clear that ends it share this key.'}
-              slotProps={{ htmlInput: { maxLength: 80 } }}
-            />
-            <TextField
-              label="Instance varbind OID"
-              size="small"
-              value={v.instanceOid}
-              onChange={set('instanceOid')}
-              error={Boolean(errors.instanceOid)}
-              helperText={errors.instanceOid ?? 'Optional: one alarm per value of this varbind (e.g. ifIndex).'}
-              slotProps={{ htmlInput: { maxLength: TRAP_LIMITS.oid } }}
-            />
-            <TextField select label="Device type" size="small" value={v.deviceType} onChange={set('deviceType')}>
-              <MenuItem value="">Every type</MenuItem>
-              {DEVICE_TYPES.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {t}
-                </MenuItem>
-              ))}
-            </TextField>
-            <FormControlLabel
-              control={<Switch checked={v.createTicket} onChange={(e) => setV((o) => ({ ...o, createTicket: e.target.checked }))} />}
-              label="Open a device-health ticket"
-            />
-            <FormControlLabel
-              control={<Switch checked={v.enabled} onChange={(e) => setV((o) => ({ ...o, enabled: e.target.checked }))} />}
-              label="Enabled"
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={props.onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            Save
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <TrapFormDialog title={m ? `Edit ${m.name}` : 'Add OID mapping'} testId="mapping" form={form} nameLabel="Alarm name" onSubmit={submit}>
+      <TextField
+        label="Trap OID"
+        required
+        size="small"
+        {...form.text('trapOid')}
+        slotProps={{ htmlInput: { maxLength: TRAP_LIMITS.oid } }}
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField select label="Action" size="small" fullWidth value={v.action} onChange={set('action')}>
+          <MenuItem value="raise">Raise the alarm</MenuItem>
+          <MenuItem value="clear">Clear the alarm</MenuItem>
+        </TextField>
+        <TextField select label="Severity" size="small" fullWidth value={v.severity} onChange={set('severity')}>
+          {ALARM_SEVERITIES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {s}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      <TextField
+        label="Alarm key"
+        required
+        size="small"
+        value={v.alarmKey}
+        onChange={set('alarmKey')}
+        error={Boolean(errors.alarmKey)}
+        helperText={errors.alarmKey ?? 'A raise and the clear that ends it share this key.'}
+        slotProps={{ htmlInput: { maxLength: 80 } }}
+      />
+      <TextField
+        label="Instance varbind OID"
+        size="small"
+        value={v.instanceOid}
+        onChange={set('instanceOid')}
+        error={Boolean(errors.instanceOid)}
+        helperText={errors.instanceOid ?? 'Optional: one alarm per value of this varbind (e.g. ifIndex).'}
+        slotProps={{ htmlInput: { maxLength: TRAP_LIMITS.oid } }}
+      />
+      <TextField select label="Device type" size="small" value={v.deviceType} onChange={set('deviceType')}>
+        <MenuItem value="">Every type</MenuItem>
+        {DEVICE_TYPES.map((t) => (
+          <MenuItem key={t} value={t}>
+            {t}
+          </MenuItem>
+        ))}
+      </TextField>
+      <FormControlLabel
+        control={<Switch checked={v.createTicket} onChange={(e) => form.setV((o) => ({ ...o, createTicket: e.target.checked }))} />}
+        label="Open a device-health ticket"
+      />
+    </TrapFormDialog>
   );
 }
 
