@@ -19074,6 +19074,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/dashboards/widget-data/batch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dashboardId: number;
+                        widgetIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contents: {
+                                widgetId: string;
+                                answer: {
+                                    widgetId: string;
+                                    componentId: number | null;
+                                    data: {
+                                        /** @enum {string} */
+                                        kind: "timeseries";
+                                        startTs: number;
+                                        endTs: number;
+                                        /** @enum {string} */
+                                        agg: "none" | "avg" | "min" | "max";
+                                        interval: number | null;
+                                        series: {
+                                            deviceId: number;
+                                            deviceLabel: string;
+                                            siteName: string | null;
+                                            key: string;
+                                            points: {
+                                                ts: number;
+                                                value: (number | string) | null;
+                                            }[];
+                                            truncated: boolean;
+                                        }[];
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "latest";
+                                        deviceId: number;
+                                        deviceLabel: string;
+                                        siteName: string | null;
+                                        status: string;
+                                        key: string | null;
+                                        value: (number | string | boolean) | null;
+                                        ts: number | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "siteSummary";
+                                        rows: {
+                                            type: string;
+                                            label: string;
+                                            total: number;
+                                            online: number;
+                                            offline: number;
+                                            notC: number;
+                                        }[];
+                                        sites: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "alarmList";
+                                        rows: {
+                                            id: number;
+                                            deviceId: number;
+                                            deviceLabel: string;
+                                            siteId: number | null;
+                                            siteName: string | null;
+                                            severity: string;
+                                            state: string;
+                                            message: string;
+                                            createdAt: string;
+                                        }[];
+                                        totalCount: number;
+                                        truncated: boolean;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ticketCounters";
+                                        counts: {
+                                            status: string;
+                                            label: string;
+                                            color: string;
+                                            count: number;
+                                        }[];
+                                        total: number;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "ticketList";
+                                        rows: {
+                                            id: number;
+                                            ticketId: string;
+                                            title: string;
+                                            status: string;
+                                            priority: string;
+                                            type: string;
+                                            siteId: number | null;
+                                            siteName: string | null;
+                                            createdAt: string;
+                                        }[];
+                                        totalCount: number;
+                                        truncated: boolean;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "siteMap";
+                                        sites: {
+                                            id: number;
+                                            name: string;
+                                            latitude: number;
+                                            longitude: number;
+                                            devices: number;
+                                            offline: number;
+                                        }[];
+                                        truncated: boolean;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "camera";
+                                        cameraId: number;
+                                        name: string;
+                                        siteId: number | null;
+                                        siteName: string | null;
+                                        playbackAt: number | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        kind: "formResponses";
+                                        formId: number;
+                                        formName: string;
+                                        total: number;
+                                        perDay: {
+                                            day: string;
+                                            count: number;
+                                        }[];
+                                    };
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/dashboards/reorder/": {
         parameters: {
             query?: never;
@@ -22377,6 +22541,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/analytics-dashboard/{dashboardId}/cameras/{widgetId}/live.m3u8": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dashboardId: number;
+                    widgetId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/analytics-dashboard/{dashboardId}/cameras/{widgetId}/media/{run}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dashboardId: number;
+                    widgetId: string;
+                    run: string;
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/analytics-dashboard/widget-data/": {
         parameters: {
             query?: never;
@@ -24235,7 +24473,8 @@ export interface paths {
                                 siteName: string | null;
                                 status: string;
                                 host: string | null;
-                                tools: ("ping" | "tcp" | "snmp" | "last-contact")[];
+                                stream: string | null;
+                                tools: ("ping" | "tcp" | "snmp" | "rtsp" | "last-contact")[];
                             }[];
                             totalCount: number;
                         };
@@ -24284,7 +24523,7 @@ export interface paths {
                                 deviceLabel: string;
                                 assetId: number | null;
                                 /** @enum {string} */
-                                tool: "ping" | "tcp" | "snmp" | "last-contact";
+                                tool: "ping" | "tcp" | "snmp" | "rtsp" | "last-contact";
                                 target: string;
                                 /** @enum {string} */
                                 status: "running" | "succeeded" | "failed";
@@ -24316,7 +24555,7 @@ export interface paths {
                     "application/json": {
                         deviceId: number;
                         /** @enum {string} */
-                        tool: "ping" | "tcp" | "snmp" | "last-contact";
+                        tool: "ping" | "tcp" | "snmp" | "rtsp" | "last-contact";
                         port?: number;
                         oid?: string;
                     };
@@ -24335,7 +24574,7 @@ export interface paths {
                             deviceLabel: string;
                             assetId: number | null;
                             /** @enum {string} */
-                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            tool: "ping" | "tcp" | "snmp" | "rtsp" | "last-contact";
                             target: string;
                             /** @enum {string} */
                             status: "running" | "succeeded" | "failed";
@@ -24388,7 +24627,7 @@ export interface paths {
                             deviceLabel: string;
                             assetId: number | null;
                             /** @enum {string} */
-                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            tool: "ping" | "tcp" | "snmp" | "rtsp" | "last-contact";
                             target: string;
                             /** @enum {string} */
                             status: "running" | "succeeded" | "failed";
@@ -24451,7 +24690,7 @@ export interface paths {
                             deviceLabel: string;
                             assetId: number | null;
                             /** @enum {string} */
-                            tool: "ping" | "tcp" | "snmp" | "last-contact";
+                            tool: "ping" | "tcp" | "snmp" | "rtsp" | "last-contact";
                             target: string;
                             /** @enum {string} */
                             status: "running" | "succeeded" | "failed";
