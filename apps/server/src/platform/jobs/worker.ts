@@ -56,8 +56,11 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
   let stopping = false;
   let ticking = false;
   const schedules: NodeJS.Timeout[] = [];
-  /** Enqueues the current slot of each periodic queue: also run on start, so that startup work happens at once. */
-  const slotEnqueuers: Array<() => void> = [];
+  /**
+   * Enqueues the current slot of each periodic queue, run on start too so that startup work happens at once. Their
+   * timers run only while the worker is started: a stopped worker enqueues nothing into a database being closed.
+   */
+  const slotEnqueuers: Array<{ enqueueSlot: () => void; intervalMs: number }> = [];
   let observer: JobObserver | null = null;
 
   async function claim(limit: number) {
@@ -212,7 +215,10 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
       if (!stopped) return;
       stopped = false;
       timer = setInterval(() => void tick(), pollMs);
-      for (const enqueueSlot of slotEnqueuers) enqueueSlot();
+      for (const { enqueueSlot, intervalMs } of slotEnqueuers) {
+        schedules.push(setInterval(enqueueSlot, intervalMs));
+        enqueueSlot();
+      }
       void tick();
     },
     /**
@@ -224,9 +230,10 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
         enqueueJob(db, { tenantId, queue, dedupeKey: `${queue}:${tenantId ?? 0}:${Math.floor(Date.now() / intervalMs)}`, maxAttempts: 1 })
           .then(() => tick())
           .catch((err) => options.log.error({ err, queue }, 'schedule failed'));
+      slotEnqueuers.push({ enqueueSlot, intervalMs });
+      if (stopped) return;
       schedules.push(setInterval(enqueueSlot, intervalMs));
-      slotEnqueuers.push(enqueueSlot);
-      if (!stopped) void enqueueSlot();
+      void enqueueSlot();
     },
     /** Reports every settled attempt (metrics). */
     observe(fn: JobObserver) {
@@ -238,7 +245,7 @@ export function createJobWorker(db: Db, options: WorkerOptions) {
       stopped = true;
       stopping = true;
       if (timer) clearInterval(timer);
-      for (const schedule of schedules) clearInterval(schedule);
+      for (const schedule of schedules.splice(0)) clearInterval(schedule);
       for (const controller of running.values()) controller.abort(new Error('worker stopping'));
       const deadline = Date.now() + 5000;
       while (running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
