@@ -26,11 +26,14 @@ async function prepare(baseURL: string) {
   return { stamp, store, item };
 }
 
-/** Elements of the page's main area wider than the window (a data grid scrolls inside its own box). */
+/**
+ * Elements of the page's main area wider than the window (a data grid and a scrollable tab bar scroll inside their
+ * own box: what they clip is not wider than the screen).
+ */
 const tooWide = (page: import('@playwright/test').Page) =>
   page.evaluate(() =>
     [...document.querySelectorAll('main *')]
-      .filter((e) => !e.closest('.MuiDataGrid-root') && e.getBoundingClientRect().right > window.innerWidth + 1)
+      .filter((e) => !e.closest('.MuiDataGrid-root, .MuiTabs-scroller') && e.getBoundingClientRect().right > window.innerWidth + 1)
       .map((e) => `${e.tagName}.${e.className}`.slice(0, 120))
       .slice(0, 5),
   );
