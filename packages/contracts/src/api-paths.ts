@@ -5277,6 +5277,7 @@ export interface paths {
                                 state: "idle" | "starting" | "recording" | "retrying" | "stopped";
                                 lastError: string | null;
                                 lastSegmentAt: string | null;
+                                tables: string[];
                             }[];
                             totalCount: number;
                         };
@@ -5333,6 +5334,7 @@ export interface paths {
                             state: "idle" | "starting" | "recording" | "retrying" | "stopped";
                             lastError: string | null;
                             lastSegmentAt: string | null;
+                            tables: string[];
                         };
                     };
                 };
@@ -5375,6 +5377,7 @@ export interface paths {
                         segmentSec?: number;
                         /** @default null */
                         storageId?: number | null;
+                        tables?: string[];
                     };
                 };
             };
@@ -5402,6 +5405,7 @@ export interface paths {
                             state: "idle" | "starting" | "recording" | "retrying" | "stopped";
                             lastError: string | null;
                             lastSegmentAt: string | null;
+                            tables: string[];
                         };
                     };
                 };
@@ -6232,9 +6236,9 @@ export interface paths {
                         description?: string;
                         awb: string;
                         tableNumber: string;
-                        cameraId: number;
+                        cameraId?: number;
                         /** Format: date-time */
-                        eventAt: string;
+                        eventAt?: string;
                         /** @default 60 */
                         durationSec?: number;
                     };
@@ -6269,6 +6273,50 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/incident-reports/table-camera/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    table: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -38,6 +38,11 @@ export const VIDEO_MESSAGES = {
   snapshotUnavailable: 'No recent footage to take a snapshot from',
   liveVideo: 'Live Video',
   cameraRecording: 'CAMERA RECORDING',
+  tableCamera: (table: string, camera: string) => `Camera for table ${table}: ${camera}`,
+  noTableCamera: (table: string) => `No camera watches table ${table}`,
+  tableTaken: (table: string, camera: string | null) =>
+    `Table ${table} is already watched by ${camera === null ? 'another camera' : `camera ${camera}`}`,
+  tableTwice: (table: string) => `Table ${table} is listed twice`,
 } as const;
 
 /** SPEC 5: incident report columns AWB and Table are required and visible by default. */
@@ -47,6 +52,15 @@ export const INCIDENT_COLUMNS = [
 ] as const;
 
 const isoDate = z.iso.datetime({ offset: true, message: 'must be an ISO date-time' });
+
+/** A packing table's number as the incident's Table field holds it; a camera watches at most `tablesPerCamera`. */
+export const TABLE_NUMBER_MAX = 60;
+export const TABLES_PER_CAMERA = 50;
+export const tableNumberSchema = z
+  .string()
+  .trim()
+  .min(1, 'Table is required')
+  .max(TABLE_NUMBER_MAX, `Please use maximum ${TABLE_NUMBER_MAX} characters`);
 
 // ------------------------------------------------------------------ stream URLs
 
@@ -147,6 +161,8 @@ export const cameraSchema = z.object({
   state: z.enum(CAMERA_STATES),
   lastError: z.string().nullable(),
   lastSegmentAt: z.string().nullable(),
+  /** The packing tables this camera watches (incident reports find their camera by table). */
+  tables: z.array(z.string()),
 });
 export type Camera = z.infer<typeof cameraSchema>;
 
@@ -165,6 +181,14 @@ export const cameraListQuerySchema = z.strictObject({
 });
 export const cameraListSchema = z.object({ contents: z.array(cameraSchema), totalCount: z.number().int() });
 
+export const cameraTablesSchema = z
+  .array(tableNumberSchema)
+  .max(TABLES_PER_CAMERA, `A camera watches at most ${TABLES_PER_CAMERA} tables`)
+  .superRefine((tables, ctx) => {
+    const twice = tables.find((t, i) => tables.indexOf(t) !== i);
+    if (twice !== undefined) ctx.addIssue({ code: 'custom', message: VIDEO_MESSAGES.tableTwice(twice) });
+  });
+
 export const cameraConfigInputSchema = z
   .strictObject({
     simulated: z.boolean().default(false),
@@ -172,6 +196,8 @@ export const cameraConfigInputSchema = z
     recordingEnabled: z.boolean().default(true),
     segmentSec: z.coerce.number().int().min(1).max(10).default(2),
     storageId: idSchema.nullable().default(null),
+    /** The tables it watches; absent keeps them as they are. */
+    tables: cameraTablesSchema.optional(),
   })
   .refine((v) => v.simulated || !!v.streamUrl, { message: 'streamUrl is required unless the camera is simulated', path: ['streamUrl'] });
 export type CameraConfigInput = z.infer<typeof cameraConfigInputSchema>;
@@ -289,16 +315,18 @@ export const incidentInputSchema = z.strictObject({
   title: z.string().trim().min(1, 'Title is required').max(250, 'Please use maximum 250 characters'),
   description: z.string().trim().max(2000).default(''),
   awb: z.string().trim().min(1, 'AWB is required').max(120),
-  tableNumber: z.string().trim().min(1, 'Table is required').max(60),
-  cameraId: idSchema,
-  eventAt: isoDate,
+  tableNumber: tableNumberSchema,
+  /** Without it, the camera that watches the table. */
+  cameraId: idSchema.optional(),
+  /** Without it, now: the time the AWB or table was scanned. */
+  eventAt: isoDate.optional(),
   durationSec: z.coerce.number().int().min(1).max(CAMERA_CONSTANTS.incidentMaxDurationSec).default(CAMERA_CONSTANTS.incidentMaxDurationSec),
 });
 export const incidentUpdateSchema = z.strictObject({
   title: z.string().trim().min(1).max(250, 'Please use maximum 250 characters').optional(),
   description: z.string().trim().max(2000).optional(),
   awb: z.string().trim().min(1, 'AWB is required').max(120).optional(),
-  tableNumber: z.string().trim().min(1, 'Table is required').max(60).optional(),
+  tableNumber: tableNumberSchema.optional(),
   status: z.enum(INCIDENT_STATUSES).optional(),
 });
 export const incidentListQuerySchema = z.strictObject({
@@ -309,6 +337,15 @@ export const incidentListQuerySchema = z.strictObject({
   status: z.enum(INCIDENT_STATUSES).optional(),
 });
 export const incidentListSchema = z.object({ contents: z.array(incidentSchema), totalCount: z.number().int() });
+
+/** GET /api/incident-reports/table-camera/?table=: the camera that watches a packing table. */
+export const tableCameraQuerySchema = z.strictObject({ table: tableNumberSchema });
+export const tableCameraSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  site: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type TableCamera = z.infer<typeof tableCameraSchema>;
 
 /** SPEC 9: an evidence pack link lives this many days unless asked otherwise (1 to 30). */
 export const EVIDENCE_LINK_DAYS = 7;

@@ -17,7 +17,7 @@ import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
 import { snmpSeeder } from './snmp.ts';
 import { vendorsSeeder } from './vendors.ts';
-import { videoOnDemandSeeder, videoSeeder } from './video.ts';
+import { videoCameraTablesSeeder, videoOnDemandSeeder, videoSeeder } from './video.ts';
 import { videoEvidenceSeeder } from './video-evidence.ts';
 
 export type { SeedContext, Seeder } from './seeder.ts';
@@ -42,6 +42,7 @@ export const seeders: Seeder[] = [
   snmpSeeder,
   dashboardsSeeder,
   videoEvidenceSeeder,
+  videoCameraTablesSeeder,
 ];
 
 /** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { insertDevice } from '../modules/devices/repository.ts';
 import { insertAsset } from '../modules/sites/repository.ts';
+import { replaceCameraTables } from '../modules/video/camera-tables-repository.ts';
 import { insertOnDemandSimulated, unconfiguredCameras, upsertCamera } from '../modules/video/repository.ts';
 import { loadVideoSettings } from '../modules/video/settings.ts';
 import type { Seeder } from './seeder.ts';
@@ -87,5 +88,36 @@ export const videoOnDemandSeeder: Seeder = {
     const cameras = await unconfiguredCameras(db, tenantId);
     await insertOnDemandSimulated(db, tenantId, cameras);
     log.info(`${cameras.length} demo cameras viewable on demand (simulated)`);
+  },
+};
+
+/** The packing tables the demo's recording cameras watch: an incident at T-1 … T-6 finds its camera by itself. */
+const DEMO_CAMERA_TABLES: Record<string, string[]> = {
+  'Loading Bay': ['T-1', 'T-2', 'T-3'],
+  'Warehouse Aisle': ['T-4', 'T-5', 'T-6'],
+};
+
+/**
+ * Table mappings for the demo's recording cameras; as a seeder of its own it also reaches data folders seeded
+ * before cameras watched tables. Cameras renamed since are left alone.
+ */
+export const videoCameraTablesSeeder: Seeder = {
+  name: 'video-camera-tables',
+  async run({ db, tenantId, log }) {
+    const cameras = await db
+      .selectFrom('video_cameras')
+      .select(['device_id', 'label'])
+      .where('tenant_id', '=', tenantId)
+      .where('recording_enabled', '=', true)
+      .where('label', 'in', Object.keys(DEMO_CAMERA_TABLES))
+      .orderBy('device_id')
+      .execute();
+    const mapped = new Set<string>();
+    for (const camera of cameras) {
+      if (mapped.has(camera.label)) continue;
+      mapped.add(camera.label);
+      await replaceCameraTables(db, tenantId, camera.device_id, DEMO_CAMERA_TABLES[camera.label] ?? []);
+    }
+    if (mapped.size) log.info(`packing tables mapped to ${[...mapped].join(', ')}`);
   },
 };

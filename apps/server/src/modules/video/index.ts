@@ -101,6 +101,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),
     simulatedStill,
     evidence: createEvidencePacks(ports.evidenceSecret),
+    clock: ports.clock,
   });
   const evidence = createTicketEvidence({
     db,

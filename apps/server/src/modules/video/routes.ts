@@ -31,6 +31,8 @@ import {
   storageListQuerySchema,
   storageListSchema,
   storageSchema,
+  tableCameraQuerySchema,
+  tableCameraSchema,
   taskFileParamSchema,
   timelineSchema,
   tourInputSchema,
@@ -258,6 +260,11 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
     '/api/incident-reports/',
     { schema: { tags, querystring: incidentListQuerySchema, response: { 200: incidentListSchema } } },
     async (req) => video.listIncidents(requireAuth(req), req.query),
+  );
+  r.get(
+    '/api/incident-reports/table-camera/',
+    { schema: { tags, querystring: tableCameraQuerySchema, response: { 200: tableCameraSchema } } },
+    async (req) => video.tableCamera(requireAuth(req), req.query.table),
   );
   r.post('/api/incident-reports/', { schema: { tags, body: incidentInputSchema, response: { 200: incidentSchema } } }, async (req) =>
     video.createIncident(requireAuth(req), req.body, originOf(req)),

@@ -19,7 +19,10 @@ import { type AuthContext, hasPermission, hasRole } from '../../platform/auth/co
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
+import type { Clock } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import { createCameraTables } from './camera-tables.ts';
+import { inTableOrder, replaceCameraTables, tablesOfCameras } from './camera-tables-repository.ts';
 import type { EvidencePacks } from './evidence.ts';
 import { markersOf } from './markers-repository.ts';
 import { buildPlaybackPlaylist, livePlaylist, removeQuietly, takeSnapshot } from './media.ts';
@@ -28,6 +31,7 @@ import { DEFAULT_STORAGE_PATH, type VideoPaths } from './paths.ts';
 import * as repo from './repository.ts';
 import type { VideoSettings } from './settings.ts';
 import { scrubCredentials } from './stream-failure.ts';
+import { INDEX_LAG_MS } from './ticket-evidence.ts';
 
 export const CLIP_QUEUE = 'video.clips';
 export const INCIDENT_CLIP_QUEUE = 'video.incident-clip';
@@ -52,6 +56,8 @@ export interface VideoServiceDeps {
   announce: ClipJobAnnouncer;
   /** Incident evidence packs and their signed links. */
   evidence: EvidencePacks;
+  /** An incident reported without its time happened now (when its AWB or table was scanned). */
+  clock: Clock;
 }
 
 export type ClipJobAnnouncer = (tenantId: number, userId: number, jobId: number, status: string, progress: number) => void;
@@ -66,7 +72,7 @@ type CameraConfig = Pick<
   'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id' | 'state' | 'last_error' | 'last_segment_at'
 >;
 
-function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
+function toCamera(device: CameraDevice, row: CameraConfig | undefined, tables: string[]): Camera {
   return {
     id: device.id,
     label: device.label,
@@ -83,17 +89,22 @@ function toCamera(device: CameraDevice, row: CameraConfig | undefined): Camera {
     state: (row?.state ?? 'idle') as Camera['state'],
     lastError: row?.last_error ? scrubCredentials(row.last_error) : null,
     lastSegmentAt: iso(row?.last_segment_at ?? null),
+    tables,
   };
 }
 
 /** A camera's config as its activity log entries show it: the stream URL without its credentials. */
-const cameraRecord = (c: Pick<repo.CameraRow, 'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id'>) =>
+const cameraRecord = (
+  c: Pick<repo.CameraRow, 'simulated' | 'stream_url' | 'recording_enabled' | 'segment_sec' | 'storage_id'>,
+  tables: string[],
+) =>
   masked({
     simulated: c.simulated,
     streamUrl: c.stream_url === null ? null : scrubCredentials(c.stream_url),
     recordingEnabled: c.recording_enabled,
     segmentSec: c.segment_sec,
     storageId: c.storage_id,
+    tables,
   });
 
 const storageRecord = (s: {
@@ -171,6 +182,8 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (!hasRole(auth, ...ADMIN_ROLES)) throw forbidden();
   };
   const visibleAssets = (auth: AuthContext) => directory().visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
+  const tables = createCameraTables({ db, directory });
+  const tablesOf = async (tenantId: number, camId: number) => (await tablesOfCameras(db, tenantId, [camId])).get(camId) ?? [];
 
   /** The access check of every camera endpoint: a CAMERA of the caller's tenant on a site the caller may see. */
   const requireViewCamera = (auth: AuthContext) => {
@@ -223,6 +236,11 @@ export function createVideoService(deps: VideoServiceDeps) {
       limit: q.limit,
     });
     const [rows, totalCount] = await Promise.all([query.rows(), query.count()]);
+    const tablesByCamera = await tablesOfCameras(
+      db,
+      auth.tenantId,
+      rows.filter((r) => r.config_device_id !== null).map((r) => r.id),
+    );
     const contents: Camera[] = rows.map((r) =>
       toCamera(
         {
@@ -246,6 +264,7 @@ export function createVideoService(deps: VideoServiceDeps) {
               last_error: r.last_error,
               last_segment_at: r.last_segment_at,
             },
+        tablesByCamera.get(r.id) ?? [],
       ),
     );
     return { contents, totalCount };
@@ -265,6 +284,9 @@ export function createVideoService(deps: VideoServiceDeps) {
     if (input.storageId !== null && !(await repo.findStorage(db, auth.tenantId, input.storageId)))
       throw badRequest('storageId: storage not found');
     const storageId = input.storageId ?? row?.storage_id ?? (await repo.defaultStorage(db, auth.tenantId))?.id ?? null;
+    const tablesBefore = await tablesOf(auth.tenantId, camId);
+    const tablesAfter = input.tables ? inTableOrder(input.tables) : tablesBefore;
+    if (input.tables) await tables.requireFree(auth.tenantId, await visibleAssets(auth), camId, input.tables);
     const values = {
       label: device.label,
       asset_id: device.assetId,
@@ -274,17 +296,20 @@ export function createVideoService(deps: VideoServiceDeps) {
       segment_sec: input.segmentSec,
       storage_id: storageId,
     };
-    await db.transaction().execute(async (trx) => {
+    const saved = db.transaction().execute(async (trx) => {
       await repo.upsertCamera(trx, auth.tenantId, camId, values);
+      if (input.tables) await replaceCameraTables(trx, auth.tenantId, camId, input.tables);
       if (!origin) return;
       const object = { type: 'camera-config', id: camId };
-      if (!row) return writeActivity(trx, origin, { action: 'camera-config.create', object, after: cameraRecord(values) });
-      const change = changedFields(cameraRecord(row), cameraRecord(values));
+      const after = cameraRecord(values, tablesAfter);
+      if (!row) return writeActivity(trx, origin, { action: 'camera-config.create', object, after });
+      const before = cameraRecord(row, tablesBefore);
+      const change = changedFields(before, after);
       // New credentials in an otherwise equal URL: recorded as a change, never with their values.
       const credentialsChanged = row.stream_url !== values.stream_url && !('streamUrl' in change.after);
       if (credentialsChanged) {
-        change.before.streamUrl = cameraRecord(row).streamUrl;
-        change.after.streamUrl = cameraRecord(values).streamUrl;
+        change.before.streamUrl = before.streamUrl;
+        change.after.streamUrl = after.streamUrl;
       }
       await writeActivity(trx, origin, {
         action: 'camera-config.update',
@@ -293,9 +318,15 @@ export function createVideoService(deps: VideoServiceDeps) {
         ...(credentialsChanged ? { detail: { credentialsChanged: true } } : {}),
       });
     });
+    await saved.catch(async (error: unknown) => {
+      // another save took one of the tables meanwhile: the same answer as when it had it before
+      if (input.tables && (error as { code?: string }).code === '23505')
+        await tables.requireFree(auth.tenantId, await visibleAssets(auth), camId, input.tables);
+      throw error;
+    });
     deps.poke();
     deps.cameraChanged?.(auth.tenantId, camId);
-    return toCamera(device, await repo.findCamera(db, auth.tenantId, camId));
+    return toCamera(device, await repo.findCamera(db, auth.tenantId, camId), tablesAfter);
   }
 
   // -------------------------------------------------------------- live, playback, snapshot
@@ -642,25 +673,51 @@ export function createVideoService(deps: VideoServiceDeps) {
     const [rows, totalCount] = await Promise.all([query.rows(), query.count()]);
     return { contents: rows.map(toIncident), totalCount };
   }
+  /** The camera that watches a packing table, if the caller may see it. */
+  async function tableCamera(auth: AuthContext, table: string) {
+    requireViewCamera(auth);
+    return tables.cameraFor(auth.tenantId, await visibleAssets(auth), table);
+  }
+  /** A clip whose window is still being recorded is cut once it has been (and indexed). */
+  const clipRunAt = (eventAt: Date, durationSec: number) => {
+    const end = eventAt.getTime() + durationSec * 1000;
+    return end > deps.clock.now().getTime() ? new Date(end + INDEX_LAG_MS) : undefined;
+  };
   async function createIncident(
     auth: AuthContext,
-    input: { title: string; description: string; awb: string; tableNumber: string; cameraId: number; eventAt: string; durationSec: number },
+    input: {
+      title: string;
+      description: string;
+      awb: string;
+      tableNumber: string;
+      cameraId?: number;
+      eventAt?: string;
+      durationSec: number;
+    },
     origin: AuditOrigin | null,
   ) {
-    await configuredCamera(auth, input.cameraId);
+    const cameraId = input.cameraId ?? (await tableCamera(auth, input.tableNumber)).id;
+    await configuredCamera(auth, cameraId);
+    const eventAt = input.eventAt === undefined ? deps.clock.now() : new Date(input.eventAt);
     const id = await db.transaction().execute(async (trx) => {
       const values = {
         title: input.title,
         description: input.description,
         awb: input.awb,
         table_number: input.tableNumber,
-        device_id: input.cameraId,
-        event_at: new Date(input.eventAt),
+        device_id: cameraId,
+        event_at: eventAt,
         duration_sec: input.durationSec,
         created_by: auth.userId,
       };
       const id = await repo.insertIncident(trx, auth.tenantId, values);
-      await enqueueJob(trx, { tenantId: auth.tenantId, queue: INCIDENT_CLIP_QUEUE, payload: { incidentId: id }, maxAttempts: 3 });
+      await enqueueJob(trx, {
+        tenantId: auth.tenantId,
+        queue: INCIDENT_CLIP_QUEUE,
+        payload: { incidentId: id },
+        maxAttempts: 3,
+        runAt: clipRunAt(eventAt, input.durationSec),
+      });
       if (origin)
         await writeActivity(trx, origin, {
           action: 'incident-report.create',
@@ -890,15 +947,14 @@ export function createVideoService(deps: VideoServiceDeps) {
     listCameras,
     getCamera: async (auth: AuthContext, camId: number) => {
       const { device, row } = await cameraAccess(auth, camId);
-      return toCamera(device, row);
+      return toCamera(device, row, await tablesOf(auth.tenantId, camId));
     },
     configure,
     removeConfig: async (auth: AuthContext, camId: number, origin: AuditOrigin | null) => {
       requireAdmin(auth);
       const { row } = await configuredCamera(auth, camId);
-      await removeRecorded(origin, { type: 'camera-config', id: camId }, cameraRecord(row), (trx) =>
-        repo.deleteCamera(trx, auth.tenantId, camId),
-      );
+      const before = cameraRecord(row, await tablesOf(auth.tenantId, camId));
+      await removeRecorded(origin, { type: 'camera-config', id: camId }, before, (trx) => repo.deleteCamera(trx, auth.tenantId, camId));
       deps.poke();
       deps.cameraChanged?.(auth.tenantId, camId);
       return { success: true };
@@ -922,6 +978,7 @@ export function createVideoService(deps: VideoServiceDeps) {
     updateTour,
     deleteTour,
     listIncidents,
+    tableCamera,
     createIncident,
     getIncident,
     updateIncident,

@@ -133,6 +133,14 @@ export interface VideoTables {
   video_clip_jobs: VideoClipJobsTable;
   video_clip_tasks: VideoClipTasksTable;
   video_evidence: VideoEvidenceTable;
+  video_camera_tables: VideoCameraTablesTable;
+}
+
+/** A packing table watched by a camera: one camera per table number and tenant. */
+export interface VideoCameraTablesTable {
+  tenant_id: number;
+  table_number: string;
+  device_id: number;
 }
 
 /** A camera's clip on a ticket (an alarm's window, an AI finding's); while `pinned`, retention keeps its footage. */

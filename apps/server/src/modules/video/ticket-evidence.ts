@@ -18,7 +18,7 @@ import type { VideoSettings } from './settings.ts';
 
 export const TICKET_EVIDENCE_QUEUE = 'video.ticket-evidence';
 /** Segments are indexed within a few seconds of being written: the cut waits this long after the window ends. */
-const INDEX_LAG_MS = 10_000;
+export const INDEX_LAG_MS = 10_000;
 const CLOSED = new Set(['RESOLVED', 'CLOSED']);
 
 /** A request for the clips of cameras around an event, on a ticket. */

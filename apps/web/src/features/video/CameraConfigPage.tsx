@@ -7,6 +7,7 @@ import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { cameraTablesSchema } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { loadState } from '../../components/LoadState.tsx';
@@ -15,14 +16,26 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useCamera, useConfigureCamera, useStorages } from './api.ts';
 import { Snapshot } from './Snapshot.tsx';
+import { TablesField } from './TablesField.tsx';
 
-/** /cameras/{id}/configs: stream (RTSP or simulated), recording, segment length and storage of one camera. */
+/** The first rule the tables break, in the server's words. */
+const tablesProblem = (tables: string[]) => cameraTablesSchema.safeParse(tables).error?.issues[0]?.message;
+
+/** /cameras/{id}/configs: stream (RTSP or simulated), recording, segment length, storage and the tables of one camera. */
 export function CameraConfigPage() {
   const id = Number(useParams().id);
   const camera = useCamera(id);
   const storages = useStorages();
   const save = useConfigureCamera(id);
-  const [form, setForm] = useState({ simulated: false, streamUrl: '', recordingEnabled: true, segmentSec: 2, storageId: 0 });
+  const [form, setForm] = useState({
+    simulated: false,
+    streamUrl: '',
+    recordingEnabled: true,
+    segmentSec: 2,
+    storageId: 0,
+    tables: [] as string[],
+  });
+  const tablesError = tablesProblem(form.tables);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const c = camera.data;
@@ -33,6 +46,7 @@ export function CameraConfigPage() {
         recordingEnabled: c.configured ? c.recordingEnabled : true,
         segmentSec: c.segmentSec,
         storageId: c.storageId ?? 0,
+        tables: c.tables,
       });
   }, [camera.data]);
   const submit = async () => {
@@ -44,6 +58,7 @@ export function CameraConfigPage() {
         recordingEnabled: form.recordingEnabled,
         segmentSec: form.segmentSec,
         storageId: form.storageId || null,
+        tables: form.tables,
       });
       toast.success('Successfully Updated');
     } catch (e) {
@@ -96,8 +111,9 @@ export function CameraConfigPage() {
               </MenuItem>
             ))}
           </TextField>
+          <TablesField value={form.tables} onChange={(tables) => setForm({ ...form, tables })} error={tablesError} />
           <Box>
-            <Button variant="contained" onClick={() => void submit()} disabled={save.isPending}>
+            <Button variant="contained" onClick={() => void submit()} disabled={save.isPending || Boolean(tablesError)}>
               Save
             </Button>
           </Box>

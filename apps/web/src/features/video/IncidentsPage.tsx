@@ -1,3 +1,4 @@
+import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -5,16 +6,29 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { CAMERA_CONSTANTS, INCIDENT_COLUMNS, type Incident } from '@sitewatch/contracts/video';
-import { useState } from 'react';
+import {
+  CAMERA_CONSTANTS,
+  type Camera,
+  INCIDENT_COLUMNS,
+  type Incident,
+  TABLE_NUMBER_MAX,
+  VIDEO_MESSAGES,
+} from '@sitewatch/contracts/video';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useCreateIncident, useIncidents } from './api.ts';
+import { useDebounced } from '../sites/hooks.ts';
+import { useCamera, useCreateIncident, useIncidents, useTableCamera } from './api.ts';
 import { CameraPicker } from './CameraPicker.tsx';
+
+const CodeScanDialog = lazy(() => import('../../components/CodeScanDialog.tsx').then((m) => ({ default: m.CodeScanDialog })));
+/** Typing a table number looks its camera up once the typing pauses. */
+const TABLE_LOOKUP_DEBOUNCE_MS = 300;
 
 const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
 
@@ -67,6 +81,8 @@ export function IncidentsPage() {
   );
 }
 
+type ScanField = 'awb' | 'tableNumber';
+
 function IncidentDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateIncident();
   const [form, setForm] = useState({
@@ -74,22 +90,35 @@ function IncidentDialog({ onClose }: { onClose: () => void }) {
     description: '',
     awb: '',
     tableNumber: '',
-    cameraId: 0,
     eventAt: localInput(new Date(Date.now() - 120_000)),
     durationSec: 30,
   });
+  const [scanning, setScanning] = useState<ScanField | null>(null);
+  const { camera, setCamera, helperText } = useTableCameraPick(form.tableNumber);
   const [error, setError] = useState<string | null>(null);
-  const missing = !form.title || !form.cameraId || (AWB.required && !form.awb) || (TABLE.required && !form.tableNumber);
+  const missing = !form.title || !camera || (AWB.required && !form.awb) || (TABLE.required && !form.tableNumber);
   const submit = async () => {
+    if (!camera) return;
     setError(null);
     try {
-      await create.mutateAsync({ ...form, eventAt: new Date(form.eventAt).toISOString() });
+      await create.mutateAsync({ ...form, cameraId: camera.id, eventAt: new Date(form.eventAt).toISOString() });
       toast.success('Successfully Created');
       onClose();
     } catch (e) {
       setError(isHttpError(e) ? (detailOf(e.data) ?? e.message) : 'Failed to save');
     }
   };
+  // a scanned label is read at the moment of the event: the event time follows it
+  const scanned = (field: ScanField, code: string) => {
+    setForm((f) => ({ ...f, [field]: code.trim(), eventAt: localInput(new Date()) }));
+    setScanning(null);
+    return null;
+  };
+  const scanButton = (field: ScanField, label: string) => (
+    <IconButton aria-label={`Scan ${label}`} onClick={() => setScanning(field)} sx={{ mt: 1 }}>
+      <QrCodeScannerIcon />
+    </IconButton>
+  );
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>Add incident</DialogTitle>
@@ -103,14 +132,29 @@ function IncidentDialog({ onClose }: { onClose: () => void }) {
           onChange={(e) => setForm({ ...form, title: e.target.value })}
           slotProps={{ htmlInput: { maxLength: 250 } }}
         />
-        <TextField label={AWB.label} required={AWB.required} value={form.awb} onChange={(e) => setForm({ ...form, awb: e.target.value })} />
-        <TextField
-          label={TABLE.label}
-          required={TABLE.required}
-          value={form.tableNumber}
-          onChange={(e) => setForm({ ...form, tableNumber: e.target.value })}
-        />
-        <CameraPicker onPick={(c) => setForm({ ...form, cameraId: c?.id ?? 0 })} size="medium" />
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+          <TextField
+            label={AWB.label}
+            required={AWB.required}
+            value={form.awb}
+            onChange={(e) => setForm({ ...form, awb: e.target.value })}
+            sx={{ flex: 1 }}
+          />
+          {scanButton('awb', AWB.label)}
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+          <TextField
+            label={TABLE.label}
+            required={TABLE.required}
+            value={form.tableNumber}
+            onChange={(e) => setForm({ ...form, tableNumber: e.target.value })}
+            helperText={helperText}
+            slotProps={{ htmlInput: { maxLength: TABLE_NUMBER_MAX } }}
+            sx={{ flex: 1 }}
+          />
+          {scanButton('tableNumber', TABLE.label)}
+        </Box>
+        <CameraPicker onPick={setCamera} value={camera} size="medium" />
         <TextField
           type="datetime-local"
           label="Event time"
@@ -140,6 +184,36 @@ function IncidentDialog({ onClose }: { onClose: () => void }) {
           Save
         </Button>
       </DialogActions>
+      {scanning ? (
+        <Suspense fallback={null}>
+          <CodeScanDialog
+            open
+            title={`Scan ${scanning === 'awb' ? AWB.label : TABLE.label}`}
+            action="Use"
+            onClose={() => setScanning(null)}
+            onCode={(code) => scanned(scanning, code)}
+          />
+        </Suspense>
+      ) : null}
     </Dialog>
   );
+}
+
+/**
+ * The camera of the incident: the one that watches the typed or scanned table, unless the user picks another for
+ * that table (a pick made before any mapped table stays until one is found).
+ */
+function useTableCameraPick(tableNumber: string) {
+  const table = useDebounced(tableNumber.trim(), TABLE_LOOKUP_DEBOUNCE_MS);
+  const mapped = useTableCamera(table);
+  const mappedCamera = useCamera(mapped.data?.id ?? 0);
+  const [picked, setPicked] = useState<{ table: string; camera: Camera | null } | null>(null);
+  const camera = picked && picked.table === table ? picked.camera : (mappedCamera.data ?? picked?.camera ?? null);
+  const helperText =
+    !table || table !== tableNumber.trim() || mapped.isFetching
+      ? undefined
+      : mapped.data
+        ? VIDEO_MESSAGES.tableCamera(table, mapped.data.name)
+        : VIDEO_MESSAGES.noTableCamera(table);
+  return { camera, setCamera: (c: Camera | null) => setPicked({ table, camera: c }), helperText };
 }

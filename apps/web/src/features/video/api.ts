@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf } from '../../lib/api.ts';
+import { isHttpError } from '../../lib/http.ts';
 import { videoKeys } from './keys.ts';
 
 export interface Page<T> {
@@ -48,13 +49,8 @@ export function useCamera(id: number) {
 export function useConfigureCamera(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: {
-      simulated: boolean;
-      streamUrl: string | null;
-      recordingEnabled: boolean;
-      segmentSec: number;
-      storageId: number | null;
-    }) => api.put('/api/cameras/{camId}/configs/', body, { path: { camId: id } }),
+    mutationFn: (body: BodyOf<'/api/cameras/{camId}/configs/', 'put'>) =>
+      api.put('/api/cameras/{camId}/configs/', body, { path: { camId: id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: videoKeys.all }),
   });
 }
@@ -144,15 +140,23 @@ export function useIncident(id: number) {
     refetchInterval: (q) => (q.state.data?.clipStatus === 'pending' ? 3000 : false),
   });
 }
-export interface IncidentForm {
-  title: string;
-  description: string;
-  awb: string;
-  tableNumber: string;
-  cameraId: number;
-  eventAt: string;
-  durationSec: number;
+/** The camera that watches a packing table; null when none the user may see does. */
+export function useTableCamera(table: string) {
+  return useQuery({
+    queryKey: videoKeys.tableCamera(table),
+    enabled: table.length > 0,
+    retry: false,
+    queryFn: async () => {
+      try {
+        return await api.get('/api/incident-reports/table-camera/', { query: { table }, toast: false });
+      } catch (e) {
+        if (isHttpError(e) && e.status === 404) return null;
+        throw e;
+      }
+    },
+  });
 }
+export type IncidentForm = BodyOf<'/api/incident-reports/', 'post'>;
 export function useCreateIncident() {
   const client = useQueryClient();
   return useMutation({

@@ -12,6 +12,7 @@ export const videoKeys = {
   tour: (id: number) => ['video', 'tour', id] as const,
   incidents: (q: Query) => ['video', 'incidents', q] as const,
   incident: (id: number) => ['video', 'incident', id] as const,
+  tableCamera: (table: string) => ['video', 'table-camera', table] as const,
   clips: ['video', 'clips'] as const,
   evidence: (token: string) => ['video', 'evidence', token] as const,
   ticketEvidenceAll: ['video', 'ticket-evidence'] as const,
