@@ -196,16 +196,8 @@ function FilledForm({
 
   const submitting = progress !== null;
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void handleSubmit();
-      }}
-      aria-labelledby="form-title"
-      data-testid="dynamic-form"
-    >
+    // The fields are forms of their own (FieldShell), so the screen is a form landmark, not a <form> around them.
+    <Box role="form" aria-labelledby="form-title" data-testid="dynamic-form">
       <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, mb: 1 }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography id="form-title" variant="h5" component="h2">
@@ -272,7 +264,7 @@ function FilledForm({
             Cancel
           </Button>
         )}
-        <SubmitButton state={state} disabled={submitting || !ready} />
+        <SubmitButton state={state} disabled={submitting || !ready} onSubmit={() => void handleSubmit()} />
       </Box>
     </Box>
   );
@@ -289,10 +281,10 @@ function ErrorsBanner({ state }: { state: FormState }) {
 }
 
 /** Disabled while any field shows an error, while submitting and until the draft is in. */
-function SubmitButton({ state, disabled }: { state: FormState; disabled: boolean }) {
+function SubmitButton({ state, disabled, onSubmit }: { state: FormState; disabled: boolean; onSubmit: () => void }) {
   const shown = useSyncExternalStore(state.subscribeSummary, state.hasShownErrors);
   return (
-    <Button type="submit" variant="contained" disabled={disabled || shown}>
+    <Button variant="contained" disabled={disabled || shown} onClick={onSubmit}>
       Submit
     </Button>
   );
