@@ -1,6 +1,6 @@
 import type { AnalyticsLink, LinkView } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedTelemetry } from './dashboards-fixtures.ts';
+import { letOperatorsShare, seedTelemetry } from './dashboards-fixtures.ts';
 import { raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { makeDevice, makeSite } from './support/sites-factory.ts';
@@ -97,21 +97,7 @@ beforeAll(async () => {
   // the field executive sees only North and may share
   const fieldId = await userId(t, t.tenantA, 'fieldexecutive');
   expect((await admin.post('/iotapp/user-assets/', { userId: fieldId, assetIds: [siteA.id] })).statusCode).toBe(200);
-  const group = await t.db
-    .selectFrom('groups')
-    .select(['id', 'permissions'])
-    .where('tenant_id', '=', t.tenantA)
-    .where('name', '=', 'Operators')
-    .executeTakeFirstOrThrow();
-  const permissions = [
-    ...(group.permissions as Array<{ codename: string; name: string }>),
-    { codename: 'share_dashboard', name: 'Can share' },
-  ];
-  await t.db
-    .updateTable('groups')
-    .set({ permissions: JSON.stringify(permissions) })
-    .where('id', '=', group.id)
-    .execute();
+  await letOperatorsShare(t);
   field = await t.login('fieldexecutive');
 }, 120_000);
 afterAll(() => t?.close());

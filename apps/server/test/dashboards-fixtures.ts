@@ -5,6 +5,25 @@ import { makeSite } from './support/sites-factory.ts';
 
 /** Dashboards, folders, components and analytics links of tenant A for the tests and the route-walking test. */
 
+/** Tenant A's Operators (the field executive's group) may share dashboards by link. */
+export async function letOperatorsShare(t: TestApp) {
+  const group = await t.db
+    .selectFrom('groups')
+    .select(['id', 'permissions'])
+    .where('tenant_id', '=', t.tenantA)
+    .where('name', '=', 'Operators')
+    .executeTakeFirstOrThrow();
+  const permissions = [
+    ...(group.permissions as Array<{ codename: string; name: string }>),
+    { codename: 'share_dashboard', name: 'Can share' },
+  ];
+  await t.db
+    .updateTable('groups')
+    .set({ permissions: JSON.stringify(permissions) })
+    .where('id', '=', group.id)
+    .execute();
+}
+
 /** A dashboard body with a chart, a gauge, a site summary and a ticket list on both layouts. */
 export function dashboardBody(opts: { name: string; genIds: number[]; type?: 'DASHBOARD' | 'ANALYTICS'; folderId?: number | null }) {
   const widgets = [

@@ -1,5 +1,6 @@
 import { TICKET_STATUSES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letOperatorsShare } from './dashboards-fixtures.ts';
 import { raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, type TestApp, type TestClient } from './support/harness.ts';
 import { makeSite } from './support/sites-factory.ts';
@@ -71,21 +72,7 @@ beforeAll(async () => {
   south = await makeSite(admin, { name: 'Tickets South' });
   const fieldId = await userId(t, t.tenantA, 'fieldexecutive');
   expect((await admin.post('/iotapp/user-assets/', { userId: fieldId, assetIds: [north.id] })).statusCode).toBe(200);
-  const group = await t.db
-    .selectFrom('groups')
-    .select(['id', 'permissions'])
-    .where('tenant_id', '=', t.tenantA)
-    .where('name', '=', 'Operators')
-    .executeTakeFirstOrThrow();
-  const permissions = [
-    ...(group.permissions as Array<{ codename: string; name: string }>),
-    { codename: 'share_dashboard', name: 'Can share' },
-  ];
-  await t.db
-    .updateTable('groups')
-    .set({ permissions: JSON.stringify(permissions) })
-    .where('id', '=', group.id)
-    .execute();
+  await letOperatorsShare(t);
   field = await t.login('fieldexecutive');
 
   // TICKET has the createdBy setting: non-admins see only the ones they raised, wherever they are
