@@ -1,11 +1,15 @@
 import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import TablePagination from '@mui/material/TablePagination';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
+import { StatusChip } from '../devices/components.tsx';
 import { useDebounced } from '../sites/hooks.ts';
 import { type Option, SitePicker } from '../sites/Pickers.tsx';
 
@@ -120,5 +124,20 @@ export function DeviceListShell<T>({ list, filters, card, testId, empty, pageSiz
         />
       )}
     </>
+  );
+}
+
+/** One device's card in the grid: its label and connection status on top, the screen's own content below. */
+export function DeviceCard({ label, status, testId, children }: { label: string; status: string; testId: string; children: ReactNode }) {
+  return (
+    <Card variant="outlined" data-testid={testId}>
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Typography sx={{ fontWeight: 600, flex: 1 }}>{label}</Typography>
+          <StatusChip status={status} />
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
   );
 }

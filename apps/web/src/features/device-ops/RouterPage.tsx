@@ -1,7 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -16,12 +14,11 @@ import { DEVICE_OPS_MESSAGES, DEVICE_OPS_METHODS, ROUTER_INTERFACES, ROUTER_KEYS
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { StatusChip } from '../devices/components.tsx';
 import { useChart } from '../telemetry/api.ts';
 import { LineChart } from '../telemetry/LineChart.tsx';
 import { asBool, asNum, type LiveValues, useLiveValues, useRouters } from './api.ts';
 import { CommandStateChip, formatUptime, formatUsage } from './components.tsx';
-import { DeviceListFilterBar, DeviceListShell, useDeviceListFilters } from './DeviceListShell.tsx';
+import { DeviceCard, DeviceListFilterBar, DeviceListShell, useDeviceListFilters } from './DeviceListShell.tsx';
 import { useConfirmedCommand } from './useConfirmedCommand.ts';
 
 /** The router with the newest pushed values laid over its stored state. */
@@ -136,54 +133,48 @@ export function RouterPage() {
           items.map((stored) => {
             const r = withLive(stored, live);
             return (
-              <Card key={r.deviceId} variant="outlined" data-testid="router-card">
-                <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                    <Typography sx={{ fontWeight: 600, flex: 1 }}>{r.deviceLabel}</Typography>
-                    <StatusChip status={r.status} />
-                  </Box>
-                  <Typography variant="body2" color="text.secondary">
-                    {r.siteName ?? 'No site'}
-                    {r.wanIp ? ` · ${r.wanIp}` : ''}
-                  </Typography>
-                  <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-                    {r.interfaces.map((i) => (
-                      <Box key={i.name} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-testid={`iface-${i.name}`}>
-                        <Typography variant="body2" sx={{ flex: 1 }}>
-                          {i.label}
-                          {r.activeInterface === i.name ? ' (active)' : ''}
+              <DeviceCard key={r.deviceId} label={r.deviceLabel} status={r.status} testId="router-card">
+                <Typography variant="body2" color="text.secondary">
+                  {r.siteName ?? 'No site'}
+                  {r.wanIp ? ` · ${r.wanIp}` : ''}
+                </Typography>
+                <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+                  {r.interfaces.map((i) => (
+                    <Box key={i.name} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-testid={`iface-${i.name}`}>
+                      <Typography variant="body2" sx={{ flex: 1 }}>
+                        {i.label}
+                        {r.activeInterface === i.name ? ' (active)' : ''}
+                      </Typography>
+                      {i.signal !== null ? (
+                        <Typography variant="body2" color="text.secondary">
+                          {i.signal} dBm
                         </Typography>
-                        {i.signal !== null ? (
-                          <Typography variant="body2" color="text.secondary">
-                            {i.signal} dBm
-                          </Typography>
-                        ) : null}
-                        <Chip
-                          size="small"
-                          color={i.up === null ? 'default' : i.up ? 'success' : 'error'}
-                          variant={i.up === null ? 'outlined' : 'filled'}
-                          label={i.up === null ? '—' : i.up ? 'Up' : 'Down'}
-                        />
-                      </Box>
-                    ))}
-                  </Box>
-                  <Typography variant="body2">
-                    Data usage: {formatUsage(r.dataUsageMb)} · Uptime: {formatUptime(r.uptimeSeconds)}
-                  </Typography>
-                  <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                    <Button size="small" variant="outlined" onClick={() => setDetail(r)} data-testid="router-charts">
-                      Signal and usage
+                      ) : null}
+                      <Chip
+                        size="small"
+                        color={i.up === null ? 'default' : i.up ? 'success' : 'error'}
+                        variant={i.up === null ? 'outlined' : 'filled'}
+                        label={i.up === null ? '—' : i.up ? 'Up' : 'Down'}
+                      />
+                    </Box>
+                  ))}
+                </Box>
+                <Typography variant="body2">
+                  Data usage: {formatUsage(r.dataUsageMb)} · Uptime: {formatUptime(r.uptimeSeconds)}
+                </Typography>
+                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                  <Button size="small" variant="outlined" onClick={() => setDetail(r)} data-testid="router-charts">
+                    Signal and usage
+                  </Button>
+                  <CommandStateChip state={command.stateOf(String(r.deviceId))} />
+                  <Box sx={{ flex: 1 }} />
+                  {command.allowed ? (
+                    <Button size="small" color="warning" variant="contained" onClick={() => command.ask(r)} data-testid="reboot-router">
+                      Reboot
                     </Button>
-                    <CommandStateChip state={command.stateOf(String(r.deviceId))} />
-                    <Box sx={{ flex: 1 }} />
-                    {command.allowed ? (
-                      <Button size="small" color="warning" variant="contained" onClick={() => command.ask(r)} data-testid="reboot-router">
-                        Reboot
-                      </Button>
-                    ) : null}
-                  </Box>
-                </CardContent>
-              </Card>
+                  ) : null}
+                </Box>
+              </DeviceCard>
             );
           })
         }

@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
@@ -11,10 +9,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { StatusChip } from '../devices/components.tsx';
 import { asBool, type LiveValues, useLiveValues, useRtuSite, useRtus } from './api.ts';
 import { CommandStateChip } from './components.tsx';
-import { CardGrid, DeviceListFilterBar, DeviceListShell, useDeviceListFilters } from './DeviceListShell.tsx';
+import { CardGrid, DeviceCard, DeviceListFilterBar, DeviceListShell, useDeviceListFilters } from './DeviceListShell.tsx';
 import { useConfirmedCommand } from './useConfirmedCommand.ts';
 
 const live = (points: IoPoint[], values: Record<string, unknown> | undefined, key: (n: number) => string) =>
@@ -43,61 +40,55 @@ function RtuCards({ rtus, showSite }: { rtus: Rtu[]; showSite: boolean }) {
         const inputs = live(rtu.inputs, values[rtu.deviceId], RTU_KEYS.input);
         const outputs = live(rtu.outputs, values[rtu.deviceId], RTU_KEYS.output);
         return (
-          <Card key={rtu.deviceId} variant="outlined" data-testid="rtu-card">
-            <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                <Typography sx={{ fontWeight: 600, flex: 1 }}>{rtu.deviceLabel}</Typography>
-                <StatusChip status={rtu.status} />
-              </Box>
-              {showSite ? (
-                <Typography variant="body2">
-                  {rtu.assetId ? (
-                    <Link to={`/eth-single-site/view/${rtu.assetId}`} data-testid="rtu-site-link">
-                      {rtu.siteName}
-                    </Link>
-                  ) : (
-                    'No site'
-                  )}
-                </Typography>
-              ) : null}
-              <Typography variant="subtitle2">Inputs</Typography>
-              <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-                {inputs.map((i) => (
-                  <Chip
-                    key={i.no}
-                    size="small"
-                    label={i.name}
-                    color={i.on ? 'success' : 'default'}
-                    variant={i.on ? 'filled' : 'outlined'}
-                    title={i.on === null ? 'No state' : i.on ? 'On' : 'Off'}
-                    data-testid="rtu-input"
-                    data-on={String(i.on)}
+          <DeviceCard key={rtu.deviceId} label={rtu.deviceLabel} status={rtu.status} testId="rtu-card">
+            {showSite ? (
+              <Typography variant="body2">
+                {rtu.assetId ? (
+                  <Link to={`/eth-single-site/view/${rtu.assetId}`} data-testid="rtu-site-link">
+                    {rtu.siteName}
+                  </Link>
+                ) : (
+                  'No site'
+                )}
+              </Typography>
+            ) : null}
+            <Typography variant="subtitle2">Inputs</Typography>
+            <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+              {inputs.map((i) => (
+                <Chip
+                  key={i.no}
+                  size="small"
+                  label={i.name}
+                  color={i.on ? 'success' : 'default'}
+                  variant={i.on ? 'filled' : 'outlined'}
+                  title={i.on === null ? 'No state' : i.on ? 'On' : 'Off'}
+                  data-testid="rtu-input"
+                  data-on={String(i.on)}
+                />
+              ))}
+            </Box>
+            <Typography variant="subtitle2">Outputs</Typography>
+            <Box sx={{ display: 'flex', flexDirection: 'column' }}>
+              {outputs.map((o) => (
+                <Box key={o.no} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                  <FormControlLabel
+                    sx={{ flex: 1, mr: 0 }}
+                    control={
+                      <Switch
+                        checked={Boolean(o.on)}
+                        disabled={!command.allowed || rtu.status === 'Not yet connected'}
+                        onChange={(e) => command.ask({ rtu, output: o, on: e.target.checked })}
+                        slotProps={{ input: { 'aria-label': `${o.name} of ${rtu.deviceLabel}` } }}
+                        data-testid="rtu-output"
+                      />
+                    }
+                    label={o.name}
                   />
-                ))}
-              </Box>
-              <Typography variant="subtitle2">Outputs</Typography>
-              <Box sx={{ display: 'flex', flexDirection: 'column' }}>
-                {outputs.map((o) => (
-                  <Box key={o.no} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                    <FormControlLabel
-                      sx={{ flex: 1, mr: 0 }}
-                      control={
-                        <Switch
-                          checked={Boolean(o.on)}
-                          disabled={!command.allowed || rtu.status === 'Not yet connected'}
-                          onChange={(e) => command.ask({ rtu, output: o, on: e.target.checked })}
-                          slotProps={{ input: { 'aria-label': `${o.name} of ${rtu.deviceLabel}` } }}
-                          data-testid="rtu-output"
-                        />
-                      }
-                      label={o.name}
-                    />
-                    <CommandStateChip state={command.stateOf(keyOf(rtu, o))} />
-                  </Box>
-                ))}
-              </Box>
-            </CardContent>
-          </Card>
+                  <CommandStateChip state={command.stateOf(keyOf(rtu, o))} />
+                </Box>
+              ))}
+            </Box>
+          </DeviceCard>
         );
       })}
       <ConfirmDialog
