@@ -8,21 +8,36 @@ import { Skin } from './skin.tsx';
 
 type Element = { type: string; label?: string; description?: string; placeholder?: string; elements?: LayoutProps['uischema'][] };
 
+/**
+ * Fields go in blocks of FIELDS_PER_BLOCK, and a block out of view is neither laid out, painted nor hit-tested
+ * (`dfs-block`, skin.tsx). One block per field would put some 200 paint layers and intersection targets in a large
+ * form, and every frame of every key press walks them all.
+ */
+const FIELDS_PER_BLOCK = 8;
+
 function Children({ props }: { props: LayoutProps }) {
   const elements = ((props.uischema as unknown as Element).elements ?? []) as LayoutProps['uischema'][];
+  const dispatch = (element: LayoutProps['uischema'], i: number) => (
+    <JsonFormsDispatch
+      // Layout elements have no identity but their place.
+      key={i}
+      uischema={element}
+      schema={props.schema}
+      path={props.path}
+      enabled={props.enabled}
+      renderers={props.renderers}
+      cells={props.cells}
+    />
+  );
+  const blocks: LayoutProps['uischema'][][] = [];
+  for (let i = 0; i < elements.length; i += FIELDS_PER_BLOCK) blocks.push(elements.slice(i, i + FIELDS_PER_BLOCK));
   return (
     <>
-      {elements.map((element, i) => (
-        <JsonFormsDispatch
-          // biome-ignore lint/suspicious/noArrayIndexKey: layout elements have no other identity
-          key={i}
-          uischema={element}
-          schema={props.schema}
-          path={props.path}
-          enabled={props.enabled}
-          renderers={props.renderers}
-          cells={props.cells}
-        />
+      {blocks.map((block, b) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positional
+        <div key={b} className="dfs-block" style={{ containIntrinsicSize: `auto ${block.length * 72}px` }}>
+          {block.map((element, i) => dispatch(element, b * FIELDS_PER_BLOCK + i))}
+        </div>
       ))}
     </>
   );

@@ -46,8 +46,10 @@ const hover = (theme: Theme, color: string) => alpha(color, theme.palette.action
 const focus = (theme: Theme, color: string) => alpha(color, theme.palette.action.focusOpacity);
 
 const fieldRules = (theme: Theme) => ({
-  // Fields out of view are neither laid out nor painted: a key press in a 200-field form repaints what is in view.
-  '& .dfs-field': { marginBottom: theme.spacing(2), contentVisibility: 'auto', containIntrinsicSize: 'auto 72px' },
+  // Blocks of fields out of view are neither laid out nor painted: a key press in a 200-field form repaints what is
+  // in view (layouts.tsx).
+  '& .dfs-block': { contentVisibility: 'auto' },
+  '& .dfs-field': { marginBottom: theme.spacing(2) },
   '& .dfs-head': { display: 'flex', alignItems: 'center', gap: theme.spacing(0.5), marginBottom: theme.spacing(0.5) },
   '& .dfs-label': { ...theme.typography.body2, fontWeight: 600, margin: 0 },
   '& .dfs-required': { color: theme.palette.error.main, marginLeft: theme.spacing(0.25) },
@@ -65,6 +67,9 @@ const fieldRules = (theme: Theme) => ({
     width: 1,
   },
   '& .dfs-input': outlined(theme),
+  // A single-line input is sized by its style alone, so the text typed into it lays out that input and nothing
+  // around it.
+  '& input.dfs-input': { contain: 'strict' },
   // MUI's multiline field: three lines at least, growing with its text.
   '& textarea.dfs-input': { height: 'auto', minHeight: 'calc(3 * 1.4375em + 17px)', resize: 'vertical', fieldSizing: 'content' },
 });
