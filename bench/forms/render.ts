@@ -3,11 +3,14 @@
  * - first render: from pressing Fill on the forms list (app and chunks warm) until all 200 fields are on screen
  *   (goal ≤ 300 ms), which includes reading the draft from the server (and the template, unless the list just
  *   read it);
- * - key press to paint: from keydown in a text field to the frame after the input shows it, p95 over 60 key
- *   presses (goal ≤ 16 ms: the key press is handled and painted within one 60 Hz frame). Measured twice: with the
+ * - key press to paint: from keydown in a text field to the frame after the input shows it, p95 over 120 key
+ *   presses, typed as soon as the form shows and again once it has settled (goal ≤ 16 ms: the key press is handled and painted within one 60 Hz frame). Measured twice: with the
  *   display's frame clock, where the paint also waits for the next vsync tick (up to 16.7 ms even on an empty page),
  *   and with frames unthrottled (`--disable-frame-rate-limit --disable-gpu-vsync`: a frame is produced as soon as
  *   there is something to show), which is the work of the key press itself: handler, style, layout, paint.
+ * The app's server shares this machine's cores with the browser. For the browser's own figures, run it with
+ * DEMO_CAMERAS=false: the simulated cameras' recording and their analysis passes are server work that a user's
+ * browser does not share a machine with.
  * Needs a running app with a fixed captcha: BASE_URL (default http://localhost:8310) and CAPTCHA_FIXED_ANSWER.
  * Prints each round, the key press figure of a page with only an input (the floor of that measure in this browser)
  * and the machine's load average, since figures on a busy machine are noisy.
@@ -29,6 +32,8 @@ const load = () => {
   }
 };
 
+/** Key presses per figure: the p95 of 120 is the sixth slowest, so one burst of other work does not decide it. */
+const KEYS = 120;
 const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const UNTHROTTLED = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
 
@@ -43,25 +48,40 @@ const signIn = async (page: Page) => {
 };
 
 // Key press to paint, timed the same way in the form and, for reference, on a page with nothing but an input.
-const keyLatencies = async (target: Page, selector: string) => {
+const keyLatencies = async (target: Page, selector: string, settleMs = 0) => {
   await target.locator(selector).click();
+  await target.waitForTimeout(settleMs);
   await target.evaluate(`(() => {
     window.__lat = [];
+    if (window.__timed) return;
+    window.__timed = true;
     document.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
     document.addEventListener('input', () => requestAnimationFrame(() => setTimeout(() => window.__lat.push(performance.now() - window.__t0), 0)), true);
   })()`);
-  for (let i = 0; i < 60; i++) await target.keyboard.type(String.fromCharCode(97 + (i % 26)), { delay: 40 });
+  for (let i = 0; i < KEYS; i++) await target.keyboard.type(String.fromCharCode(97 + (i % 26)), { delay: 40 });
   await target.waitForTimeout(300);
   return (await target.evaluate('window.__lat')) as number[];
 };
 
+/**
+ * Typed twice into the form: as soon as it shows, while the browser still rasterises the page it just laid out
+ * (on this machine's 2 cores, beside the main thread), and into another field once the page has settled.
+ */
+const SETTLE_MS = 3000;
+
 const keyPressFigures = async (page: Page, empty: Page, label: string) => {
-  const lat = await keyLatencies(page, '#form-field-q0');
-  console.log(
-    `key press to paint, ${label} (200 fields): p95 ${p95(lat).toFixed(1)} ms, median ${median(lat).toFixed(1)} ms over ${lat.length} keys (goal ≤ 16 ms)`,
-  );
+  const report = (when: string, lat: number[]) =>
+    console.log(
+      `key press to paint, ${label}, ${when} (200 fields): p95 ${p95(lat).toFixed(1)} ms, median ${median(lat).toFixed(1)} ms over ${lat.length} keys (goal ≤ 16 ms)`,
+    );
+  const atOnce = await keyLatencies(page, '#form-field-q0');
+  if (process.env.BENCH_RAW) console.log(atOnce.map((x) => x.toFixed(0)).join(' '));
+  report('typing as soon as the form shows', atOnce);
+  const settled = await keyLatencies(page, '#form-field-q8', SETTLE_MS);
+  if (process.env.BENCH_RAW) console.log(settled.map((x) => x.toFixed(0)).join(' '));
+  report(`typing ${SETTLE_MS / 1000} s after`, settled);
   await empty.setContent('<input id="only">');
-  const floor = await keyLatencies(empty, '#only');
+  const floor = await keyLatencies(empty, '#only', SETTLE_MS);
   console.log(
     `key press to paint, ${label}, a page with only an input (this measure's floor): p95 ${p95(floor).toFixed(1)} ms, median ${median(floor).toFixed(1)} ms`,
   );
@@ -126,6 +146,8 @@ try {
   );
 
   await keyPressFigures(page, await browser.newPage(), 'display frame clock');
+  // One browser at a time: the first one's open form would otherwise keep working beside the second on 2 cores.
+  await browser.close();
   const unthrottled = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...BROWSER_ARGS, ...UNTHROTTLED] });
   try {
     const other = await unthrottled.newPage({ viewport: { width: 1366, height: 900 } });
