@@ -157,6 +157,9 @@ test('builds a form with one field of each type, binds it to a screen, edits a d
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/forms\/builder\/\d+$/, SLOW);
   const id = Number(page.url().split('/').pop());
+  // The builder opens again on the saved form (its header then names the version): an edit made before that would
+  // be typed into the builder that is going away.
+  await expect(page.getByText('Version 1', { exact: true })).toBeVisible(SLOW);
 
   const saved = await (await api.get(`${T}/${id}/`)).json();
   expect(

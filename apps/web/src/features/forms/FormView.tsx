@@ -35,14 +35,19 @@ const PLACEHOLDER_UID = '00000000-0000-4000-8000-000000000000';
 const asValidated = (v: unknown) =>
   Array.isArray(v) ? v.map((x) => (typeof x === 'string' && x.startsWith(LOCAL_PREFIX) ? PLACEHOLDER_UID : x)) : v;
 /**
- * JSON Forms makes an AJV instance for every form it opens unless it is given one; with NoValidation (our own
- * validation module checks the answers) it is never used to validate, so one is shared by every form.
+ * JSON Forms makes an AJV instance for every form it opens unless it is given one. With NoValidation (our own
+ * validation module checks the answers) it only needs one for rules with a schema condition, so every form shares
+ * one that is built on first use: building it costs some 8 ms, paid by a form that has such a rule.
  */
-let ajv: ReturnType<typeof createAjv> | undefined;
-const sharedAjv = () => {
-  ajv ??= createAjv();
-  return ajv;
-};
+type Ajv = ReturnType<typeof createAjv>;
+let ajv: Ajv | undefined;
+const lazyAjv = new Proxy({} as Ajv, {
+  get(_, property) {
+    ajv ??= createAjv();
+    const value = Reflect.get(ajv, property, ajv);
+    return typeof value === 'function' ? value.bind(ajv) : value;
+  },
+});
 const withoutLocalFiles = (data: Data) =>
   Object.fromEntries(
     Object.entries(data).flatMap(([k, v]) => {
@@ -239,7 +244,7 @@ function FilledForm({
             data={initial}
             renderers={formRenderers}
             config={config}
-            ajv={sharedAjv()}
+            ajv={lazyAjv}
             validationMode="NoValidation"
             readonly={submitting}
           />
