@@ -21,19 +21,13 @@
  *        database refuses it: the batch is split and only it is dead-lettered). Compare the RESULT line of a run
  *        with and without: nothing else may be lost or delayed.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
+import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
-import { openPostgres } from '../../apps/server/src/platform/db.ts';
-import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import type { openPostgres } from '../../apps/server/src/platform/db.ts';
+import { freePort, load, runPublisher, seedBenchDatabase } from './fleet.ts';
 
 // the product runs in this process: with the V8 flags `npm start` gives it
 const PRODUCT_FLAGS = ['--max-semi-space-size=64'];
@@ -48,76 +42,11 @@ const seconds = Number(process.argv[4] ?? 30);
 const saturationRate = Number(process.argv[5] ?? 80_000);
 const qos1Share = Number(process.env.QOS1_SHARE ?? 0.5);
 const benchUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_telemetry');
-const benchName = benchUrl.pathname.slice(1);
-if (!/^bench_\w+$/.test(benchName)) throw new Error('the bench database must be named bench_*: it is dropped and made anew');
-const adminUrl = new URL(benchUrl);
-adminUrl.pathname = '/postgres';
 
 const phases = [
   { name: 'sustained', rate, seconds, warmupSeconds: 5 },
   { name: 'saturation', rate: saturationRate, seconds: 15, warmupSeconds: 3 },
 ].filter((p) => !process.env.BENCH_PHASES || process.env.BENCH_PHASES.split(',').includes(p.name));
-
-interface PhaseResult {
-  phase: string;
-  offeredPerSecond: number;
-  sent: number;
-  sentPerSecond: number;
-  skipped: number;
-  acked: number;
-  unacked: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number | null;
-  [k: string]: unknown;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-
-/** Runs the publisher; `onEdge` is called at each window's start and end (the server is sampled there). */
-function runPublisher(port: number, tokensFile: string, topicMode: 'me' | 'token', onEdge: (phase: string, edge: 'start' | 'end') => void) {
-  return new Promise<{ connected: number; connectMs: number; results: PhaseResult[] }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/telemetry/publisher.ts',
-        '127.0.0.1',
-        String(port),
-        tokensFile,
-        topicMode,
-        String(qos1Share),
-        JSON.stringify(phases),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const results: PhaseResult[] = [];
-    let connected = 0;
-    let connectMs = 0;
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const edge = /^PHASE (\w+) (start|end)$/.exec(line);
-      if (edge) return onEdge(edge[1] as string, edge[2] as 'start' | 'end');
-      try {
-        const parsed = JSON.parse(line);
-        if ('connected' in parsed) {
-          connected = parsed.connected;
-          connectMs = parsed.connectMs;
-        } else results.push(parsed);
-      } catch {
-        process.stderr.write(`${line}\n`);
-      }
-    });
-    child.on('exit', (code) => (code === 0 ? resolve({ connected, connectMs, results }) : reject(new Error(`publisher exited ${code}`))));
-  });
-}
 
 /** The poison injector of BENCH_POISON=1: one message a second over MQTT and one past the parser. */
 async function startPoison(
@@ -147,31 +76,8 @@ async function startPoison(
   return { timer, client, sent };
 }
 
-const admin = new pg.Client({ connectionString: adminUrl.toString() });
-await admin.connect();
-await admin.query(`drop database if exists ${benchName} with (force)`);
-await admin.query(`create database ${benchName}`);
-const database = openPostgres(benchUrl.toString(), 10);
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
+const { benchName, database, tenantId, tokensFile, drop } = await seedBenchDatabase(benchUrl, devices);
 try {
-  await migrateToLatest(database.db);
-  const tenantId = await seedFoundation(database.db, DEMO_TENANTS[0] as (typeof DEMO_TENANTS)[0]);
-  await sql`
-    insert into devices (tenant_id, name, label, type, access_token)
-    select ${tenantId}, 'bench-' || g, 'Bench ' || g, 'SENSOR', md5(g::text || 'sw') || '-' || g
-    from generate_series(1, ${devices}) g`.execute(database.db);
-  // a steady estate: the devices were online before the run (after an outage each device flips to Online once, with a
-  // device.status event; that burst is not what a sustained rate measures)
-  await sql`update devices set status = 'Online', last_activity_at = now() where tenant_id = ${tenantId}`.execute(database.db);
-  const tokens = (
-    await sql<{ t: string }>`select access_token as t from devices where tenant_id = ${tenantId} order by id`.execute(database.db)
-  ).rows.map((r) => r.t);
-  const tokensFile = `/tmp/${benchName}-tokens.txt`;
-  writeFileSync(tokensFile, tokens.join('\n'));
-
   const mqttPort = await freePort();
   const env: Record<string, string> = {
     NODE_ENV: 'production',
@@ -196,25 +102,32 @@ try {
       `flush ${t.flushIntervalMs} ms, flushers ${t.flushConcurrency}, latest every ${t.latestFlushMs} ms; load ${load()}`,
   );
   const serverWindows = new Map<string, { stored: number; flushes: number; flushed: number; flushMs: number; at: number; load?: string }>();
-  const product = await runPublisher(mqttPort, tokensFile, 'me', (phase, edge) => {
-    const s = ingest.stats();
-    const b = ingest.buffer.stats();
-    const now = { stored: s.stored, flushes: b.flushes, flushed: b.flushedMessages, flushMs: b.flushMsTotal, at: performance.now() };
-    if (edge === 'start') serverWindows.set(phase, now);
-    else {
-      const start = serverWindows.get(phase);
-      if (!start) return;
-      const sec = (now.at - start.at) / 1000;
-      const flushes = now.flushes - start.flushes;
-      serverWindows.set(phase, {
-        stored: Math.round((now.stored - start.stored) / sec),
-        flushes,
-        flushed: flushes ? Math.round((now.flushed - start.flushed) / flushes) : 0,
-        flushMs: flushes ? Math.round((now.flushMs - start.flushMs) / flushes) : 0,
-        at: sec,
-        load: load(),
-      });
-    }
+  const product = await runPublisher({
+    port: mqttPort,
+    tokensFile,
+    topicMode: 'me',
+    qos1Share,
+    phases,
+    onEdge: (phase, edge) => {
+      const s = ingest.stats();
+      const b = ingest.buffer.stats();
+      const now = { stored: s.stored, flushes: b.flushes, flushed: b.flushedMessages, flushMs: b.flushMsTotal, at: performance.now() };
+      if (edge === 'start') serverWindows.set(phase, now);
+      else {
+        const start = serverWindows.get(phase);
+        if (!start) return;
+        const sec = (now.at - start.at) / 1000;
+        const flushes = now.flushes - start.flushes;
+        serverWindows.set(phase, {
+          stored: Math.round((now.stored - start.stored) / sec),
+          flushes,
+          flushed: flushes ? Math.round((now.flushed - start.flushed) / flushes) : 0,
+          flushMs: flushes ? Math.round((now.flushMs - start.flushMs) / flushes) : 0,
+          at: sec,
+          load: load(),
+        });
+      }
+    },
   });
   if (poisonTimer) clearInterval(poisonTimer.timer);
   await poisonTimer?.client.endAsync();
@@ -237,7 +150,7 @@ try {
   const broker =
     process.env.BENCH_BROKER === 'off'
       ? { connected: 0, connectMs: 0, results: [] }
-      : await runPublisher(1883, tokensFile, 'token', () => undefined);
+      : await runPublisher({ port: 1883, tokensFile, topicMode: 'token', qos1Share, phases });
   console.log(`bare Mosquitto 127.0.0.1:1883: ${broker.connected} devices connected in ${broker.connectMs} ms`);
   for (const r of broker.results) console.log(`  ${r.phase}: ${JSON.stringify(r)}`);
 
@@ -261,8 +174,6 @@ try {
       `ratio product/broker ${publisherBound ? `<= ${ratio}` : ratio}; load ${load()}`,
   );
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${benchName} with (force)`);
-  await admin.end();
+  await drop();
 }
 process.exit(0);

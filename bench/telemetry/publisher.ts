@@ -142,6 +142,9 @@ let cursor = 0;
 let sent = 0;
 let sentQos1 = 0;
 let skipped = 0;
+/** Everything published since the connections opened, warm-ups included (what a consumer should end up with). */
+let totalSent = 0;
+let totalSentQos1 = 0;
 
 function publishNext(ready: Conn[]): void {
   for (let tries = 0; tries < ready.length; tries++) {
@@ -156,6 +159,8 @@ function publishNext(ready: Conn[]): void {
       conn.sent.set(messageId, performance.now());
     }
     conn.socket.write(publishPacket(conn, payload, messageId));
+    totalSent++;
+    if (conn.qos) totalSentQos1++;
     if (recording) {
       sent++;
       if (conn.qos) sentQos1++;
@@ -237,6 +242,8 @@ for (const phase of phases) {
       p95Ms: pct(list, 0.95),
       p99Ms: pct(list, 0.99),
       maxMs: list.length ? Math.round(list[list.length - 1] as number) : null,
+      totalSent,
+      totalSentQos1,
     }),
   );
 }
