@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/types.ts';
+import { copyTemplate } from './db-template.ts';
 
 export type Db = Kysely<Database>;
 
@@ -110,7 +111,10 @@ class PGlitePool {
 
 export async function openPglite(dataDir: string | null): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ? join(dataDir, 'db') : undefined, {
+  const dbDir = dataDir ? join(dataDir, 'db') : undefined;
+  // A new data folder starts from the migrated template when there is one (db-template.ts).
+  if (dbDir && !existsSync(join(dbDir, 'PG_VERSION'))) copyTemplate(dbDir);
+  const pglite = await PGlite.create(dbDir, {
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     // The embedded database's buffer pool lives in this process's memory: 32 MB (PostgreSQL's default is 128 MB)
     // keeps the idle server small while the demo's working set still fits.
