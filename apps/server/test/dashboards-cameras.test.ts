@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { LINK_TOKEN_HEADER, sharedCameraPlaylistPath } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recorder } from '../src/modules/video/recorder.ts';
+import { grantOperators } from './dashboards-fixtures.ts';
 import { userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
@@ -103,19 +104,10 @@ beforeAll(async () => {
   // the field executive sees North only, and may share
   fieldId = await userId(t, t.tenantA, 'fieldexecutive');
   expect((await admin.post('/iotapp/user-assets/', { userId: fieldId, assetIds: [north] })).statusCode).toBe(200);
-  const group = await t.db
-    .selectFrom('groups')
-    .select(['id', 'permissions'])
-    .where('tenant_id', '=', t.tenantA)
-    .where('name', '=', 'Operators')
-    .executeTakeFirstOrThrow();
-  const permissions = group.permissions as Array<{ codename: string; name: string }>;
-  const extra = ['share_dashboard', 'view_camera'].filter((c) => !permissions.some((p) => p.codename === c));
-  await t.db
-    .updateTable('groups')
-    .set({ permissions: JSON.stringify([...permissions, ...extra.map((codename) => ({ codename, name: codename }))]) })
-    .where('id', '=', group.id)
-    .execute();
+  await grantOperators(t, [
+    { codename: 'share_dashboard', name: 'share_dashboard' },
+    { codename: 'view_camera', name: 'view_camera' },
+  ]);
   field = await t.login('fieldexecutive');
   recorder = t.handles.video.recorder;
   await recorder.start();

@@ -5,24 +5,25 @@ import { makeSite } from './support/sites-factory.ts';
 
 /** Dashboards, folders, components and analytics links of tenant A for the tests and the route-walking test. */
 
-/** Tenant A's Operators (the field executive's group) may share dashboards by link. */
-export async function letOperatorsShare(t: TestApp) {
+/** Tenant A's Operators (the field executive's group) get these permissions, beside those they have. */
+export async function grantOperators(t: TestApp, grants: Array<{ codename: string; name: string }>) {
   const group = await t.db
     .selectFrom('groups')
     .select(['id', 'permissions'])
     .where('tenant_id', '=', t.tenantA)
     .where('name', '=', 'Operators')
     .executeTakeFirstOrThrow();
-  const permissions = [
-    ...(group.permissions as Array<{ codename: string; name: string }>),
-    { codename: 'share_dashboard', name: 'Can share' },
-  ];
+  const permissions = group.permissions as Array<{ codename: string; name: string }>;
+  const extra = grants.filter((g) => !permissions.some((p) => p.codename === g.codename));
   await t.db
     .updateTable('groups')
-    .set({ permissions: JSON.stringify(permissions) })
+    .set({ permissions: JSON.stringify([...permissions, ...extra]) })
     .where('id', '=', group.id)
     .execute();
 }
+
+/** Tenant A's Operators may share dashboards by link. */
+export const letOperatorsShare = (t: TestApp) => grantOperators(t, [{ codename: 'share_dashboard', name: 'Can share' }]);
 
 /** A dashboard body with a chart, a gauge, a site summary and a ticket list on both layouts. */
 export function dashboardBody(opts: { name: string; genIds: number[]; type?: 'DASHBOARD' | 'ANALYTICS'; folderId?: number | null }) {
