@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { CSV_BOM, csvLine, type ExportFormat } from '@sitewatch/contracts';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FromPdfWorker, PdfJob, ToPdfWorker } from './pdf-worker.ts';
 import type { ExportColumn } from './registry.ts';
 
@@ -66,7 +66,9 @@ function zipBacklog(sheet: ExcelJS.Worksheet): { behind(): boolean; caughtUp(): 
 async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
   const out = new PassThrough();
   // No styles: exceljs's per-cell style bookkeeping costs several times the time and memory of the rows themselves.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  // Loaded with the first workbook: exceljs is several megabytes of heap that most processes never use.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(doc.title.slice(0, 31).replace(/[[\]*?/\\:]/g, ' ') || 'Report', {
     views: [{ state: 'frozen', ySplit: 1 }],
   });

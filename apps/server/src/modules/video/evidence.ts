@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { EvidencePack, EvidencePublic } from '@sitewatch/contracts/video';
-import pdfmake from 'pdfmake';
 import { hmac, hmacKey, safeEqual } from '../../platform/crypto.ts';
 import { runFfmpeg } from '../../platform/ffmpeg/index.ts';
 import type { IncidentRow } from './repository.ts';
@@ -10,9 +9,18 @@ import type { IncidentRow } from './repository.ts';
 // Standard PDF fonts (no font files), and no reading or fetching of anything else a document names.
 const HELVETICA = { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' };
 const STANDARD_FONTS = new Set(Object.values(HELVETICA));
-pdfmake.setFonts({ Helvetica: HELVETICA });
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => STANDARD_FONTS.has(path));
+let pdfmakeLoad: Promise<typeof import('pdfmake').default> | undefined;
+
+/** pdfmake is loaded with the first evidence pack: it is several megabytes of heap that most processes never use. */
+function loadPdfmake() {
+  pdfmakeLoad ??= import('pdfmake').then(({ default: pdfmake }) => {
+    pdfmake.setFonts({ Helvetica: HELVETICA });
+    pdfmake.setUrlAccessPolicy(() => false);
+    pdfmake.setLocalAccessPolicy((path) => STANDARD_FONTS.has(path));
+    return pdfmake;
+  });
+  return pdfmakeLoad;
+}
 
 interface Claims {
   /** tenant, incident, expiry (unix seconds) */
@@ -143,7 +151,7 @@ export function createEvidencePacks(secretBytes: Uint8Array) {
           { text: 'The hash of this summary is given with the link that shared it.', color: '#555555', margin: [0, 8, 0, 0] },
         ],
       };
-      await writeFile(files.summary, await pdfmake.createPdf(definition).getBuffer());
+      await writeFile(files.summary, await (await loadPdfmake()).createPdf(definition).getBuffer());
       const summary = await sha256Of(files.summary);
       const expires = expiryOf(now, opts.days);
       return {
