@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { ROLES } from '@sitewatch/contracts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { demoAnalyticsLink } from './demo/dashboards.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
 import { seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
@@ -119,22 +118,7 @@ if (config.demo.enabled) {
       : []),
   );
 }
-/** The demo's shared analytics link, freshly signed (printed once the demo dashboards exist). */
-async function sharedLinkLine() {
-  const link = await demoAnalyticsLink(database.db, config.tenancy.defaultTenant);
-  const path = link ? await handles.dashboards.links.pathOf(link.tenantId, link.linkId) : null;
-  return path ? `  Shared analytics link (no sign-in): ${url}${path}` : null;
-}
-if (config.demo.enabled && config.demo.seeding === 'before-listen') {
-  const line = await sharedLinkLine().catch(() => null);
-  if (line) lines.push(line);
-}
 console.log(`${lines.join('\n')}\n`);
-if (config.demo.enabled && config.demo.seeding !== 'before-listen')
-  void seeding.then(async () => {
-    const line = await sharedLinkLine().catch(() => null);
-    if (line && !closing) console.log(`${line}\n`);
-  });
 
 async function shutdown(signal: string) {
   if (closing) return;

@@ -335,17 +335,3 @@ export const dashboardsSeeder: Seeder = {
     log.info(`demo dashboards: ${gensets.length} gensets, ${meters.length} meters, ${cameras.length} cameras`);
   },
 };
-
-/** The demo's shared analytics link of a tenant (by its label), for the start-up banner. */
-export async function demoAnalyticsLink(db: Db, slug: string) {
-  const row = await db
-    .selectFrom('analytics_links as l')
-    .innerJoin('tenants as t', 't.id', 'l.tenant_id')
-    .select(['l.id', 'l.tenant_id'])
-    .where('t.slug', '=', slug)
-    .where('l.label', '=', DEMO_LINK_LABEL)
-    .where('l.revoked_at', 'is', null)
-    .orderBy('l.created_at', 'desc')
-    .executeTakeFirst();
-  return row ? { tenantId: row.tenant_id, linkId: row.id } : null;
-}
