@@ -31,7 +31,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: 'node --import tsx e2e/server.ts',
+    command: 'node e2e/server.ts',
     url: `http://localhost:${PORT}/ready`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -22,6 +22,7 @@
  *        with and without: nothing else may be lost or delayed.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -29,10 +30,15 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import type { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { freePort, load, runPublisher, seedBenchDatabase } from './fleet.ts';
 
-// the product runs in this process: with the V8 flags `npm start` gives it
-const PRODUCT_FLAGS = ['--max-semi-space-size=64'];
+// the product runs in this process: with the Node flags and the environment that `npm start` gives it
+const startScript: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start;
+const PRODUCT_FLAGS = startScript.match(/--max-semi-space-size=\d+/g) ?? [];
+const PRODUCT_ENV = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z][A-Z_]*)=(\S+)/g)].map((m) => [m[1], m[2]]));
 if (!PRODUCT_FLAGS.every((f) => process.execArgv.includes(f))) {
-  const run = spawnSync(process.execPath, [...PRODUCT_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [...PRODUCT_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...PRODUCT_ENV, ...process.env },
+  });
   process.exit(run.status ?? 1);
 }
 

@@ -34,7 +34,9 @@ afterAll(() => t?.close());
 class Tab {
   values: Array<{ at: number; data: DeviceValuesPayload }> = [];
   hello = false;
-  constructor(readonly ws: WebSocket) {
+  readonly ws: WebSocket;
+  constructor(ws: WebSocket) {
+    this.ws = ws;
     ws.on('message', (raw) => {
       const envelope = JSON.parse(String(raw)) as PushEnvelope<DeviceValuesPayload>;
       if (envelope.type === 'hello') this.hello = true;

@@ -33,7 +33,9 @@ class Tab {
   received: PushEnvelope[] = [];
   closed: { code: number } | null = null;
   private waiters: Array<() => void> = [];
-  constructor(readonly ws: WebSocket) {
+  readonly ws: WebSocket;
+  constructor(ws: WebSocket) {
+    this.ws = ws;
     ws.on('message', (raw) => {
       this.received.push(JSON.parse(String(raw)));
       for (const w of this.waiters.splice(0)) w();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common';
-import { INT4_MAX } from './common.ts';
+import { INT4_MAX, idSchema } from './common.ts';
 
 /**
  * Alarm rules and alarms (issue 4; semantics in docs/alarms.md). A rule applies to every device of a type, or to

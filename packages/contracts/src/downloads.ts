@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idCoerced } from './common';
+import { idCoerced } from './common.ts';
 
 /** Download job constants of the specification (section 9). */
 export const DOWNLOAD_JOBS = {

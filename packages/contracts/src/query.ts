@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { idCoerced } from './common';
-import { INT4_MAX } from './common.ts';
+import { INT4_MAX, idCoerced } from './common.ts';
 
 /**
  * Building blocks for list queries in the Django-like style of SPEC 7 (`name__icontains`, `ids=1,2`, `orderBy=-name`).

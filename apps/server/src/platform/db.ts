@@ -74,7 +74,10 @@ class PGlitePool {
   #tail: Promise<void> = Promise.resolve();
   /** Callers holding or waiting for the session. */
   holders = 0;
-  constructor(private readonly pglite: PGlite) {}
+  readonly #pglite: PGlite;
+  constructor(pglite: PGlite) {
+    this.#pglite = pglite;
+  }
 
   async connect() {
     // PGlite runs each statement synchronously on this thread and answers through microtasks, so a chain of
@@ -91,7 +94,7 @@ class PGlitePool {
       unlock();
     };
     await acquired;
-    const pglite = this.pglite;
+    const pglite = this.#pglite;
     return {
       async query(sql: string, params: readonly unknown[]) {
         // The simple protocol allows several statements (migrations); the extended one binds parameters.

@@ -6,14 +6,16 @@ import { validationBody } from './validation-messages.ts';
 
 /** An error whose message is safe to show to the caller. */
 export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly code?: string,
-    /** Per-field problems (a form response or template that breaks its rules). */
-    readonly errors?: Array<{ path: string; message: string }>,
-  ) {
+  readonly statusCode: number;
+  readonly code?: string;
+  /** Per-field problems (a form response or template that breaks its rules). */
+  readonly errors?: Array<{ path: string; message: string }>;
+
+  constructor(statusCode: number, message: string, code?: string, errors?: Array<{ path: string; message: string }>) {
     super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+    this.errors = errors;
   }
 }
 

@@ -87,10 +87,13 @@ export class TestClient {
   refresh: string | undefined;
   user: { id: number; userRole: string[] } | undefined;
 
-  constructor(
-    readonly app: FastifyInstance,
-    readonly host: string,
-  ) {}
+  readonly app: FastifyInstance;
+  readonly host: string;
+
+  constructor(app: FastifyInstance, host: string) {
+    this.app = app;
+    this.host = host;
+  }
 
   async request(options: InjectOptions & { bearer?: boolean; csrf?: boolean }): Promise<LightMyRequestResponse> {
     if (!this.cookies.has('csrftoken') && options.method !== 'GET' && options.csrf !== false) {

@@ -21,8 +21,10 @@ export interface LinkClaims {
 }
 
 export class LinkRefused extends Error {
-  constructor(readonly reason: LinkRefusal) {
+  readonly reason: LinkRefusal;
+  constructor(reason: LinkRefusal) {
     super(reason);
+    this.reason = reason;
   }
 }
 
