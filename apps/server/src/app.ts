@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { connectMetricSources } from './metric-sources.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
@@ -55,7 +55,7 @@ import { installSecret } from './platform/secrets.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
-import { safeValidatorCompiler } from './platform/validation.ts';
+import { memoizedSerializerCompiler, safeValidatorCompiler } from './platform/validation.ts';
 import { registerWebApp } from './platform/web.ts';
 
 export interface AppDeps {
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(safeValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(memoizedSerializerCompiler);
   app.decorate('routeCatalog', [] as RouteEntry[]);
   app.decorate('shuttingDown', false);
   app.addHook('onRoute', (route) => {

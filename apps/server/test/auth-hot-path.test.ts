@@ -8,7 +8,7 @@ describe('the /current-login/ hot path', () => {
   });
   afterAll(async () => t.close());
 
-  it('costs one database statement once the session is cached, and hands out the same tokens', async () => {
+  it('costs no database statement once the session is cached, and hands out the same tokens', async () => {
     const client = await t.login('customeradmin');
     const warm = await client.get('/current-login/', { bearer: false } as never);
     expect(warm.statusCode).toBe(200);
@@ -20,10 +20,26 @@ describe('the /current-login/ hot path', () => {
     spy.mockRestore();
 
     expect(hot.statusCode).toBe(200);
-    expect(statements).toBe(1);
+    expect(statements).toBe(0);
+    expect(hot.body).toBe(warm.body);
     expect(hot.json().access).toBe(warm.json().access);
     expect(hot.json().refresh).toBe(warm.json().refresh);
     expect(hot.json().user.groups[0].permissions.length).toBeGreaterThan(0);
+  });
+
+  it('shows a change of their own profile at once', async () => {
+    const client = await t.login('customeradmin');
+    expect((await client.get('/current-login/')).json().user.firstname).not.toBe('Renamed');
+    const profile = (await client.get('/api/auth/profile/')).json();
+    const saved = await client.put('/api/auth/profile/', {
+      firstname: 'Renamed',
+      lastname: profile.lastname,
+      email: profile.email,
+      mobile: profile.mobile,
+      notificationConfig: profile.notificationConfig,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await client.get('/current-login/')).json().user.firstname).toBe('Renamed');
   });
 
   it('mints a new pair after a refresh moved the session to the next generation', async () => {

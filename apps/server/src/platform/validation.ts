@@ -1,6 +1,6 @@
 import { findNul, NUL_MESSAGE } from '@sitewatch/contracts';
-import type { FastifySchemaCompiler } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 
 /** The marker the error handler reads to answer a validation failure as a 400 with field paths. */
@@ -30,5 +30,31 @@ export const safeValidatorCompiler: FastifySchemaCompiler<ZodType> = (route) => 
       };
     }
     return validate(data);
+  };
+};
+
+const sharedResponses = new WeakSet<object>();
+
+/**
+ * Marks an answer that a cache hands to many requests (a tenant's settings, a session's current login): it is
+ * frozen, and each route encodes and stringifies it once (`memoizedSerializerCompiler`) instead of on every call.
+ */
+export function sharedResponse<T extends object>(value: T): T {
+  sharedResponses.add(Object.freeze(value));
+  return value;
+}
+
+/** The zod serializer of every route: the response schema still shapes every answer, a shared one only once. */
+export const memoizedSerializerCompiler: FastifySerializerCompiler<ZodType> = (route) => {
+  const serialize = serializerCompiler(route);
+  const encoded = new WeakMap<object, string>();
+  return (data: unknown) => {
+    if (typeof data !== 'object' || data === null || !sharedResponses.has(data)) return serialize(data);
+    let json = encoded.get(data);
+    if (json === undefined) {
+      json = serialize(data);
+      encoded.set(data, json);
+    }
+    return json;
   };
 };

@@ -14,6 +14,7 @@ import type { Clock } from '../../platform/module.ts';
 import type { LiveSession, LiveSessionCheck } from '../../platform/push/sessions.ts';
 import type { SmsSender } from '../../platform/sms.ts';
 import type { Tenant } from '../../platform/tenancy.ts';
+import { sharedResponse } from '../../platform/validation.ts';
 import type { Account, UserAccounts } from '../users/accounts.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import type { UserSessionsPort } from '../users/sessions.ts';
@@ -77,7 +78,13 @@ export function createAuthService(deps: AuthDeps) {
   const now = () => clock.now();
   const principals = new Map<string, { principal: Principal; at: number }>();
   /** Token pairs handed out by /current-login/, per session (see currentTokens). */
-  const minted = new Map<string, { gen: number; access: string; refresh: string; until: number }>();
+  const minted = new Map<string, { gen: number; tokens: { access: string; refresh: string }; until: number }>();
+  /**
+   * /current-login/'s answer per session: the user as their screens show them, with the session's token pair. It
+   * lives as long as a cached principal and goes with it (a revocation, a change of the user or of a group), so a
+   * polling tab costs no statement; another process's change to the user is seen within PRINCIPAL_TTL_MS.
+   */
+  const currentLogins = new Map<string, { userId: number; tokens: object; answer: CurrentLogin; at: number }>();
 
   async function findPrincipal(tenantId: number, by: { sessionId: string } | { cookieHash: string }): Promise<Principal | undefined> {
     const session = await repo.findSession(db, tenantId, by);
@@ -105,6 +112,19 @@ export function createAuthService(deps: AuthDeps) {
       }
     }
     if (match.sessionId) minted.delete(match.sessionId);
+    forgetCurrentLogins(match);
+  }
+
+  /** Every change this service makes to a user goes through here, so their next /current-login/ shows it. */
+  async function updateAccount(...args: Parameters<UserAccounts['update']>) {
+    await accounts.update(...args);
+    forgetCurrentLogins({ userId: args[1] });
+  }
+
+  function forgetCurrentLogins(match: { sessionId?: string; userId?: number }) {
+    if (match.sessionId) currentLogins.delete(match.sessionId);
+    if (match.userId === undefined) return;
+    for (const [sessionId, entry] of currentLogins) if (entry.userId === match.userId) currentLogins.delete(sessionId);
   }
 
   async function issueTokens(tenantId: number, userId: number, sessionId: string, gen: number) {
@@ -121,10 +141,10 @@ export function createAuthService(deps: AuthDeps) {
    */
   async function currentTokens(tenantId: number, userId: number, sessionId: string, gen: number) {
     const hit = minted.get(sessionId);
-    if (hit && hit.gen === gen && hit.until > Date.now()) return { access: hit.access, refresh: hit.refresh };
+    if (hit && hit.gen === gen && hit.until > Date.now()) return hit.tokens;
     const tokens = await issueTokens(tenantId, userId, sessionId, gen);
     if (minted.size >= PRINCIPAL_CACHE_MAX) minted.clear();
-    minted.set(sessionId, { gen, ...tokens, until: Date.now() + signer.accessTtlSeconds * 500 });
+    minted.set(sessionId, { gen, tokens, until: Date.now() + signer.accessTtlSeconds * 500 });
     return tokens;
   }
 
@@ -347,14 +367,14 @@ export function createAuthService(deps: AuthDeps) {
       const { user } = await mfaUser(tenant, mfaToken);
       if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
       const secret = generateSecret();
-      await accounts.update(tenant.id, user.id, { totp_secret: secret });
+      await updateAccount(tenant.id, user.id, { totp_secret: secret });
       return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
     },
 
     async enrolTotpFinish(request: FastifyRequest, tenant: Tenant, body: { mfaToken: string; code: string }) {
       const { claims, user } = await mfaUser(tenant, body.mfaToken);
       if (user.totp_enabled || !(await checkTotp(user.totp_secret, body.code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
-      await accounts.update(tenant.id, user.id, { totp_enabled: true });
+      await updateAccount(tenant.id, user.id, { totp_enabled: true });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -370,14 +390,14 @@ export function createAuthService(deps: AuthDeps) {
       if (!user) throw unauthorized();
       if (user.totp_enabled) throw badRequest('Two-factor authentication is already set up');
       const secret = generateSecret();
-      await accounts.update(tenant.id, user.id, { totp_secret: secret });
+      await updateAccount(tenant.id, user.id, { totp_secret: secret });
       return { secret, otpauthUrl: generateURI({ issuer: tenant.name, label: user.username, secret }) };
     },
 
     async totpEnable(request: FastifyRequest, tenant: Tenant, auth: AuthContext, code: string) {
       const user = await accounts.byId(tenant.id, auth.userId);
       if (!user || user.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
-      await accounts.update(tenant.id, user.id, { totp_enabled: true });
+      await updateAccount(tenant.id, user.id, { totp_enabled: true });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -393,7 +413,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!user?.totp_enabled || !(await checkTotp(user.totp_secret, code))) throw badRequest(SERVER_MESSAGES.mfaInvalid);
       const required = await deps.mfaRequiredRoles(tenant.id);
       if (user.roles.some((r) => required.includes(r))) throw forbidden(SERVER_MESSAGES.mfaSetupRequired);
-      await accounts.update(tenant.id, user.id, { totp_enabled: false, totp_secret: null });
+      await updateAccount(tenant.id, user.id, { totp_enabled: false, totp_secret: null });
       await writeAudit(db, request, {
         tenantId: tenant.id,
         userId: user.id,
@@ -406,11 +426,16 @@ export function createAuthService(deps: AuthDeps) {
 
     /** The signed-in user with a fresh token pair. */
     async currentLogin(tenant: Tenant, auth: AuthContext): Promise<CurrentLogin> {
+      const tokens = await currentTokens(tenant.id, auth.userId, auth.sessionId, auth.refreshGen);
+      const hit = currentLogins.get(auth.sessionId);
+      if (hit && hit.tokens === tokens && Date.now() - hit.at < PRINCIPAL_TTL_MS) return hit.answer;
       const row = await accounts.withGroups(tenant.id, auth.userId);
       if (!row) throw unauthorized();
       const { groups, ...user } = row;
-      const tokens = await currentTokens(tenant.id, user.id, auth.sessionId, auth.refreshGen);
-      return { user: userViewOf(user, groups), ...tokens };
+      const answer = sharedResponse({ user: userViewOf(user, groups), ...tokens });
+      if (currentLogins.size >= PRINCIPAL_CACHE_MAX) currentLogins.clear();
+      currentLogins.set(auth.sessionId, { userId: auth.userId, tokens, answer, at: Date.now() });
+      return answer;
     },
 
     async refresh(request: FastifyRequest, tenant: Tenant, token: string) {
@@ -483,7 +508,7 @@ export function createAuthService(deps: AuthDeps) {
       if (isCommonPassword(body.newPassword) || body.newPassword.toLowerCase() === user.username.toLowerCase()) {
         throw badRequest(SERVER_MESSAGES.weakPassword, 'weak_password');
       }
-      await accounts.update(tenant.id, user.id, { password_hash: await hashPassword(body.newPassword) });
+      await updateAccount(tenant.id, user.id, { password_hash: await hashPassword(body.newPassword) });
       await repo.revokeOtherSessions(db, tenant.id, user.id, auth.sessionId);
       forgetPrincipals({ userId: user.id });
       await writeAudit(db, request, {
@@ -512,7 +537,7 @@ export function createAuthService(deps: AuthDeps) {
         throw badRequest(`Mobile number must be ${digits} digits`, 'mobile_length');
       }
       try {
-        await accounts.update(tenant.id, auth.userId, {
+        await updateAccount(tenant.id, auth.userId, {
           firstname: body.firstname,
           lastname: body.lastname,
           email: body.email,
@@ -586,10 +611,13 @@ export function createAuthService(deps: AuthDeps) {
         await repo.revokeUserSessions(db, tenantId, userId);
         forgetPrincipals({ userId });
       },
-      /** Rights changed: the user's next request reads them afresh. */
+      /** The user or their rights changed: their next request and /current-login/ read them afresh. */
       refresh: (userId: number) => forgetPrincipals({ userId }),
       /** A group's rights changed: every next request reads rights afresh. */
-      refreshAll: () => principals.clear(),
+      refreshAll: () => {
+        principals.clear();
+        currentLogins.clear();
+      },
     } satisfies UserSessionsPort,
 
     /** The push hub's and the live relay's check of open sockets: the same rule as isLive, for many sessions at once. */

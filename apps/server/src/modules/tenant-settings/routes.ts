@@ -29,9 +29,9 @@ export function customerRoutes(app: FastifyInstance, opts: { customers: Customer
     { config: { access: { public: true } }, schema: { tags, response: { 200: customerLogoSchema } } },
     async (request) => customers.logo(requireTenant(request).id),
   );
-  r.get('/iotapp/customer-settings/', { schema: { tags, response: { 200: customerSettingsResponseSchema } } }, async (request) => ({
-    settings: await customers.settings(requireTenant(request).id),
-  }));
+  r.get('/iotapp/customer-settings/', { schema: { tags, response: { 200: customerSettingsResponseSchema } } }, async (request) =>
+    customers.settingsAnswer(requireTenant(request).id),
+  );
   r.put(
     '/iotapp/customer-settings/',
     {

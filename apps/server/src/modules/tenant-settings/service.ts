@@ -1,6 +1,7 @@
 import { type CustomerSettings, customerSettingsSchema } from '@sitewatch/contracts';
 import type { Db } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
+import { sharedResponse } from '../../platform/validation.ts';
 import * as repo from './repository.ts';
 
 /**
@@ -12,7 +13,18 @@ const TENANT_CACHE_MS = 5_000;
 type TenantRow = NonNullable<Awaited<ReturnType<typeof repo.findTenant>>>;
 
 export function createCustomerService(db: Db) {
-  const cache = new Map<number, { tenant: TenantRow; settings: CustomerSettings; at: number }>();
+  const cache = new Map<number, Entry>();
+  type Entry = { tenant: TenantRow; settings: CustomerSettings; at: number; answers: Map<string, object> };
+
+  /** An answer built from a cache entry once and shared by the requests that read it while the entry lives. */
+  function answer<T extends object>(entry: Entry, name: string, make: () => T): T {
+    let made = entry.answers.get(name) as T | undefined;
+    if (!made) {
+      made = sharedResponse(make());
+      entry.answers.set(name, made);
+    }
+    return made;
+  }
 
   async function cached(tenantId: number) {
     const hit = cache.get(tenantId);
@@ -21,28 +33,40 @@ export function createCustomerService(db: Db) {
     if (!tenant) throw notFound();
     // Stored settings over the defaults of the specification; unknown or invalid stored keys fall back.
     const parsed = customerSettingsSchema.safeParse(tenant.settings);
-    const entry = { tenant, settings: parsed.success ? parsed.data : customerSettingsSchema.parse({}), at: Date.now() };
+    const entry: Entry = {
+      tenant,
+      settings: parsed.success ? parsed.data : customerSettingsSchema.parse({}),
+      at: Date.now(),
+      answers: new Map(),
+    };
     if (cache.size > 10_000) cache.clear();
     cache.set(tenantId, entry);
     return entry;
   }
 
-  const tenantOrThrow = async (tenantId: number) => (await cached(tenantId)).tenant;
   const settings = async (tenantId: number): Promise<CustomerSettings> => (await cached(tenantId)).settings;
 
   return {
     settings,
+    /** GET /iotapp/customer-settings/'s answer. */
+    async settingsAnswer(tenantId: number) {
+      const entry = await cached(tenantId);
+      return answer(entry, 'settings', () => ({ settings: entry.settings }));
+    },
     async current(tenantId: number) {
-      const t = await tenantOrThrow(tenantId);
-      return { id: t.id, name: t.name, slug: t.slug, logo: t.logo };
+      const entry = await cached(tenantId);
+      const t = entry.tenant;
+      return answer(entry, 'current', () => ({ id: t.id, name: t.name, slug: t.slug, logo: t.logo }));
     },
     async logo(tenantId: number) {
-      const t = await tenantOrThrow(tenantId);
-      return { name: t.name, logo: t.logo };
+      const entry = await cached(tenantId);
+      return answer(entry, 'logo', () => ({ name: entry.tenant.name, logo: entry.tenant.logo }));
     },
     async version(tenantId: number) {
-      const t = await tenantOrThrow(tenantId);
-      return { version: { gen4: process.env.npm_package_version ?? '0.1.0', ...t.version_info } };
+      const entry = await cached(tenantId);
+      return answer(entry, 'version', () => ({
+        version: { gen4: process.env.npm_package_version ?? '0.1.0', ...entry.tenant.version_info },
+      }));
     },
     async updateSettings(tenantId: number, patch: Partial<CustomerSettings>) {
       const next = customerSettingsSchema.parse({ ...(await settings(tenantId)), ...patch });

@@ -469,6 +469,7 @@ export function createUserAdminService(deps: UserAdminDeps) {
       const version = randomToken(6);
       await blobs.put(avatarKey(auth.tenantId, id), data);
       await repo.setAvatar(db, auth.tenantId, id, `/iotapp/users/${id}/avatar/?v=${version}`);
+      sessions.refresh(id);
       await writeAudit(db, request, {
         tenantId: auth.tenantId,
         userId: auth.userId,
