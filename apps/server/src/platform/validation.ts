@@ -44,17 +44,20 @@ export function sharedResponse<T extends object>(value: T): T {
   return value;
 }
 
-/** The zod serializer of every route: the response schema still shapes every answer, a shared one only once. */
+/**
+ * The zod serializer of every route: the response schema still shapes every answer, a shared one only once, kept as
+ * its UTF-8 bytes (Fastify sends a Buffer as it is, where a string is measured and encoded again on every reply).
+ */
 export const memoizedSerializerCompiler: FastifySerializerCompiler<ZodType> = (route) => {
   const serialize = serializerCompiler(route);
-  const encoded = new WeakMap<object, string>();
+  const encoded = new WeakMap<object, Buffer>();
   return (data: unknown) => {
     if (typeof data !== 'object' || data === null || !sharedResponses.has(data)) return serialize(data);
-    let json = encoded.get(data);
-    if (json === undefined) {
-      json = serialize(data);
-      encoded.set(data, json);
+    let bytes = encoded.get(data);
+    if (bytes === undefined) {
+      bytes = Buffer.from(serialize(data));
+      encoded.set(data, bytes);
     }
-    return json;
+    return bytes as unknown as string;
   };
 };
