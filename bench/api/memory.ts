@@ -3,8 +3,8 @@
  * process's resident set, sampled from its own /metrics after the first start has settled.
  * Two starts on a new data folder each, one after the other:
  *   - `npm start` as the README runs it (package.json's start script: its Node flags and its environment);
- *   - the same server started as it was before, as the baseline: through the tsx loader, with
- *     `--max-semi-space-size=64` and glibc's default malloc thresholds.
+ *   - the same server started as it was before, as the baseline: through the tsx loader and with glibc's default
+ *     malloc thresholds (the same `--max-semi-space-size=64`).
  * Run: node --import tsx bench/api/memory.ts      SETTLE=60 SAMPLE=60 (seconds) to change the windows
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -97,7 +97,7 @@ console.log(
 );
 for (const [name, r] of [
   ['npm start', npmStart],
-  ['before: tsx, semi-space 64 MB, default malloc', before],
+  ['before: tsx loader, default malloc', before],
 ] as const) {
   console.log(
     `  ${name.padEnd(44)} ${`${mb(r.median)} MB`.padStart(10)} ${`${mb(r.max)} MB`.padStart(8)} ${`${mb(r.last.heapTotal)} / ${mb(r.last.heapUsed)} MB`.padStart(21)} ${`${mb(r.last.external)} MB`.padStart(9)}`,
