@@ -7,6 +7,7 @@ import { seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
 import { startTrapSimulator } from './demo/simulator/traps.ts';
 import { openDatabase } from './platform/db.ts';
+import { createDatabaseUpkeep } from './platform/db-upkeep.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 
 const started = performance.now();
@@ -35,6 +36,9 @@ if (config.demo.seeding === 'before-listen') await seeding;
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
 if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
 if (config.role === 'all' || config.role === 'worker') app.jobs.start();
+// Planner statistics from the first minute (the demo's rows included); embedded, dead rows too (db-upkeep.ts).
+const upkeep = createDatabaseUpkeep(database, app.log);
+if (config.role === 'all' || config.role === 'worker') void seeding.then(() => (closing ? undefined : upkeep.start()));
 let trapSimulator: Awaited<ReturnType<typeof startTrapSimulator>> | null = null;
 // The SNMP trap receiver and forwarder run beside the job worker (the inform retries ride on its queue).
 if ((config.role === 'all' || config.role === 'worker') && config.snmp.receiver) {
@@ -132,6 +136,7 @@ async function shutdown(signal: string) {
     await simulator?.stop();
     trapSimulator?.stop();
     await app.jobs.stop();
+    await upkeep.stop();
     await app.close();
     await database.close();
   } finally {
