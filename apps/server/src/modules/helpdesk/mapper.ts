@@ -9,7 +9,7 @@ import type {
   UserRef,
 } from '@sitewatch/contracts';
 import type { AttachmentRow, CommentRow, HistoryRow } from './activity-repository.ts';
-import type { TicketRow } from './ticket-repository.ts';
+import type { TicketRow, TicketSummaryRow } from './ticket-repository.ts';
 import { nameOf, type UserNames } from './user-names.ts';
 
 /**
@@ -30,7 +30,7 @@ export function userRef(id: number | null, u: { firstname: string | null; lastna
 
 export const attachmentPath = (ticketId: number, attachmentId: number) => `/helpdesk/tickets/${ticketId}/attachments/${attachmentId}/`;
 
-export function toSummary(r: TicketRow, names: UserNames, vendors: ReadonlyMap<number, string> = new Map()): TicketSummary {
+export function toSummary(r: TicketSummaryRow, names: UserNames, vendors: ReadonlyMap<number, string> = new Map()): TicketSummary {
   return {
     id: r.id,
     ticketId: r.ticket_no,

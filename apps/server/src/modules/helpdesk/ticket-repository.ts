@@ -66,6 +66,49 @@ const ticketSelect = (db: Db) =>
 
 export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['executeTakeFirstOrThrow']>>;
 
+/** The columns a ticket list shows (mapper.ts toSummary): lists skip the checklist, metadata and history columns. */
+const SUMMARY_COLUMNS = [
+  't.id',
+  't.ticket_no',
+  't.type',
+  't.status',
+  't.priority',
+  't.event',
+  't.sub_event',
+  't.title',
+  't.description',
+  't.assigned_to',
+  't.vendor_id',
+  't.created_by',
+  't.created_by_email',
+  't.location_id',
+  't.entity_id',
+  't.entity_profile_type',
+  't.on_hold',
+  't.acknowledged',
+  't.event_date',
+  't.due_date',
+  't.resolved_date',
+  't.assigned_date',
+  't.city',
+  't.asset_type',
+  't.device_name',
+  't.additional_information',
+  't.sla_breached',
+  't.sla_paused_at',
+  't.escalation_level',
+  't.attachment_count',
+  't.thumbnail_id',
+  't.rating',
+  't.version',
+  't.created_at',
+  't.updated_at',
+] as const satisfies ReadonlyArray<`t.${keyof TicketRow}`>;
+
+const summarySelect = (db: Db) => db.selectFrom('tickets as t').select(SUMMARY_COLUMNS);
+
+export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number] extends `t.${infer K}` ? K & keyof TicketRow : never>;
+
 export const findTicket = (db: Db, tenantId: number, id: number) =>
   ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', '=', id).executeTakeFirst();
 
@@ -290,7 +333,7 @@ export async function listTickets(
   const desc = page.orderBy.startsWith('-');
   const field = page.orderBy.replace(/^-/, '');
   const direction = desc ? 'desc' : 'asc';
-  let q = applyFilter(ticketSelect(db), tenantId, f, scope);
+  let q = applyFilter(summarySelect(db), tenantId, f, scope);
   if (field === 'priority') {
     q = q.orderBy(sql`array_position(${sql.val(page.priorities)}::text[], t.priority)`, (ob) => (desc ? ob.desc() : ob.asc()).nullsLast());
   } else if (field === 'status') {

@@ -210,7 +210,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     });
   }
 
-  async function vendorNames(tenantId: number, rows: readonly repo.TicketRow[]) {
+  async function vendorNames(tenantId: number, rows: readonly Pick<repo.TicketRow, 'vendor_id'>[]) {
     const ids = [...new Set(rows.map((r) => r.vendor_id).filter((id): id is number => id !== null))];
     return ids.length === 0 ? new Map<number, string>() : deps.vendors.names(tenantId, ids);
   }
