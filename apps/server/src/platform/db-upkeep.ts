@@ -65,9 +65,7 @@ export function createDatabaseUpkeep(database: DbHandle, log: Log) {
       }
     }
     if (tables.length > 0)
-      log.debug(
-        `database upkeep: analyzed ${tables.length} tables, vacuumed ${vacuumed} (${Math.round(performance.now() - started)} ms)`,
-      );
+      log.debug(`database upkeep: analyzed ${tables.length} tables, vacuumed ${vacuumed} (${Math.round(performance.now() - started)} ms)`);
   }
 
   /** One pass now; a pass already under way is awaited instead. Never throws. */
