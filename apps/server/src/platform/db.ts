@@ -5,6 +5,7 @@ import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/types.ts';
 import { copyTemplate } from './db-template.ts';
+import { createPreparedStatements, type PreparedStatements } from './pglite-statements.ts';
 
 export type Db = Kysely<Database>;
 
@@ -75,8 +76,10 @@ class PGlitePool {
   /** Callers holding or waiting for the session. */
   holders = 0;
   readonly #pglite: PGlite;
+  readonly #statements: PreparedStatements;
   constructor(pglite: PGlite) {
     this.#pglite = pglite;
+    this.#statements = createPreparedStatements(pglite);
   }
 
   async connect() {
@@ -95,13 +98,12 @@ class PGlitePool {
     };
     await acquired;
     const pglite = this.#pglite;
+    const statements = this.#statements;
     return {
       async query(sql: string, params: readonly unknown[]) {
         // The simple protocol allows several statements (migrations); the extended one binds parameters.
         const result =
-          params.length === 0
-            ? ((await pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 })
-            : await pglite.query(sql, params as unknown[]);
+          params.length === 0 ? ((await pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 }) : await statements.query(sql, params);
         const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase();
         return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command };
       },
