@@ -9,63 +9,6 @@ import type { StoredChange, TicketsTable } from './tables.ts';
  * user ids only: the service names them through the users module's directory (user-names.ts).
  */
 
-const ticketSelect = (db: Db) =>
-  db
-    .selectFrom('tickets as t')
-    .select([
-      't.id',
-      't.tenant_id',
-      't.ticket_no',
-      't.type',
-      't.status',
-      't.priority',
-      't.event',
-      't.sub_event',
-      't.title',
-      't.description',
-      't.assigned_to',
-      't.vendor_id',
-      't.created_by',
-      't.created_by_email',
-      't.location_id',
-      't.entity_id',
-      't.entity_profile_type',
-      't.on_hold',
-      't.acknowledged',
-      't.event_date',
-      't.due_date',
-      't.resolved_date',
-      't.assigned_date',
-      't.city',
-      't.asset_type',
-      't.device_name',
-      't.metadata',
-      't.additional_information',
-      't.status_ageing',
-      't.watchers',
-      't.checklist',
-      't.cost_incurred',
-      't.rating',
-      't.rating_comment',
-      't.rated_by',
-      't.rated_at',
-      't.rating_ticket_id',
-      't.parent_id',
-      't.sla_breached',
-      't.sla_paused_at',
-      't.escalation_policy_id',
-      't.escalation_level',
-      't.escalation_cycle',
-      't.escalation_due_at',
-      't.attachment_count',
-      't.thumbnail_id',
-      't.version',
-      't.created_at',
-      't.updated_at',
-    ]);
-
-export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['executeTakeFirstOrThrow']>>;
-
 /** The columns a ticket list shows (mapper.ts toSummary): lists skip the checklist, metadata and history columns. */
 const SUMMARY_COLUMNS = [
   't.id',
@@ -103,11 +46,35 @@ const SUMMARY_COLUMNS = [
   't.version',
   't.created_at',
   't.updated_at',
-] as const satisfies ReadonlyArray<`t.${keyof TicketRow}`>;
+] as const;
+
+/** A whole ticket: the list's columns and its checklist, metadata, status history, watchers, rating and escalation. */
+const ticketSelect = (db: Db) =>
+  db
+    .selectFrom('tickets as t')
+    .select([
+      ...SUMMARY_COLUMNS,
+      't.tenant_id',
+      't.metadata',
+      't.status_ageing',
+      't.watchers',
+      't.checklist',
+      't.cost_incurred',
+      't.rating_comment',
+      't.rated_by',
+      't.rated_at',
+      't.rating_ticket_id',
+      't.parent_id',
+      't.escalation_policy_id',
+      't.escalation_cycle',
+      't.escalation_due_at',
+    ]);
+
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof ticketSelect>['executeTakeFirstOrThrow']>>;
 
 const summarySelect = (db: Db) => db.selectFrom('tickets as t').select(SUMMARY_COLUMNS);
 
-export type TicketSummaryRow = Pick<TicketRow, (typeof SUMMARY_COLUMNS)[number] extends `t.${infer K}` ? K & keyof TicketRow : never>;
+export type TicketSummaryRow = Awaited<ReturnType<ReturnType<typeof summarySelect>['executeTakeFirstOrThrow']>>;
 
 export const findTicket = (db: Db, tenantId: number, id: number) =>
   ticketSelect(db).where('t.tenant_id', '=', tenantId).where('t.id', '=', id).executeTakeFirst();
