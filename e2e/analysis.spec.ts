@@ -1,6 +1,8 @@
 import { apiSession, expect, test } from './fixtures.ts';
 
 test('results are verified by keyboard, one after another, and counted in the statistics', async ({ page, signIn }) => {
+  // three screens and an analysis run on demand (ffmpeg reads the camera's footage)
+  test.setTimeout(120_000);
   await signIn('customeradmin', { next: '/result-verification' });
   const item = page.getByTestId('verification-item');
   await expect(item).toBeVisible({ timeout: 30_000 });
