@@ -117,7 +117,8 @@ test.describe('ticket links of SPEC 2.2', () => {
     await admin.dispose();
     expect(ticket.type).toBe('TICKET');
     await signInThroughForm(page, 'customeradmin');
-    const heading = page.getByText(ticket.ticketId).first();
+    // in the page itself: a notification about the new ticket may name it too, out of sight
+    const heading = page.getByRole('main').getByText(ticket.ticketId).first();
     for (const path of [
       `/tickets/all/view/?ticketId=${ticket.id}`,
       `/escalation-tickets/view/?ticketId=${ticket.id}`,
