@@ -27,7 +27,11 @@ export default defineConfig({
       ],
     },
     headless: true,
-    trace: 'retain-on-failure',
+    // Each test's fresh context would install the service worker, which precaches the whole build (hundreds of
+    // files) beside the test; the offline spec allows it where the worker is what it tests.
+    serviceWorkers: 'block',
+    // Recording a trace costs a screencast of every test; the retry of a failed one records it.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },
   webServer: {

@@ -103,7 +103,11 @@ test('an admin creates a cluster with its city lead, area head and regional head
   await expect(page.getByTestId('cluster-city-lead')).not.toHaveValue('');
   await page.goto('/cluster-view');
   await page.getByPlaceholder('Search cluster name').fill(name);
-  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  // A click while the search's answer redraws the row can be lost: click again until the question shows.
+  await expect(async () => {
+    await page.getByRole('button', { name: `Delete ${name}` }).click({ timeout: 2_000 });
+    await expect(page.getByRole('button', { name: 'Delete', exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByText('Cluster deleted successfully')).toBeVisible();
 });

@@ -45,6 +45,7 @@ test.describe('network banner', () => {
  */
 test.describe('service worker', () => {
   test.describe.configure({ mode: 'serial' });
+  test.use({ serviceWorkers: 'allow' });
   const port = PORT + 3;
   const base = `http://localhost:${port}`;
   let dist: string;
