@@ -44,7 +44,7 @@ test('results are verified by keyboard, one after another, and counted in the st
   await expect(page.getByText('Reference frame reset')).toBeVisible();
 
   await page.goto('/result-analysis');
-  await expect(page.getByRole('columnheader', { name: 'False-positive rate' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'False-positive rate' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(/Often wrong/).first()).toBeVisible();
 });
 

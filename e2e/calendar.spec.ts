@@ -144,7 +144,9 @@ test.describe('on a phone', () => {
       const x = from.x + from.width / 2;
       const y0 = from.y + Math.min(8, from.height / 2);
       await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(x, y0) });
-      await page.waitForTimeout(1_200);
+      // Held on the page's own clock: a timer set after the calendar's long-press timer fires after it, however
+      // late a busy machine runs them (a wait in the test could end before the calendar's timer ran).
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1_200)));
       const y1 = y0 + (to.y - from.y);
       for (let step = 1; step <= 12; step++) {
         await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(x, y0 + ((y1 - y0) * step) / 12) });

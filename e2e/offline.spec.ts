@@ -46,6 +46,7 @@ test.describe('network banner', () => {
 test.describe('service worker', () => {
   test.describe.configure({ mode: 'serial' });
   test.use({ serviceWorkers: 'allow' });
+  test.describe.configure({ timeout: 150_000 });
   const port = PORT + 3;
   const base = `http://localhost:${port}`;
   let dist: string;
@@ -101,8 +102,9 @@ test.describe('service worker', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // The worker controls the page once it has precached the build: hundreds of files, slow on a busy machine.
   const controlled = (page: import('@playwright/test').Page) =>
-    page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
 
   test('a new version is announced and taken on "Reload"', async ({ page }) => {
     await page.goto(`${base}/auth/login/`);

@@ -6,7 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ANALYSIS_CONSTANTS, type AnalysisResult, FALSE_POSITIVE_REASONS } from '@sitewatch/contracts/analysis';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -61,7 +61,8 @@ export function VerificationPage() {
     [current, verdict, setChoice],
   );
 
-  useEffect(() => {
+  // Attached as the result is drawn, not after the paint: a key pressed as soon as it shows answers this one.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.metaKey || e.ctrlKey || e.altKey) return;
       const key = e.key.toUpperCase();
