@@ -44,9 +44,8 @@ test.describe('network banner', () => {
  * service worker (a new version deployed).
  */
 test.describe('service worker', () => {
-  test.describe.configure({ mode: 'serial' });
+  test.describe.configure({ mode: 'serial', timeout: 150_000 });
   test.use({ serviceWorkers: 'allow' });
-  test.describe.configure({ timeout: 150_000 });
   const port = PORT + 3;
   const base = `http://localhost:${port}`;
   let dist: string;
