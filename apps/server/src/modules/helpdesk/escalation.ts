@@ -16,6 +16,8 @@ export const SWEEP_QUEUE = 'helpdesk.sla-sweep';
 export const SWEEP_INTERVAL_MS = 30_000;
 /** Up to this many events of a batch go out one by one (browsers refresh at once); more travel as one batch event. */
 export const SINGLE_EVENTS_MAX = 20;
+/** Batches a sweep works on at once. */
+export const SWEEP_WORKERS = 2;
 
 /** The active users of a role in a tenant, keyed `${tenantId}:${role}`, as the users directory gave them. */
 type RoleMembers = Map<string, number[]>;
@@ -167,52 +169,69 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
     }
   }
 
+  /** Marks overdue batch after batch until a batch comes back short or the time is up. */
+  async function markOverdueLoop(batch: number, deadline: number) {
+    let overdue = 0;
+    for (;;) {
+      const rows = await esc.markOverdue(db, batch, clock.now());
+      overdue += rows.length;
+      announce(rows, 'overdue');
+      if (rows.length < batch || Date.now() > deadline) return overdue;
+    }
+  }
+
+  /** Moves due tickets to their next level batch after batch, until a batch comes back short or the time is up. */
+  async function escalateLoop(batch: number, deadline: number, members: RoleMembers) {
+    let escalated = 0;
+    for (;;) {
+      const out = await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const due = await esc.lockDueEscalations(trx, batch, now);
+        const p = await plan(trx, due, members);
+        if ('missing' in p) return p;
+        await esc.clearEscalation(trx, p.clear);
+        const applied = await esc.applyEscalations(trx, p.steps, now);
+        // The next levels: one wake-up per distinct wait of the batch.
+        const waits = new Set(p.steps.map((step) => step.nextWait).filter((w): w is number => w !== null));
+        for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(now.getTime() + wait * 60_000));
+        return { due: due.length, applied, fired: p.fired };
+      });
+      if ('missing' in out) {
+        // Nothing was changed: read the roles' members outside the transaction, then take the batch again.
+        for (const { tenantId, role } of out.missing) {
+          members.set(
+            roleKey(tenantId, role),
+            (await deps.users.withRoles(tenantId, [role])).map((u) => u.id),
+          );
+        }
+        continue;
+      }
+      escalated += out.applied.length;
+      announce(out.applied, 'escalated', out.fired);
+      if (out.due < batch) return escalated;
+      if (Date.now() > deadline) {
+        // Out of time with more due: the next wake-up carries on at once.
+        await esc.scheduleWakeUp(db, clock.now());
+        return escalated;
+      }
+    }
+  }
+
+  const total = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+
   return {
-    /** One pass over everything due: overdue marks first, then escalation levels, in batches, within a time budget. */
-    async sweep(opts: { batch?: number; budgetMs?: number } = {}) {
+    /**
+     * One pass over everything due: overdue marks first, then escalation levels, in batches, within a time budget.
+     * `workers` loops take batches side by side (SKIP LOCKED gives each its own rows), so a backlog keeps two
+     * database backends busy while this process plans and announces; on the embedded database they take turns.
+     */
+    async sweep(opts: { batch?: number; budgetMs?: number; workers?: number } = {}) {
       const batch = opts.batch ?? 5000;
       const deadline = Date.now() + (opts.budgetMs ?? 20_000);
-      let overdue = 0;
-      let escalated = 0;
-      for (;;) {
-        const rows = await esc.markOverdue(db, batch, clock.now());
-        overdue += rows.length;
-        announce(rows, 'overdue');
-        if (rows.length < batch || Date.now() > deadline) break;
-      }
+      const loops = Array.from({ length: Math.max(1, opts.workers ?? SWEEP_WORKERS) });
+      const overdue = total(await Promise.all(loops.map(() => markOverdueLoop(batch, deadline))));
       const members: RoleMembers = new Map();
-      for (;;) {
-        const out = await db.transaction().execute(async (trx) => {
-          const now = clock.now();
-          const due = await esc.lockDueEscalations(trx, batch, now);
-          const p = await plan(trx, due, members);
-          if ('missing' in p) return p;
-          await esc.clearEscalation(trx, p.clear);
-          const applied = await esc.applyEscalations(trx, p.steps, now);
-          // The next levels: one wake-up per distinct wait of the batch.
-          const waits = new Set(p.steps.map((step) => step.nextWait).filter((w): w is number => w !== null));
-          for (const wait of waits) await esc.scheduleWakeUp(trx, new Date(now.getTime() + wait * 60_000));
-          return { due: due.length, applied, fired: p.fired };
-        });
-        if ('missing' in out) {
-          // Nothing was changed: read the roles' members outside the transaction, then take the batch again.
-          for (const { tenantId, role } of out.missing) {
-            members.set(
-              roleKey(tenantId, role),
-              (await deps.users.withRoles(tenantId, [role])).map((u) => u.id),
-            );
-          }
-          continue;
-        }
-        escalated += out.applied.length;
-        announce(out.applied, 'escalated', out.fired);
-        if (out.due < batch) break;
-        if (Date.now() > deadline) {
-          // Out of time with more due: the next wake-up carries on at once.
-          await esc.scheduleWakeUp(db, clock.now());
-          break;
-        }
-      }
+      const escalated = total(await Promise.all(loops.map(() => escalateLoop(batch, deadline, members))));
       return { overdue, escalated };
     },
   };
