@@ -264,6 +264,17 @@ describe('interceptors (SPEC 8.2)', () => {
     expect(h.navigations).toEqual(['/customeradmin/login/?next=%2Ftickets%3Fstatus%3DOPEN']);
   });
 
+  it('a 401 of a call under way while the user logs out ends the session without a login-with-next redirect', async () => {
+    const h = harness(SIGNED_IN);
+    h.routes.set('/iotapp/user-dashboards/', [{ status: 401, body: { detail: 'Authentication credentials were not provided.' } }]);
+    const client = createHttpClient(h.env);
+    client.beginSignOut();
+    const error = (await client.get('/iotapp/user-dashboards/').catch((e: unknown) => e)) as HttpError;
+    expect(error.status).toBe(401);
+    expect(storeContents(h.store)).toEqual(KEPT);
+    expect(h.navigations).toEqual([]);
+  });
+
   it('401 on /current-login/ without a refresh token rejects with the 401 data and calls no refresh', async () => {
     const h = harness({ 'x-log-role': 'auth' });
     h.routes.set('/current-login/', [{ status: 401, body: { detail: 'Authentication credentials were not provided.' } }]);

@@ -418,6 +418,13 @@ export function createHttpClient(env: HttpEnv) {
     scheduleRefresh,
     cancelRefresh,
     endSession,
+    /**
+     * The user logs out: a call still under way that the server now refuses (401) ends the session without sending
+     * the browser to the login page with ?next=, since the logout itself chooses where to go.
+     */
+    beginSignOut: () => {
+      ending = true;
+    },
     /** True once the client has sent the browser to another page (login, offline, tenant-not-found). */
     isLeaving: () => leaving,
   };

@@ -55,6 +55,7 @@ export function violatesLoginRole(user: Pick<User, 'userRole'>, loginRole: strin
 /** Logout of the profile menu: GET /logout/, clear storage but the kept keys, go to the address the server gives. */
 export async function logout(): Promise<void> {
   let target = loginUrl(getLoginRole());
+  http.beginSignOut();
   try {
     const result = await api.get('/logout/', { toast: false });
     if (isSafeInAppPath(result?.redirectURL)) target = result.redirectURL;
