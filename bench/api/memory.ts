@@ -1,8 +1,9 @@
 /**
  * Memory of the server idle with the demo running (simulated devices, cameras, jobs), no client connected: the
  * process's resident set, sampled from its own /metrics after the first start has settled.
- * Two starts on a new data folder each, one after the other:
+ * Three starts on a new data folder each, one after the other:
  *   - `npm start` as the README runs it (package.json's start script: its Node flags and its environment);
+ *   - the same with MEMORY_TRIM=false: the heap is not trimmed when the server goes quiet;
  *   - the same server started as it was before, as the baseline: through the tsx loader and with glibc's default
  *     malloc thresholds (the same `--max-semi-space-size=64`).
  * Run: node --import tsx bench/api/memory.ts      SETTLE=60 SAMPLE=60 (seconds) to change the windows
@@ -50,7 +51,7 @@ async function sample(): Promise<Sample> {
   };
 }
 
-async function measure(command: string, args: string[]) {
+async function measure(command: string, args: string[], env: Record<string, string> = {}) {
   rmSync(DATA_DIR, { recursive: true, force: true });
   const { MALLOC_MMAP_THRESHOLD_: _, ...inherited } = process.env;
   const child: ChildProcess = spawn(command, args, {
@@ -61,6 +62,7 @@ async function measure(command: string, args: string[]) {
       SNMP_TRAP_PORT: String(PORT + 2000),
       DATA_DIR,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: 'ignore',
     detached: true,
@@ -84,6 +86,7 @@ async function measure(command: string, args: string[]) {
 }
 
 const npmStart = await measure('npm', ['start', '--silent']);
+const noTrim = await measure('npm', ['start', '--silent'], { MEMORY_TRIM: 'false' });
 const before = await measure(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'apps/server/src/main.ts']);
 rmSync(DATA_DIR, { recursive: true, force: true });
 
@@ -97,6 +100,7 @@ console.log(
 );
 for (const [name, r] of [
   ['npm start', npmStart],
+  ['npm start, MEMORY_TRIM=false', noTrim],
   ['before: tsx loader, default malloc', before],
 ] as const) {
   console.log(

@@ -78,6 +78,8 @@ const envSchema = z.object({
   METRICS: bool.default(true),
   /** Bearer token for GET /metrics; without it only callers on this machine may scrape. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** false: the heap is not trimmed when the process goes quiet (platform/idle-memory.ts; the benchmark compares both). */
+  MEMORY_TRIM: bool.default(true),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -166,5 +168,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     metrics: { enabled: e.METRICS, token: e.METRICS_TOKEN },
+    memoryTrim: e.MEMORY_TRIM,
   };
 }

@@ -8,6 +8,7 @@ import { startSimulator } from './demo/simulator/index.ts';
 import { startTrapSimulator } from './demo/simulator/traps.ts';
 import { openDatabase } from './platform/db.ts';
 import { createDatabaseUpkeep } from './platform/db-upkeep.ts';
+import { createIdleMemoryTrim } from './platform/idle-memory.ts';
 import { migrateToLatest } from './platform/migrate.ts';
 
 const started = performance.now();
@@ -39,6 +40,8 @@ if (config.role === 'all' || config.role === 'worker') app.jobs.start();
 // Planner statistics from the first minute (the demo's rows included); embedded, dead rows too (db-upkeep.ts).
 const upkeep = createDatabaseUpkeep(database, app.log);
 if (config.role === 'all' || config.role === 'worker') void seeding.then(() => (closing ? undefined : upkeep.start()));
+const memoryTrim = createIdleMemoryTrim(app.log);
+if (config.memoryTrim) memoryTrim.start();
 let trapSimulator: Awaited<ReturnType<typeof startTrapSimulator>> | null = null;
 // The SNMP trap receiver and forwarder run beside the job worker (the inform retries ride on its queue).
 if ((config.role === 'all' || config.role === 'worker') && config.snmp.receiver) {
@@ -137,6 +140,7 @@ async function shutdown(signal: string) {
     trapSimulator?.stop();
     await app.jobs.stop();
     await upkeep.stop();
+    memoryTrim.stop();
     await app.close();
     await database.close();
   } finally {
