@@ -47,8 +47,12 @@ export function useVerdict() {
   return useMutation({
     mutationFn: ({ id, ...body }: AnalysisVerdictBody & { id: number }) =>
       api.put('/api/analysis/results/{id}/verdict/', body, { path: { id } }),
-    // the next item was prefetched before this verdict: its count of waiting results must be read again too
-    onSuccess: () => client.invalidateQueries({ queryKey: analysisKeys.all, refetchType: 'all' }),
+    // The next item was prefetched before this verdict: its count of waiting results must be read again too. The
+    // refetch is not awaited: the verdict is done when the server has it, and a refetch that showed the next result
+    // while the verdict still counted as pending would drop the keys pressed on that result.
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: analysisKeys.all, refetchType: 'all' });
+    },
   });
 }
 
