@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import './packet-numbers.ts';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 
 /**

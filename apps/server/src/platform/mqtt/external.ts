@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
+import './packet-numbers.ts';
 
 /**
  * Consumes device messages from an external broker (Mosquitto, EMQX, …) with a shared subscription, so several
