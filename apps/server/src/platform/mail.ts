@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Db } from './db.ts';
 
 /** Where the product's e-mails go (set-password links, registration notices). */
@@ -17,13 +17,17 @@ export function createOutboxMailSender(db: Db, log: FastifyBaseLogger): MailSend
   };
 }
 
-/** Sends through an SMTP server (SMTP_URL, e.g. smtps://user:pass@mail.example.com); the outbox keeps a copy. */
+/**
+ * Sends through an SMTP server (SMTP_URL, e.g. smtps://user:pass@mail.example.com); the outbox keeps a copy.
+ * nodemailer (2 MB of heap) is loaded with the first e-mail.
+ */
 export function createSmtpMailSender(url: string, from: string, outbox: MailSender): MailSender {
-  const transport = createTransport(url);
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(tenantId, message) {
       await outbox.send(tenantId, message);
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.body });
+      transport ??= import('nodemailer').then(({ createTransport }) => createTransport(url));
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.body });
     },
   };
 }

@@ -2,7 +2,6 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { type CurrentLogin, LOGIN_MESSAGES, type LoginResult, SERVER_MESSAGES } from '@sitewatch/contracts';
 import type { FastifyRequest } from 'fastify';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
-import svgCaptcha from 'svg-captcha';
 import { writeAudit } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from '../../platform/auth/passwords.ts';
@@ -50,8 +49,13 @@ const CAPTCHA_TTL_MS = 5 * 60_000;
 const OTP_TTL_MS = 5 * 60_000;
 const OTP_MAX_ATTEMPTS = 5;
 const TOUCH_EVERY_MS = 60_000;
+type SvgCaptcha = typeof import('svg-captcha');
+let svgCaptchaLoad: Promise<SvgCaptcha> | undefined;
+/** svg-captcha parses its font as it loads (2 MB of heap): it comes with the first captcha, not with the server. */
+const loadSvgCaptcha = () => (svgCaptchaLoad ??= import('svg-captcha').then((m) => m.default));
 /** svg-captcha renders a given text when called as a function; its typings omit that form. */
-const renderCaptchaText = (text: string) => (svgCaptcha as unknown as (t: string, o: object) => string)(text, { background: '#f4f6f8' });
+const renderCaptchaText = (svgCaptcha: SvgCaptcha, text: string) =>
+  (svgCaptcha as unknown as (t: string, o: object) => string)(text, { background: '#f4f6f8' });
 const USERNAME_PATTERN = /^[\w.@+-]+$/;
 
 export interface SessionStart {
@@ -236,6 +240,7 @@ export function createAuthService(deps: AuthDeps) {
 
   return {
     async captcha(tenant: Tenant) {
+      const svgCaptcha = await loadSvgCaptcha();
       const made = svgCaptcha.create({ size: 5, noise: 2, ignoreChars: '0oO1ilI', color: true, background: '#f4f6f8' });
       const answer = settings.captchaFixedAnswer ?? made.text;
       const captchaId = randomUUID();
@@ -246,7 +251,7 @@ export function createAuthService(deps: AuthDeps) {
         expiresAt: new Date(now().getTime() + CAPTCHA_TTL_MS),
       });
       if (Math.random() < 0.01) await repo.deleteExpiredCaptchas(db, now());
-      const image = settings.captchaFixedAnswer ? renderCaptchaText(answer) : made.data;
+      const image = settings.captchaFixedAnswer ? renderCaptchaText(svgCaptcha, answer) : made.data;
       return { captchaId, image };
     },
 
