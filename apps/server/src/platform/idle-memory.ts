@@ -11,6 +11,12 @@ export const QUIET_BELOW = 0.1;
 export const TRIM_GROWTH_BYTES = 32 * 1024 * 1024;
 /** At most one trim in this time, however the load comes and goes. */
 export const TRIM_MIN_GAP_MS = 120_000;
+/** How often the process looks for load coming back while the young generation is held small. */
+export const BURST_CHECK_MS = 1000;
+/** Load is back: the event loop was busy at least this share of one burst check's second. */
+export const BURST_FROM = 0.5;
+/** V8's own factor: a young generation that grows doubles. */
+const YOUNG_GROWTH = 2;
 
 export interface TrimState {
   /** Share of the window the event loop was busy (0..1). */
@@ -25,6 +31,15 @@ export interface TrimState {
 /** Trims when the process is quiet, its heap has grown since the last trim and the last one is not too recent. */
 export const shouldTrim = (s: TrimState) =>
   s.busy < QUIET_BELOW && s.heapBytes - s.heapAfterTrim >= TRIM_GROWTH_BYTES && s.sinceTrim >= TRIM_MIN_GAP_MS;
+
+/**
+ * Whether the young generation is held at its size: from a quiet window on, until a window that is not quiet or a
+ * second of burst (checked every `BURST_CHECK_MS`) lets it grow again.
+ */
+export function nextHold(held: boolean, check: { busy: number; window: 'trim' | 'burst' }): boolean {
+  if (check.window === 'burst') return held && check.busy < BURST_FROM;
+  return check.busy < QUIET_BELOW;
+}
 
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 let collect: Collect | undefined;
@@ -45,22 +60,47 @@ export function trimHeap(): { before: number; after: number; ms: number } {
 }
 
 /**
- * Gives memory back when the process goes quiet. The young generation is sized for bursts (`npm start` runs with
- * `--max-semi-space-size=64` for ingest) and V8 keeps its pages once they have grown: idle with the demo running,
- * about 100 MB of it stays resident with under 10 MB in use, and V8's own memory reducer does not step in while the
- * simulated devices keep allocating. A trim takes about 0.3 s, once per quiet period; the young generation grows
- * again as soon as load comes back.
+ * Held, the young generation keeps its size: V8 grows it when enough objects have survived its collections since it
+ * last grew, however slowly they were allocated, and reads its growth factor each time it grows.
+ */
+export function holdYoungGeneration(hold: boolean) {
+  setFlagsFromString(`--semi-space-growth-factor=${hold ? 1 : YOUNG_GROWTH}`);
+}
+
+/**
+ * Gives memory back when the process goes quiet, and keeps it given back while it stays quiet. The young generation is
+ * sized for bursts (`npm start` runs with `--max-semi-space-size=64` for ingest) and V8 keeps its pages once they have
+ * grown; V8's own memory reducer does not step in while the simulated devices keep allocating (about 1.3 MB/s idle
+ * with the demo), and those allocations alone grew it back from 2 MB to 16 MB within two minutes of a trim.
+ * - A trim (about 0.3 s, at most every two minutes) shrinks the young generation and compacts the old one.
+ * - While the process stays quiet the young generation is held at its size; a busy window, or one second of burst,
+ *   lets it grow again at once.
  */
 export function createIdleMemoryTrim(log: Pick<FastifyBaseLogger, 'debug'>) {
   let timer: NodeJS.Timeout | undefined;
-  let window = performance.eventLoopUtilization();
+  /** Event-loop readings at the start of the trim check's window and of the burst check's second. */
+  let trimWindow = performance.eventLoopUtilization();
+  let burstWindow = trimWindow;
+  let ticks = 0;
   let heapAfterTrim = 0;
   let trimmedAt = Number.NEGATIVE_INFINITY;
+  let held = false;
+
+  function hold(next: boolean) {
+    if (next === held) return;
+    held = next;
+    holdYoungGeneration(held);
+    log.debug(held ? 'quiet: young generation held at its size' : 'load is back: young generation may grow');
+  }
 
   function check() {
-    const busy = performance.eventLoopUtilization(window).utilization;
-    const now = performance.now();
-    const state = { busy, heapBytes: getHeapStatistics().total_physical_size, heapAfterTrim, sinceTrim: now - trimmedAt };
+    const burst = performance.eventLoopUtilization(burstWindow).utilization;
+    burstWindow = performance.eventLoopUtilization();
+    if (held) hold(nextHold(held, { busy: burst, window: 'burst' }));
+    if (++ticks < TRIM_CHECK_MS / BURST_CHECK_MS) return;
+    ticks = 0;
+    const busy = performance.eventLoopUtilization(trimWindow).utilization;
+    const state = { busy, heapBytes: getHeapStatistics().total_physical_size, heapAfterTrim, sinceTrim: performance.now() - trimmedAt };
     if (shouldTrim(state)) {
       const { before, after, ms } = trimHeap();
       heapAfterTrim = after;
@@ -68,17 +108,20 @@ export function createIdleMemoryTrim(log: Pick<FastifyBaseLogger, 'debug'>) {
       const mb = (bytes: number) => Math.round(bytes / 1048576);
       log.debug(`memory trimmed while quiet: heap ${mb(before)} MB to ${mb(after)} MB (${Math.round(ms)} ms)`);
     }
-    window = performance.eventLoopUtilization();
+    hold(nextHold(held, { busy, window: 'trim' }));
+    trimWindow = performance.eventLoopUtilization();
   }
 
   return {
     start() {
-      window = performance.eventLoopUtilization();
-      timer = setInterval(check, TRIM_CHECK_MS);
+      trimWindow = performance.eventLoopUtilization();
+      burstWindow = trimWindow;
+      timer = setInterval(check, BURST_CHECK_MS);
       timer.unref();
     },
     stop() {
       clearInterval(timer);
+      hold(false);
     },
   };
 }
