@@ -12,6 +12,7 @@ test.describe('sign-in', () => {
   test('returns to the page asked for after signing in', async ({ page }) => {
     await page.goto('/myprofile');
     await expect(page).toHaveURL(/\/auth\/login\/\?next=%2Fmyprofile/);
+    await expect(page.getByTestId('captcha-image')).toBeVisible();
     await page.getByLabel('Username').fill('infraadmin');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel('Captcha').fill(CAPTCHA);
@@ -23,6 +24,7 @@ test.describe('sign-in', () => {
   test('shows the spec message for a wrong captcha', async ({ page }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: 'status of 400' });
     await page.goto('/auth/login/');
+    await expect(page.getByTestId('captcha-image')).toBeVisible();
     await page.getByLabel('Username').fill('customer');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel('Captcha').fill('WRONG');
@@ -52,6 +54,7 @@ test.describe('sign-in', () => {
     expect((await user.post('/api/auth/totp/enable/', { code: await generate({ secret }) })).ok()).toBe(true);
     await user.dispose();
     await page.goto('/auth/login/');
+    await expect(page.getByTestId('captcha-image')).toBeVisible();
     await page.getByLabel('Username').fill('citylead');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel('Captcha').fill(CAPTCHA);
@@ -67,6 +70,7 @@ test.describe('sign-in', () => {
   test('refuses a role the user does not hold at /{role}/login', async ({ page }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: 'status of 403' });
     await page.goto('/vendor/login/');
+    await expect(page.getByTestId('captcha-image')).toBeVisible();
     await page.getByLabel('Username').fill('storemanager');
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel('Captcha').fill(CAPTCHA);
