@@ -71,7 +71,7 @@ export function holdYoungGeneration(hold: boolean) {
  * Gives memory back when the process goes quiet, and keeps it given back while it stays quiet. The young generation is
  * sized for bursts (`npm start` runs with `--max-semi-space-size=64` for ingest) and V8 keeps its pages once they have
  * grown; V8's own memory reducer does not step in while the simulated devices keep allocating (about 1.3 MB/s idle
- * with the demo), and those allocations alone grew it back from 2 MB to 16 MB within two minutes of a trim.
+ * with the demo), and those allocations alone grew it back from 2 MB to 32 MB within two minutes of a trim.
  * - A trim (about 0.3 s, at most every two minutes) shrinks the young generation and compacts the old one.
  * - While the process stays quiet the young generation is held at its size; a busy window, or one second of burst,
  *   lets it grow again at once.
@@ -96,7 +96,7 @@ export function createIdleMemoryTrim(log: Pick<FastifyBaseLogger, 'debug'>) {
   function check() {
     const burst = performance.eventLoopUtilization(burstWindow).utilization;
     burstWindow = performance.eventLoopUtilization();
-    if (held) hold(nextHold(held, { busy: burst, window: 'burst' }));
+    hold(nextHold(held, { busy: burst, window: 'burst' }));
     if (++ticks < TRIM_CHECK_MS / BURST_CHECK_MS) return;
     ticks = 0;
     const busy = performance.eventLoopUtilization(trimWindow).utilization;
