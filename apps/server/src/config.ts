@@ -78,7 +78,7 @@ const envSchema = z.object({
   METRICS: bool.default(true),
   /** Bearer token for GET /metrics; without it only callers on this machine may scrape. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
-  /** false: the heap is neither trimmed nor held small when the process goes quiet (platform/idle-memory.ts; the benchmark compares both). */
+  /** false: the heap is neither trimmed nor held small, nor malloc's free pages given back, when the process goes quiet (platform/idle-memory.ts; the benchmark compares both). */
   MEMORY_TRIM: bool.default(true),
 });
 
