@@ -300,6 +300,79 @@ describe('escalation sweep in bulk', () => {
     expect(item.notification.metadata.data).toMatchObject({ event: 'Power Failure', type: 'TICKET', priority: 'MINOR' });
     expect(item.notification.metadata.url).toMatch(/^\/tickets\/all\/view\/\?ticketId=\d+&historyId=\d+$/);
   });
+
+  it('gives each batch of a backlog to the least loaded member of the role, counting what the sweep assigned before', async () => {
+    const city = await policy({ name: 'City desk', priorities: ['LOW'], levels: [{ waitMinutes: 5, role: 'citylead' }] });
+    const lead = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', t.tenantA)
+      .where('username', '=', 'citylead')
+      .executeTakeFirstOrThrow();
+    const second = await t.db
+      .insertInto('users')
+      .values({
+        tenant_id: t.tenantA,
+        username: 'citylead2',
+        email: 'citylead2@example.com',
+        firstname: 'Second',
+        lastname: 'City Lead',
+        mobile: null,
+        password_hash: lead.password_hash,
+        roles: ['citylead'],
+        group_ids: lead.group_ids,
+        profile: JSON.stringify(lead.profile),
+        notification_config: JSON.stringify(lead.notification_config),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const unfinished = async (userId: number) =>
+      Number(
+        (
+          await t.db
+            .selectFrom('tickets')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('assigned_to', '=', userId)
+            .where('status', 'not in', ['RESOLVED', 'CLOSED'])
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const loads = new Map([
+      [lead.id, await unfinished(lead.id)],
+      [second.id, 0],
+    ]);
+    const tickets = [];
+    for (let i = 0; i < 9; i++) tickets.push(await raise(admin, { priority: 'MAJOR', title: `City ${i}` }));
+    await t.db
+      .updateTable('tickets')
+      .set({ escalation_policy_id: city.id, escalation_level: 0, escalation_due_at: new Date(Date.now() - 1000), assigned_to: null })
+      .where(
+        'id',
+        'in',
+        tickets.map((x) => x.id),
+      )
+      .execute();
+    // Three batches of three, one after the other: each goes to whoever has the fewest then (ties: the lower id).
+    const expected = new Map([...loads.keys()].map((id) => [id, 0]));
+    for (let batch = 0; batch < 3; batch++) {
+      const [pick] = [...loads].sort((a, b) => a[1] - b[1] || a[0] - b[0])[0] as [number, number];
+      loads.set(pick, (loads.get(pick) ?? 0) + 3);
+      expected.set(pick, (expected.get(pick) ?? 0) + 3);
+    }
+    expect((await t.handles.helpdesk.escalation?.sweep({ batch: 3, workers: 1 }))?.escalated).toBe(9);
+    const assigned = await t.db
+      .selectFrom('tickets')
+      .select('assigned_to')
+      .where(
+        'id',
+        'in',
+        tickets.map((x) => x.id),
+      )
+      .execute();
+    const got = new Map([...expected.keys()].map((id) => [id, assigned.filter((r) => r.assigned_to === id).length]));
+    expect(got).toEqual(expected);
+    expect(got.get(second.id)).toBeGreaterThan(0);
+  });
 });
 
 describe('SLA sweep', () => {

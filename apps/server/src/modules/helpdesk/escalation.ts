@@ -9,7 +9,7 @@ import type { Db } from '../../platform/db.ts';
 import * as adminRepo from './admin-repository.ts';
 import * as esc from './escalation-repository.ts';
 import type { StoredChange, StoredLevel } from './tables.ts';
-import { ESCALATABLE, stopReached } from './ticket-rules.ts';
+import { ESCALATABLE, isTerminal, stopReached } from './ticket-rules.ts';
 import type { HelpdeskDeps } from './ticket-service.ts';
 
 export const SWEEP_QUEUE = 'helpdesk.sla-sweep';
@@ -22,6 +22,16 @@ export const SWEEP_WORKERS = 2;
 /** The active users of a role in a tenant, keyed `${tenantId}:${role}`, as the users directory gave them. */
 type RoleMembers = Map<string, number[]>;
 const roleKey = (tenantId: number, role: string) => `${tenantId}:${role}`;
+
+/**
+ * What a sweep knows of the roles it assigns to: their members, and per role the unfinished tickets of each member.
+ * The loads are counted once per sweep and then kept up to date with the sweep's own reassignments, so that a
+ * backlog of many batches does not count every member's tickets again for each batch.
+ */
+interface SweepRoles {
+  members: RoleMembers;
+  loads: Map<string, Map<number, number>>;
+}
 
 interface Plan {
   steps: esc.EscalationStep[];
@@ -40,15 +50,30 @@ interface Plan {
 export function createEscalationEngine(deps: HelpdeskDeps) {
   const { db, clock } = deps;
 
-  /** Of these users, the one with the fewest unfinished tickets assigned (ties: lowest id), or null. */
-  async function leastLoaded(trx: Db, tenantId: number, userIds: number[]) {
-    const loads = new Map((await adminRepo.unfinishedTicketCounts(trx, tenantId, userIds)).map((l) => [l.assigned_to, Number(l.n)]));
+  /** Of a role's members, the one with the fewest unfinished tickets assigned (ties: lowest id), or null. */
+  async function leastLoaded(trx: Db, tenantId: number, key: string, userIds: number[], roles: SweepRoles) {
+    let loads = roles.loads.get(key);
+    if (!loads) {
+      const counted = await adminRepo.unfinishedTicketCounts(trx, tenantId, userIds);
+      loads = new Map(counted.map((l) => [l.assigned_to as number, Number(l.n)]));
+      roles.loads.set(key, loads);
+    }
     let best: { id: number; load: number } | null = null;
     for (const id of userIds) {
       const load = loads.get(id) ?? 0;
       if (!best || load < best.load || (load === best.load && id < best.id)) best = { id, load };
     }
     return best?.id ?? null;
+  }
+
+  /** An unfinished ticket of `tenantId` moved from one assignee to another: the loads counted so far follow. */
+  function moveLoad(roles: SweepRoles, tenantId: number, from: number | null, to: number) {
+    for (const [key, loads] of roles.loads) {
+      if (!key.startsWith(`${tenantId}:`)) continue;
+      const members = roles.members.get(key) ?? [];
+      if (from !== null && members.includes(from)) loads.set(from, Math.max(0, (loads.get(from) ?? 0) - 1));
+      if (members.includes(to)) loads.set(to, (loads.get(to) ?? 0) + 1);
+    }
   }
 
   /**
@@ -58,7 +83,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
   async function plan(
     trx: Db,
     rows: esc.DueEscalation[],
-    members: RoleMembers,
+    roles: SweepRoles,
   ): Promise<Plan | { missing: Array<{ tenantId: number; role: string }> }> {
     const policies = new Map(
       (
@@ -67,6 +92,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
     );
     const roleUsers = new Map<string, number | null>();
     const missing = new Map<string, { tenantId: number; role: string }>();
+    const moves: Array<{ tenantId: number; from: number | null; to: number }> = [];
     const result: Plan = { steps: [], clear: [], fired: new Map() };
     for (const row of rows) {
       const policy = row.escalation_policy_id === null ? undefined : policies.get(row.escalation_policy_id);
@@ -79,12 +105,12 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       let assignee = step.assigneeId;
       if (assignee === null && step.role) {
         const key = roleKey(row.tenant_id, step.role);
-        const candidates = members.get(key);
+        const candidates = roles.members.get(key);
         if (!candidates) {
           missing.set(key, { tenantId: row.tenant_id, role: step.role });
           continue;
         }
-        if (!roleUsers.has(key)) roleUsers.set(key, await leastLoaded(trx, row.tenant_id, candidates));
+        if (!roleUsers.has(key)) roleUsers.set(key, await leastLoaded(trx, row.tenant_id, key, candidates, roles));
         assignee = roleUsers.get(key) ?? null;
       }
       const status = ESCALATABLE.includes(row.status) ? 'ESCALATE' : row.status;
@@ -92,6 +118,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       if (status !== row.status) changes.push({ field: 'status', from: row.status, to: status });
       const reassigned = assignee !== null && assignee !== row.assigned_to;
       if (reassigned) changes.push({ field: 'assignedTo', from: row.assigned_to, to: assignee });
+      if (reassigned && !isTerminal(status)) moves.push({ tenantId: row.tenant_id, from: row.assigned_to, to: assignee as number });
       result.steps.push({
         id: row.id,
         level,
@@ -103,7 +130,9 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       });
       result.fired.set(row.id, { level: step, reassigned });
     }
-    return missing.size > 0 ? { missing: [...missing.values()] } : result;
+    if (missing.size > 0) return { missing: [...missing.values()] };
+    for (const move of moves) moveLoad(roles, move.tenantId, move.from, move.to);
+    return result;
   }
 
   function payloadOf(t: esc.SweptTicket, changes: string[]): TicketEventPayload {
@@ -181,13 +210,13 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
   }
 
   /** Moves due tickets to their next level batch after batch, until a batch comes back short or the time is up. */
-  async function escalateLoop(batch: number, deadline: number, members: RoleMembers) {
+  async function escalateLoop(batch: number, deadline: number, roles: SweepRoles) {
     let escalated = 0;
     for (;;) {
       const out = await db.transaction().execute(async (trx) => {
         const now = clock.now();
         const due = await esc.lockDueEscalations(trx, batch, now);
-        const p = await plan(trx, due, members);
+        const p = await plan(trx, due, roles);
         if ('missing' in p) return p;
         await esc.clearEscalation(trx, p.clear);
         const applied = await esc.applyEscalations(trx, p.steps, now);
@@ -199,7 +228,7 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       if ('missing' in out) {
         // Nothing was changed: read the roles' members outside the transaction, then take the batch again.
         for (const { tenantId, role } of out.missing) {
-          members.set(
+          roles.members.set(
             roleKey(tenantId, role),
             (await deps.users.withRoles(tenantId, [role])).map((u) => u.id),
           );
@@ -230,8 +259,8 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
       const deadline = Date.now() + (opts.budgetMs ?? 20_000);
       const loops = Array.from({ length: Math.max(1, opts.workers ?? SWEEP_WORKERS) });
       const overdue = total(await Promise.all(loops.map(() => markOverdueLoop(batch, deadline))));
-      const members: RoleMembers = new Map();
-      const escalated = total(await Promise.all(loops.map(() => escalateLoop(batch, deadline, members))));
+      const roles: SweepRoles = { members: new Map(), loads: new Map() };
+      const escalated = total(await Promise.all(loops.map(() => escalateLoop(batch, deadline, roles))));
       return { overdue, escalated };
     },
   };
