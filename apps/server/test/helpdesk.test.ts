@@ -164,6 +164,16 @@ describe('lists', () => {
     expect((await list(admin, '?search=dies')).contents.map((c) => c.id)).toEqual([mine.id]);
   });
 
+  it('finds an edited ticket by its new words only, and a status change keeps it found', async () => {
+    const ticket = await raise(admin, { title: 'Rectifier module flapping' });
+    expect((await list(admin, '?search=flapping')).contents.map((c) => c.id)).toEqual([ticket.id]);
+    expect((await put(admin, ticket.id, { title: 'Battery bank swollen' })).statusCode).toBe(200);
+    expect((await list(admin, '?search=flapping')).totalCount).toBe(0);
+    expect((await list(admin, '?search=swollen')).contents.map((c) => c.id)).toEqual([ticket.id]);
+    expect((await put(admin, ticket.id, { status: 'INPROGRESS' })).statusCode).toBe(200);
+    expect((await list(admin, '?search=battery%20swoll')).contents.map((c) => c.id)).toEqual([ticket.id]);
+  });
+
   it('shows only my tickets on request, and sorts', async () => {
     const only = await list(fe, '?mine=true');
     expect(only.contents.every((c) => c.assignedTo === ids.fieldexecutive || c.createdBy?.id === ids.fieldexecutive)).toBe(true);
