@@ -42,13 +42,18 @@ export async function signInThroughForm(page: Page, username: string, options: {
   const role = options.role ?? 'auth';
   const next = options.next ? `?next=${encodeURIComponent(options.next)}` : '';
   await page.goto(`/${role}/login/${next}`);
+  await submitSignInForm(page, username);
+  await page.waitForURL((url) => !url.pathname.includes('/login'));
+}
+
+/** Fills the password form of the sign-in page open in `page` and sends it, without waiting for the outcome. */
+export async function submitSignInForm(page: Page, username: string, captcha = CAPTCHA) {
   // A person answers the captcha they see: a form sent before the image arrives is refused.
   await expect(page.getByTestId('captcha-image')).toBeVisible();
   await page.getByLabel(/username/i).fill(username);
   await page.getByLabel(/^password/i).fill(PASSWORD);
-  await page.getByLabel(/captcha/i).fill(CAPTCHA);
+  await page.getByLabel(/captcha/i).fill(captcha);
   await page.getByRole('button', { name: /sign in|login|log in/i }).click();
-  await page.waitForURL((url) => !url.pathname.includes('/login'));
 }
 
 /**

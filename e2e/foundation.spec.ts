@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import { apiSession, CAPTCHA, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, expect, signInThroughForm, submitSignInForm, test } from './fixtures.ts';
 
 test.describe('sign-in', () => {
   test('with username, password and captcha, landing on home with the profile button', async ({ page }) => {
@@ -12,11 +12,7 @@ test.describe('sign-in', () => {
   test('returns to the page asked for after signing in', async ({ page }) => {
     await page.goto('/myprofile');
     await expect(page).toHaveURL(/\/auth\/login\/\?next=%2Fmyprofile/);
-    await expect(page.getByTestId('captcha-image')).toBeVisible();
-    await page.getByLabel('Username').fill('infraadmin');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByLabel('Captcha').fill(CAPTCHA);
-    await page.getByTestId('login-submit').click();
+    await submitSignInForm(page, 'infraadmin');
     await expect(page).toHaveURL(/\/myprofile$/);
     await expect(page.getByTestId('my-profile-page')).toBeVisible();
   });
@@ -24,11 +20,7 @@ test.describe('sign-in', () => {
   test('shows the spec message for a wrong captcha', async ({ page }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: 'status of 400' });
     await page.goto('/auth/login/');
-    await expect(page.getByTestId('captcha-image')).toBeVisible();
-    await page.getByLabel('Username').fill('customer');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByLabel('Captcha').fill('WRONG');
-    await page.getByTestId('login-submit').click();
+    await submitSignInForm(page, 'customer', 'WRONG');
     await expect(page.getByText('Invalid Captcha')).toBeVisible();
   });
 
@@ -54,11 +46,7 @@ test.describe('sign-in', () => {
     expect((await user.post('/api/auth/totp/enable/', { code: await generate({ secret }) })).ok()).toBe(true);
     await user.dispose();
     await page.goto('/auth/login/');
-    await expect(page.getByTestId('captcha-image')).toBeVisible();
-    await page.getByLabel('Username').fill('citylead');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByLabel('Captcha').fill(CAPTCHA);
-    await page.getByTestId('login-submit').click();
+    await submitSignInForm(page, 'citylead');
     const codeField = page.getByRole('textbox', { name: /code/i });
     await expect(codeField).toBeVisible();
     await codeField.fill(await generate({ secret }));
@@ -70,11 +58,7 @@ test.describe('sign-in', () => {
   test('refuses a role the user does not hold at /{role}/login', async ({ page }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: 'status of 403' });
     await page.goto('/vendor/login/');
-    await expect(page.getByTestId('captcha-image')).toBeVisible();
-    await page.getByLabel('Username').fill('storemanager');
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByLabel('Captcha').fill(CAPTCHA);
-    await page.getByTestId('login-submit').click();
+    await submitSignInForm(page, 'storemanager');
     await expect(page.getByText('Unauthorized')).toBeVisible();
   });
 });

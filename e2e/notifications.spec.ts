@@ -1,20 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
-import { apiSession, CAPTCHA, expect, PASSWORD, test } from './fixtures.ts';
-
-/**
- * Signs in through the form once the captcha image is there (a loaded server can take a moment to serve it,
- * and a form sent before that is refused with 'Unable to generate Captcha').
- */
-async function signInThroughForm(page: Page, username: string) {
-  await page.goto('/auth/login/');
-  await expect(page.getByTestId('captcha-image')).toBeVisible();
-  await page.getByLabel(/username/i).fill(username);
-  await page.getByLabel(/^password/i).fill(PASSWORD);
-  await page.getByLabel(/captcha/i).fill(CAPTCHA);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => !url.pathname.includes('/login'));
-}
+import { apiSession, expect, signInThroughForm, test } from './fixtures.ts';
 
 /** Waits until the page's push socket said hello, so that an event sent now reaches it. */
 async function socketReady(page: Page, open: () => Promise<unknown>) {
