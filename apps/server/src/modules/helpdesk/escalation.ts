@@ -55,7 +55,8 @@ export function createEscalationEngine(deps: HelpdeskDeps) {
     let loads = roles.loads.get(key);
     if (!loads) {
       const counted = await adminRepo.unfinishedTicketCounts(trx, tenantId, userIds);
-      loads = new Map(counted.map((l) => [l.assigned_to as number, Number(l.n)]));
+      // The other worker may have counted them meanwhile and moved them since: its loads stay the ones kept.
+      loads = roles.loads.get(key) ?? new Map(counted.map((l) => [l.assigned_to as number, Number(l.n)]));
       roles.loads.set(key, loads);
     }
     let best: { id: number; load: number } | null = null;
