@@ -19,7 +19,7 @@ export async function loadMallocTrim(): Promise<boolean> {
         const { default: koffi } = await import('koffi');
         mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;
       } catch {
-        mallocTrim = null;
+        // no koffi binary for this platform, or no malloc_trim in its C library: stays null
       }
     }
   }
