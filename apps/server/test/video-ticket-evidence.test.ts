@@ -341,6 +341,33 @@ describe('camera health in the site summary', () => {
   });
 });
 
+describe('footage stretches on the timeline', () => {
+  it('starts a new stretch with each run, however close its first segment is to the run before', async () => {
+    const { admin, camId } = await createTestCamera(t, 'Restarted Cam');
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, s, 0));
+    const row = (run: string, file: string, from: number, to: number) => ({
+      tenant_id: t.tenantA,
+      device_id: camId,
+      storage_path: '_default',
+      run,
+      file,
+      start_at: at(from),
+      end_at: at(to),
+      bytes: 1000,
+    });
+    // One run with a 1 s hole (still one stretch), then a restart whose clock starts where the last run ended.
+    await t.db
+      .insertInto('video_segments')
+      .values([row('r1', 'seg-0.m4s', 0, 2), row('r1', 'seg-1.m4s', 3, 5), row('r2', 'seg-0.m4s', 5, 7), row('r2', 'seg-1.m4s', 7, 9)])
+      .execute();
+    const timeline = (await admin.get(`/api/cameras/${camId}/timeline/?from=${at(0).toISOString()}&to=${at(20).toISOString()}`)).json();
+    expect(timeline.ranges).toEqual([
+      { start: at(0).toISOString(), end: at(5).toISOString() },
+      { start: at(5).toISOString(), end: at(9).toISOString() },
+    ]);
+  });
+});
+
 describe('hostile input on the evidence and region routes', () => {
   it('answers 4xx, never 5xx', async () => {
     const admin = await t.login('customeradmin');

@@ -389,15 +389,21 @@ export const storagePathOfRun = async (db: Db, tenantId: number, deviceId: numbe
 
 /**
  * Timeline: stretches of contiguous footage, merged in SQL (gaps-and-islands) so that a day of 2 s segments
- * comes back as a handful of rows. `toleranceMs` is the largest hole still counted as continuous.
+ * comes back as a handful of rows. `toleranceMs` is the largest hole still counted as continuous within a run; a
+ * new run (the recorder restarted after a drop) always starts a new stretch, as it starts a discontinuity in the
+ * playback playlist, however close its first segment's clock is to the last one of the run before.
  */
 export async function footageRanges(db: Db, tenantId: number, deviceId: number, from: Date, to: Date, toleranceMs = 1500) {
   const result = await sql<{ start: Date; end: Date }>`
     with s as (
       select start_at, end_at,
-        case when start_at - lag(end_at) over (order by start_at) <= make_interval(secs => ${toleranceMs / 1000}) then 0 else 1 end as brk
+        case
+          when run = lag(run) over w and start_at - lag(end_at) over w <= make_interval(secs => ${toleranceMs / 1000}) then 0
+          else 1
+        end as brk
       from video_segments
       where tenant_id = ${tenantId} and device_id = ${deviceId} and start_at < ${to} and end_at > ${from}
+      window w as (order by start_at)
     ), g as (select start_at, end_at, sum(brk) over (order by start_at) as grp from s)
     select min(start_at) as start, max(end_at) as "end" from g group by grp order by 1
   `.execute(db);
