@@ -5,6 +5,7 @@ import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/types.ts';
 import { copyTemplate } from './db-template.ts';
+import { createNamedStatements } from './pg-statements.ts';
 import { createPreparedStatements, type PreparedStatements } from './pglite-statements.ts';
 
 export type Db = Kysely<Database>;
@@ -56,7 +57,9 @@ export function openPostgres(url: string, max = 10): DbHandle {
     /* an idle client lost its connection; the pool replaces it */
   });
   const queries = queryLog();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queries.log });
+  // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
+  const named = createNamedStatements().wrap(pool) as any;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }), log: queries.log });
   return {
     db,
     kind: 'pg',
