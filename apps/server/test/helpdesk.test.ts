@@ -148,6 +148,10 @@ describe('lists', () => {
     expect(all.totalCount).toBeGreaterThanOrEqual(4);
     const page2 = await list(admin, '?limit=2&page=2');
     expect(page2.contents.map((c) => c.id)).not.toContain(all.contents[0]?.id);
+    expect(page2.totalCount).toBe(all.totalCount);
+    // a page past the end still counts the whole list
+    const beyond = await list(admin, `?limit=2&page=${Math.ceil(all.totalCount / 2) + 1}`);
+    expect(beyond).toMatchObject({ contents: [], totalCount: all.totalCount, totalExact: true });
     const critical = await list(admin, '?priority=CRITICAL&status=OPEN,INPROGRESS');
     expect(critical.contents.map((c) => c.id)).toEqual([mine.id]);
     const from = new Date(Date.now() - 3600_000).toISOString();

@@ -290,17 +290,23 @@ const SORT_COLUMNS = {
   ticketId: 't.id',
 } as const;
 
+/**
+ * A page of the filtered list and the count of the whole list in one statement: the count (exact up to the cap)
+ * rides on every row as an uncorrelated subquery, run once. An empty page counts on its own; above the cap the
+ * planner's estimate is taken (a million-row count is not worth its time).
+ */
 export async function listTickets(
   db: Db,
   tenantId: number,
   f: ResolvedFilter,
   scope: TicketScope,
   page: { offset: number; limit: number; orderBy: string; priorities: string[] },
-) {
+): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
   const desc = page.orderBy.startsWith('-');
   const field = page.orderBy.replace(/^-/, '');
   const direction = desc ? 'desc' : 'asc';
-  let q = applyFilter(summarySelect(db), tenantId, f, scope);
+  const capped = db.selectFrom(matchingTickets(db, tenantId, f, scope).as('s')).select((eb) => eb.fn.countAll<number>().as('n'));
+  let q = applyFilter(summarySelect(db), tenantId, f, scope).select(capped.as('list_count'));
   if (field === 'priority') {
     q = q.orderBy(sql`array_position(${sql.val(page.priorities)}::text[], t.priority)`, (ob) => (desc ? ob.desc() : ob.asc()).nullsLast());
   } else if (field === 'status') {
@@ -311,8 +317,19 @@ export async function listTickets(
   }
   // Page bounds are written into the statement: with them as parameters the planner cannot cost a reusable plan and
   // plans every call anew (the first pages of the usual page sizes are a handful of statements).
-  return q.orderBy('t.id', direction).offset(sql.lit(page.offset)).limit(sql.lit(page.limit)).execute();
+  const found = await q.orderBy('t.id', direction).offset(sql.lit(page.offset)).limit(sql.lit(page.limit)).execute();
+  const rows = found.map(({ list_count: _, ...row }) => row);
+  const first = found[0];
+  if (!first) return { rows, count: await countTickets(db, tenantId, f, scope) };
+  const n = Number(first.list_count);
+  return { rows, count: n <= TICKET_LIMITS.listCountCap ? { count: n, exact: true } : await estimateAboveCap(db, tenantId, f, scope) };
 }
+
+/** The filtered tickets, one column, at most one past the count cap. */
+const matchingTickets = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) =>
+  applyFilter(db.selectFrom('tickets as t').select(sql<number>`1`.as('one')), tenantId, f, scope).limit(
+    sql.lit(TICKET_LIMITS.listCountCap + 1),
+  );
 
 /** Exact count up to the cap, a planner estimate above it (a million-row count is not worth its time). */
 export async function countTickets(
@@ -321,17 +338,20 @@ export async function countTickets(
   f: ResolvedFilter,
   scope: TicketScope,
 ): Promise<{ count: number; exact: boolean }> {
-  const cap = TICKET_LIMITS.listCountCap;
-  const base = applyFilter(db.selectFrom('tickets as t').select(sql<number>`1`.as('one')), tenantId, f, scope);
   const capped = await db
-    .selectFrom(base.limit(sql.lit(cap + 1)).as('s'))
+    .selectFrom(matchingTickets(db, tenantId, f, scope).as('s'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const n = Number(capped.n);
-  if (n <= cap) return { count: n, exact: true };
+  if (n <= TICKET_LIMITS.listCountCap) return { count: n, exact: true };
+  return estimateAboveCap(db, tenantId, f, scope);
+}
+
+async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
+  const base = applyFilter(db.selectFrom('tickets as t').select(sql<number>`1`.as('one')), tenantId, f, scope);
   const plan = (await base.explain('json')) as unknown as Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>;
   const estimate = Number(plan[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
-  return { count: Math.max(cap + 1, Math.round(estimate)), exact: false };
+  return { count: Math.max(TICKET_LIMITS.listCountCap + 1, Math.round(estimate)), exact: false };
 }
 
 export const countByStatus = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) =>

@@ -802,24 +802,19 @@ export function createTicketService(deps: HelpdeskDeps) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
       const filter = resolveFilter(actor, query);
-      const [{ rows, names, vendors }, count] = await Promise.all([
-        repo
-          .listTickets(db, actor.tenantId, filter, scope, {
-            offset: (query.page - 1) * query.limit,
-            limit: query.limit,
-            orderBy: query.orderBy,
-            priorities: config.priorities.map((p) => p.name),
-          })
-          .then(async (rows) => ({
-            rows,
-            names: await withUserNames(
-              deps.users,
-              actor.tenantId,
-              rows.flatMap((r) => [r.assigned_to, r.created_by]),
-            ),
-            vendors: await vendorNames(actor.tenantId, rows),
-          })),
-        repo.countTickets(db, actor.tenantId, filter, scope),
+      const { rows, count } = await repo.listTickets(db, actor.tenantId, filter, scope, {
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+        orderBy: query.orderBy,
+        priorities: config.priorities.map((p) => p.name),
+      });
+      const [names, vendors] = await Promise.all([
+        withUserNames(
+          deps.users,
+          actor.tenantId,
+          rows.flatMap((r) => [r.assigned_to, r.created_by]),
+        ),
+        vendorNames(actor.tenantId, rows),
       ]);
       return { contents: rows.map((r) => toSummary(r, names, vendors)), totalCount: count.count, totalExact: count.exact };
     },
