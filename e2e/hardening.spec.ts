@@ -166,6 +166,24 @@ test.describe('toasts', () => {
     });
     expect(reached).toBe(true);
   });
+
+  test('a confirmation repeated while the first is on screen shows once, for its whole time', async ({ page, baseURL }) => {
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const groupName = `E2E toasts ${Date.now().toString(36)}`;
+    expect((await api.post('/iotapp/permission-groups/', { name: groupName, codenames: ['view_asset'] })).status()).toBe(201);
+    await api.dispose();
+    await signInThroughForm(page, 'customeradmin', { next: '/permissions' });
+    await page.getByRole('button', { name: new RegExp(groupName) }).click({ timeout: 30_000 });
+    const saved = page.getByText('Permission for selected events are updated successfully!');
+    await page.getByTestId('save-group').click();
+    await expect(saved).toBeVisible();
+    // Saved again near the end of the first toast's 3 s: the new confirmation replaces it instead of being dropped.
+    await page.waitForTimeout(2_000);
+    await page.getByTestId('save-group').click();
+    await page.waitForTimeout(1_500);
+    await expect(saved).toBeVisible();
+    await expect(saved).toHaveCount(1);
+  });
 });
 
 test.describe('sessions and the ticket table', () => {
