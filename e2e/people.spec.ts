@@ -86,12 +86,14 @@ test("changing a group's permissions shows or hides a screen for its users", asy
 
   await reader.goto('/users');
   await expect(reader.getByRole('heading', { name: 'Users' })).toBeVisible({ timeout: 30_000 });
+  // Other tests add users, so the reader may sit past the first page: found by search.
+  await reader.getByPlaceholder('Search name, username or e-mail').fill(stamp);
   await expect(reader.getByRole('link', { name: `Rita Reader ${stamp}` })).toBeVisible({ timeout: 30_000 });
 
   await editor.getByRole('checkbox', { name: /Can view user/ }).uncheck();
   await editor.getByTestId('save-group').click();
   // the newest toast: the first save's may still be leaving
-  await expect(page.getByText('Permission for selected events are updated successfully!').last()).toBeVisible();
+  await expect(page.getByText('Permission for selected events are updated successfully!').last()).toBeVisible({ timeout: 30_000 });
   await reader.goto('/users');
   await expect(reader).toHaveURL(/access-denied/, { timeout: 30_000 });
   await context.close();
