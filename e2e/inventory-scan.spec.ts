@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encode } from 'uqr';
@@ -11,6 +11,9 @@ import { apiSession, expect, test } from './fixtures.ts';
  */
 
 const CODE = `E2E-SCN-${Date.now().toString(36).toUpperCase()}`;
+
+/** One name for every run: the file is rewritten by each process that loads this spec and removed after the test. */
+const VIDEO_FILE = join(tmpdir(), 'sitewatch-e2e-label.y4m');
 
 /** One still frame of a QR code of `text`, black on white in the middle of a 640x480 picture, as a Y4M video. */
 function qrVideo(text: string): string {
@@ -28,9 +31,8 @@ function qrVideo(text: string): string {
   }
   const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
   const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma]);
-  const file = join(tmpdir(), `sitewatch-label-${text}.y4m`);
-  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`), frame, frame]));
-  return file;
+  writeFileSync(VIDEO_FILE, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`), frame, frame]));
+  return VIDEO_FILE;
 }
 
 const base = config.use?.launchOptions ?? {};
@@ -47,6 +49,8 @@ test.use({
     ],
   },
 });
+
+test.afterAll(() => rmSync(VIDEO_FILE, { force: true }));
 
 test('a store manager scans an item label with the camera and the item opens', async ({ page, signIn, baseURL }) => {
   const api = await apiSession(baseURL as string, 'storemanager');
