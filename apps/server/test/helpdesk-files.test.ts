@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Ticket } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attach, getTicket, history, makeSite, multipart, PNG, put, raise, userId } from './helpdesk-fixtures.ts';
@@ -10,9 +13,10 @@ let fe: TestClient;
 let vendor: TestClient;
 let intruder: TestClient;
 let site: { id: number };
+const dataDir = mkdtempSync(join(tmpdir(), 'helpdesk-files-'));
 
 beforeAll(async () => {
-  t = await createTestApp({ DATA_DIR: `/tmp/helpdesk-files-${process.pid}` });
+  t = await createTestApp({ DATA_DIR: dataDir });
   admin = await t.login('customeradmin');
   customer = await t.login('customer');
   fe = await t.login('fieldexecutive');
@@ -22,7 +26,10 @@ beforeAll(async () => {
   await admin.post('/iotapp/user-assets/', { userId: await userId(t, t.tenantA, 'customer'), assetIds: [site.id] });
   await admin.post('/iotapp/user-assets/', { userId: await userId(t, t.tenantA, 'vendor'), assetIds: [site.id] });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const upload = (client: TestClient, id: number, files: Parameters<typeof multipart>[0], url = `/helpdesk/tickets/${id}/attachments/`) => {
   const body = multipart(files);
