@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,8 @@ import { fileURLToPath } from 'node:url';
  */
 const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations/', import.meta.url));
 const TEMPLATE_DIR = fileURLToPath(new URL('../../.cache/', import.meta.url));
-const PGLITE_PACKAGE = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..', 'package.json');
+// resolved through require: the test runner's module loader, which also loads this file, has no import.meta.resolve
+const PGLITE_PACKAGE = join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json');
 
 function templateKey(): string {
   const hash = createHash('sha256').update(readFileSync(PGLITE_PACKAGE));

@@ -117,7 +117,8 @@ class PGlitePool {
   async end() {}
 }
 
-export async function openPglite(dataDir: string | null): Promise<DbHandle> {
+/** `loadDataDir`: an in-memory database starts from this dump of a data folder (the tests' migrated template). */
+export async function openPglite(dataDir: string | null, options: { loadDataDir?: Blob } = {}): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const dbDir = dataDir ? join(dataDir, 'db') : undefined;
   // A new data folder starts from the migrated template when there is one (db-template.ts).
@@ -128,6 +129,7 @@ export async function openPglite(dataDir: string | null): Promise<DbHandle> {
     // 8 MB (PostgreSQL's default is 128 MB) keeps the idle server 29 MB smaller than 32 MB did. Pages it cannot hold are
     // read from the data folder through the operating system's cache; the demo's ticket list was served as fast.
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+    loadDataDir: options.loadDataDir,
   });
   const pool = new PGlitePool(pglite);
   const queries = queryLog();

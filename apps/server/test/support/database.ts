@@ -1,23 +1,30 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type DbHandle, openPglite, openPostgres } from '../../src/platform/db.ts';
 import { migrateToLatest } from '../../src/platform/migrate.ts';
 
+let pgliteDump: Blob | undefined;
+
 /**
  * A fresh, migrated database for one test file: embedded PGlite in memory, or, when TEST_DATABASE_URL is set,
- * a new database on that PostgreSQL server that is dropped afterwards.
+ * a new database on that PostgreSQL server that is dropped afterwards. Both are copies of the run's migrated template
+ * (global-setup.ts); the migrations still run, so a template that lacks one is brought up to date.
  */
 export async function freshDatabase(): Promise<DbHandle> {
   const adminUrl = process.env.TEST_DATABASE_URL;
+  const template = inject('databaseTemplate');
   if (!adminUrl) {
-    const handle = await openPglite(null);
+    if (template?.kind === 'pglite') pgliteDump ??= new Blob([readFileSync(template.dump)]);
+    const handle = await openPglite(null, { loadDataDir: pgliteDump });
     await migrateToLatest(handle.db);
     return handle;
   }
   const name = `sw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template?.kind === 'pg' ? `create database ${name} template ${template.name}` : `create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
