@@ -116,6 +116,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close().catch(() => undefined);
   await rm(dataDir, { recursive: true, force: true });
+  delete process.env.VIDEO_SIM_SIZE;
 });
 
 describe('a camera tile of a shared link', () => {

@@ -65,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close().catch(() => undefined);
   await rm(dataDir, { recursive: true, force: true });
+  delete process.env.VIDEO_SIM_SIZE;
 });
 
 describe('video recording', () => {
