@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
