@@ -27,6 +27,9 @@ export default defineConfig({
       ],
     },
     headless: true,
+    // The product keeps still under the system's reduced-motion setting: the tests need no animation frames, and a
+    // machine of two cores spends that time on the pages and the server instead. The app shell's test covers both.
+    reducedMotion: 'reduce',
     // Each test's fresh context would install the service worker, which precaches the whole build (hundreds of
     // files) beside the test; the offline spec allows it where the worker is what it tests.
     serviceWorkers: 'block',

@@ -4,9 +4,13 @@ import type { ThemeMode } from './providers/theme-mode.tsx';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 
-export function createAppTheme(mode: ThemeMode): Theme {
+/** Under the system's reduced-motion setting menus, dialogs and panels appear and go at once, without ripples. */
+const STILL = { transitions: { create: () => 'none' } } as const;
+
+export function createAppTheme(mode: ThemeMode, reducedMotion = false): Theme {
   const dark = mode === 'dark';
   return createTheme({
+    ...(reducedMotion ? STILL : {}),
     palette: {
       mode,
       primary: { main: dark ? '#64b5f6' : '#1565c0' },
@@ -22,7 +26,7 @@ export function createAppTheme(mode: ThemeMode): Theme {
       button: { textTransform: 'none', fontWeight: 600 },
     },
     components: {
-      MuiButtonBase: { defaultProps: { disableRipple: false } },
+      MuiButtonBase: { defaultProps: { disableRipple: reducedMotion } },
       MuiCard: { defaultProps: { variant: 'outlined' } },
       MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
       MuiTextField: { defaultProps: { fullWidth: true } },

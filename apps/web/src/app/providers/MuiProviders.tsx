@@ -2,6 +2,7 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
+import { usePrefersReducedMotion } from '../../lib/reduced-motion.ts';
 import { createAppTheme } from '../theme.ts';
 import { queryClient } from './query-client.ts';
 import { useThemeMode } from './theme-mode.tsx';
@@ -9,7 +10,8 @@ import { useThemeMode } from './theme-mode.tsx';
 /** MUI theme and TanStack Query for the layouts; loaded with the first layout, never by the login page. */
 export function MuiProviders({ children }: { children: ReactNode }) {
   const { mode } = useThemeMode();
-  const theme = useMemo(() => createAppTheme(mode), [mode]);
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(() => createAppTheme(mode, reducedMotion), [mode, reducedMotion]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

@@ -1,10 +1,12 @@
 import { closeSnackbar, enqueueSnackbar, type SnackbarKey, SnackbarProvider } from 'notistack';
 import { useEffect } from 'react';
 import { i18n } from '../../lib/i18n/index.ts';
+import { usePrefersReducedMotion } from '../../lib/reduced-motion.ts';
 import { drainToasts, subscribeToasts, TOAST_DURATION } from '../../lib/toasts.ts';
 
 /** SPEC 9: toasts top right, below the top bar so its profile button stays usable; success 3 s, error 5 s. */
 export function NotistackHost() {
+  const reducedMotion = usePrefersReducedMotion();
   useEffect(() => {
     // A message already on screen is replaced rather than stacked or dropped: repeats stay one toast, and a repeated
     // confirmation (the same save twice) is seen afresh for its whole time instead of vanishing with the first.
@@ -34,6 +36,7 @@ export function NotistackHost() {
   return (
     <SnackbarProvider
       maxSnack={4}
+      transitionDuration={reducedMotion ? { enter: 0, exit: 0 } : undefined}
       anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
       classes={{ containerAnchorOriginTopRight: 'toast-container-top-right' }}
     />

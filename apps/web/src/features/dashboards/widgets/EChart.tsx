@@ -5,6 +5,7 @@ import { LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { usePrefersReducedMotion } from '../../../lib/reduced-motion.ts';
 
 echarts.use([GaugeChart, PieChart, LegendComponent, TooltipComponent, CanvasRenderer]);
 
@@ -13,6 +14,7 @@ export type EChartOption = echarts.EChartsCoreOption;
 /** One ECharts instance (gauges and pies only, modular build) sized to its box, following the theme. */
 export function EChart({ option, testId }: { option: EChartOption; testId?: string }) {
   const theme = useTheme();
+  const animation = !usePrefersReducedMotion();
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const latest = useRef(option);
@@ -23,7 +25,7 @@ export function EChart({ option, testId }: { option: EChartOption; testId?: stri
     if (!el) return;
     const instance = echarts.init(el, theme.palette.mode === 'dark' ? 'dark' : undefined, { renderer: 'canvas' });
     chart.current = instance;
-    instance.setOption({ backgroundColor: 'transparent', ...latest.current }, true);
+    instance.setOption({ backgroundColor: 'transparent', animation, ...latest.current }, true);
     const resize = new ResizeObserver(() => instance.resize());
     resize.observe(el);
     return () => {
@@ -31,11 +33,11 @@ export function EChart({ option, testId }: { option: EChartOption; testId?: stri
       instance.dispose();
       chart.current = null;
     };
-  }, [theme.palette.mode]);
+  }, [theme.palette.mode, animation]);
 
   useEffect(() => {
-    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, true);
-  }, [option]);
+    chart.current?.setOption({ backgroundColor: 'transparent', animation, ...option }, true);
+  }, [option, animation]);
 
   return <Box ref={box} data-testid={testId} sx={{ width: '100%', height: '100%', minHeight: 120 }} />;
 }
