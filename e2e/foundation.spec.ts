@@ -77,6 +77,24 @@ test.describe('app shell', () => {
     await expect(about).toContainText('Analytics Framework');
   });
 
+  test('menus animate, and open at once for a person who asked their system for reduced motion', async ({ page }) => {
+    const menuTransition = async () => {
+      await page.getByTestId('profile-button').click();
+      await expect(page.getByTestId('menu-about')).toBeVisible();
+      // The keyboard is in the menu: its first entry has the focus, and Escape closes it.
+      await expect(page.getByTestId('menu-change-password')).toBeFocused();
+      const transition = await page.locator('.MuiPopover-paper').evaluate((paper) => (paper as HTMLElement).style.transition);
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('menu-about')).toHaveCount(0);
+      return transition;
+    };
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await signInThroughForm(page, 'customeradmin');
+    expect(await menuTransition()).toMatch(/opacity \d+ms/);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await menuTransition()).not.toMatch(/\d+ms/);
+  });
+
   test('a customer user has no Settings entry and is refused the settings page', async ({ page }) => {
     await signInThroughForm(page, 'fieldexecutive');
     await page.getByTestId('profile-button').click();

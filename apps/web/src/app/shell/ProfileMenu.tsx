@@ -14,7 +14,9 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import type { User } from '@sitewatch/contracts/auth';
 import { isCustomerAdmin, ROLE_LABELS } from '@sitewatch/contracts/roles';
 import { useState } from 'react';
@@ -30,6 +32,8 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { mode, toggle } = useThemeMode();
+  // Rendered only on phones: a hidden first item would take the menu's focus, and the keyboard would lose the menu.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [aboutOpen, setAboutOpen] = useState(false);
   const name = fullName(user);
@@ -79,13 +83,8 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { minWidth: 230 } } }}
       >
-        {helplineEmail ? (
-          <MenuItem
-            component="a"
-            href={`mailto:${helplineEmail}`}
-            data-testid="menu-helpline-email"
-            sx={{ display: { xs: 'flex', sm: 'none' } }}
-          >
+        {helplineEmail && phone ? (
+          <MenuItem component="a" href={`mailto:${helplineEmail}`} data-testid="menu-helpline-email">
             <ListItemIcon>
               <EmailOutlined fontSize="small" />
             </ListItemIcon>
