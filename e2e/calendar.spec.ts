@@ -136,8 +136,9 @@ test.describe('on a phone', () => {
       const item = page.getByTestId('calendar-item').filter({ hasText: title });
       await expect(item).toBeVisible({ timeout: 30_000 });
       const target = page.locator('[data-time="06:00:00"]').last();
-      // The slot in the middle of the screen, the event three hours above it: both under the finger's path.
-      await target.scrollIntoViewIfNeeded();
+      // The slot in the middle of the screen, the event three hours above it: both under the finger's path, and the
+      // finger far from the edges, where the calendar scrolls on its own while an event is dragged.
+      await target.evaluate((slot) => slot.scrollIntoView({ block: 'center' }));
       const from = await item.boundingBox();
       const to = await target.boundingBox();
       if (!from || !to) throw new Error('no boxes to drag between');

@@ -188,8 +188,21 @@ test.describe('toasts', () => {
 
 test.describe('sessions and the ticket table', () => {
   test('"Sign out other sessions" ends the others and keeps this one', async ({ page, baseURL }) => {
-    const other = await apiSession(baseURL as string, 'localadmin');
-    await signInThroughForm(page, 'localadmin');
+    // A user of its own: ending the others would end the sessions of tests running beside it as a demo user.
+    const people = await apiSession(baseURL as string, 'customeradmin');
+    const username = `sessions-${Date.now()}`;
+    const created = await people.post('/iotapp/users/', {
+      username,
+      email: `${username}@demo.example.com`,
+      firstname: 'Session',
+      lastname: 'Keeper',
+      userRole: ['localadmin'],
+      password: PASSWORD,
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    await people.dispose();
+    const other = await apiSession(baseURL as string, username);
+    await signInThroughForm(page, username);
     await page.goto('/sessions');
     await expect(page.getByTestId('session-row').first()).toBeVisible();
     await page.getByTestId('sessions-end-others').click();
