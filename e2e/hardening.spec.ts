@@ -20,6 +20,24 @@ async function socketReady(page: Page, open: () => Promise<unknown>) {
   await hello;
 }
 
+/** A user of the test's own, made by the customer admin through the API; returns its username and id. */
+async function newUser(baseURL: string, prefix: string, firstname: string, lastname: string, role: string) {
+  const people = await apiSession(baseURL, 'customeradmin');
+  const username = `${prefix}-${Date.now()}`;
+  const created = await people.post('/iotapp/users/', {
+    username,
+    email: `${username}@demo.example.com`,
+    firstname,
+    lastname,
+    userRole: [role],
+    password: PASSWORD,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = (await created.json()).id as number;
+  await people.dispose();
+  return { username, id };
+}
+
 /** The page's document is no wider than its window: nothing makes it scroll sideways. */
 async function expectNoSidewaysScroll(page: Page) {
   const { scroll, inner, culprit } = await page.evaluate(() => {
@@ -40,19 +58,7 @@ test.describe('live popups', () => {
     test.setTimeout(90_000);
     const admin = await apiSession(baseURL as string, 'sysadmin');
     // A user of no site: no demo alarm pops up over the card being timed.
-    const people = await apiSession(baseURL as string, 'customeradmin');
-    const username = `popup-${Date.now()}`;
-    const created = await people.post('/iotapp/users/', {
-      username,
-      email: `${username}@demo.example.com`,
-      firstname: 'Popup',
-      lastname: 'Watcher',
-      userRole: ['vendor'],
-      password: PASSWORD,
-    });
-    expect(created.status()).toBe(201);
-    const assignee = (await created.json()).id as number;
-    await people.dispose();
+    const { username, id: assignee } = await newUser(baseURL as string, 'popup', 'Popup', 'Watcher', 'vendor');
     await socketReady(page, () => signInThroughForm(page, username));
     // Away from the cards: a pointer over them would pause the countdown.
     await page.mouse.move(5, 300);
@@ -189,18 +195,7 @@ test.describe('toasts', () => {
 test.describe('sessions and the ticket table', () => {
   test('"Sign out other sessions" ends the others and keeps this one', async ({ page, baseURL }) => {
     // A user of its own: ending the others would end the sessions of tests running beside it as a demo user.
-    const people = await apiSession(baseURL as string, 'customeradmin');
-    const username = `sessions-${Date.now()}`;
-    const created = await people.post('/iotapp/users/', {
-      username,
-      email: `${username}@demo.example.com`,
-      firstname: 'Session',
-      lastname: 'Keeper',
-      userRole: ['localadmin'],
-      password: PASSWORD,
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    await people.dispose();
+    const { username } = await newUser(baseURL as string, 'sessions', 'Session', 'Keeper', 'localadmin');
     const other = await apiSession(baseURL as string, username);
     await signInThroughForm(page, username);
     await page.goto('/sessions');

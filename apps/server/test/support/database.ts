@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { type DbHandle, openPglite, openPostgres } from '../../src/platform/db.ts';
 import { migrateToLatest } from '../../src/platform/migrate.ts';
+import { adminQuery } from './pg-admin.ts';
 
 let pgliteDump: Blob | undefined;
 
@@ -22,10 +22,7 @@ export async function freshDatabase(): Promise<DbHandle> {
     return handle;
   }
   const name = `sw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(template?.kind === 'pg' ? `create database ${name} template ${template.name}` : `create database ${name}`);
-  await admin.end();
+  await adminQuery(adminUrl, template?.kind === 'pg' ? `create database ${name} template ${template.name}` : `create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = openPostgres(url.toString(), 5);
@@ -34,10 +31,7 @@ export async function freshDatabase(): Promise<DbHandle> {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureTemplate } from '../../src/db/make-template.ts';
 import { openPglite, openPostgres } from '../../src/platform/db.ts';
 import { templateDir } from '../../src/platform/db-template.ts';
 import { migrateToLatest } from '../../src/platform/migrate.ts';
+import { adminQuery } from './pg-admin.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,14 +55,4 @@ async function pgliteDump(): Promise<string> {
     rmSync(scratch, { recursive: true, force: true });
   }
   return dump;
-}
-
-async function adminQuery(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
