@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { type DbHandle, openPglite, openPostgres } from '../../src/platform/db.ts';
 import { migrateToLatest } from '../../src/platform/migrate.ts';
-import { adminQuery } from './pg-admin.ts';
+import { adminQuery, databaseUrl } from './pg-admin.ts';
 
 let pgliteDump: Blob | undefined;
 
@@ -23,9 +23,7 @@ export async function freshDatabase(): Promise<DbHandle> {
   }
   const name = `sw_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, template?.kind === 'pg' ? `create database ${name} template ${template.name}` : `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), 5);
+  const handle = openPostgres(databaseUrl(adminUrl, name), 5);
   await migrateToLatest(handle.db);
   return {
     ...handle,

@@ -7,7 +7,7 @@ import { ensureTemplate } from '../../src/db/make-template.ts';
 import { openPglite, openPostgres } from '../../src/platform/db.ts';
 import { templateDir } from '../../src/platform/db-template.ts';
 import { migrateToLatest } from '../../src/platform/migrate.ts';
-import { adminQuery } from './pg-admin.ts';
+import { adminQuery, databaseUrl } from './pg-admin.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,9 +28,7 @@ export default async function setup(project: TestProject) {
   }
   const name = `sw_tpl_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), 1);
+  const handle = openPostgres(databaseUrl(adminUrl, name), 1);
   await migrateToLatest(handle.db);
   await handle.close();
   project.provide('databaseTemplate', { kind: 'pg', name });

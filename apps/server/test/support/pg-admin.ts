@@ -10,3 +10,10 @@ export async function adminQuery(url: string, statement: string) {
     await client.end();
   }
 }
+
+/** The address of database `name` on the server of the admin address. */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
