@@ -31,6 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const list = async (client: TestClient, query: string) => {
+  const res = await client.get(`/helpdesk/tickets/${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { contents: TicketSummary[]; totalCount: number; totalExact: boolean };
+};
+
 describe('statuses and priorities', () => {
   it('lists the statuses with the spec colours and their allowed transitions', async () => {
     const res = await customer.get('/helpdesk/status/?limit=50&page=1');
@@ -135,12 +141,6 @@ describe('lists', () => {
     });
   });
 
-  const list = async (client: TestClient, query: string) => {
-    const res = await client.get(`/helpdesk/tickets/${query}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { contents: TicketSummary[]; totalCount: number; totalExact: boolean };
-  };
-
   it('filters by status, priority, type and date range, paginates in SQL and counts', async () => {
     const all = await list(admin, '?limit=2&page=1');
     expect(all.contents).toHaveLength(2);
@@ -165,6 +165,9 @@ describe('lists', () => {
   it('searches by words and ticket number', async () => {
     expect((await list(admin, '?search=diesel%20tank')).contents.map((c) => c.id)).toEqual([mine.id]);
     expect((await list(admin, `?search=${mine.ticketId}`)).contents.map((c) => c.id)).toEqual([mine.id]);
+    expect((await list(admin, `?search=${mine.ticketId.toLowerCase()}`)).contents.map((c) => c.id)).toEqual([mine.id]);
+    expect((await list(admin, `?search=${encodeURIComponent(` ${mine.ticketId} `)}`)).contents.map((c) => c.id)).toEqual([mine.id]);
+    expect((await list(admin, '?search=TKT-99999999')).totalCount).toBe(0);
     expect((await list(admin, '?search=dies')).contents.map((c) => c.id)).toEqual([mine.id]);
   });
 
@@ -440,9 +443,12 @@ describe('ticket view', () => {
     expect(added.json().watchers.map((w: { id: number }) => w.id)).toEqual([ids.customer]);
     // Now the customer sees it and may leave.
     expect((await customer.get(`/helpdesk/tickets/${ticket.id}/`)).statusCode).toBe(200);
+    expect((await list(customer, '?limit=100')).contents.map((c) => c.id)).toContain(ticket.id);
+    expect((await list(customer, '?mine=true&limit=100')).contents.map((c) => c.id)).toContain(ticket.id);
     expect((await customer.post(`/helpdesk/tickets/${ticket.id}/watchers/`, { userId: ids.vendor })).statusCode).toBe(403);
     const left = await customer.delete(`/helpdesk/tickets/${ticket.id}/watchers/${ids.customer}/`);
     expect(left.json().watchers).toEqual([]);
+    expect((await list(customer, '?limit=100')).contents.map((c) => c.id)).not.toContain(ticket.id);
     expect((await history(admin, ticket.id)).filter((e) => e.action === 'watchers')).toHaveLength(2);
   });
 
