@@ -10,7 +10,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8196;
@@ -64,12 +64,7 @@ await new Promise((r) => bare.once('message', r));
 rmSync(DATA_DIR, { recursive: true, force: true });
 const adminUrl = process.env.BENCH_PG;
 const benchDb = `sw_bench_api_${process.pid}`;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 if (adminUrl) {
   await admin(`create database ${benchDb}`);
   const url = new URL(adminUrl);

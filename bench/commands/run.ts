@@ -11,13 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const DEVICES = Number(process.env.DEVICES ?? 500);
@@ -26,12 +26,7 @@ const CAPTCHA = 'BENCH';
 const dataDir = mkdtempSync(join(tmpdir(), 'sw-bench-commands-'));
 const dbName = `sw_bench_commands_${randomBytes(4).toString('hex')}`;
 
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL as string, statement);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 

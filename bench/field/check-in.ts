@@ -11,12 +11,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = Number(process.env.PORT ?? 8196);
@@ -32,12 +32,7 @@ const CHECKINS = Number(process.env.CHECKINS ?? 600);
 const dataDir = mkdtempSync(join(tmpdir(), 'sw-bench-field-'));
 const adminUrl = process.env.BENCH_PG;
 const benchDb = `sw_bench_field_${process.pid}`;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 let database: DbHandle;
 if (adminUrl) {
   await admin(`create database ${benchDb}`);

@@ -11,7 +11,6 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { INVENTORY_PERMISSIONS } from '@sitewatch/contracts';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { createInventoryModule } from '../../apps/server/src/modules/inventory/index.ts';
 import type { SiteDirectory } from '../../apps/server/src/modules/sites/directory.ts';
@@ -20,6 +19,7 @@ import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { systemClock } from '../../apps/server/src/platform/module.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'bench_inventory';
@@ -30,15 +30,7 @@ const keep = process.argv.includes('--keep');
 
 const url = new URL(ADMIN_URL);
 url.pathname = `/${DB_NAME}`;
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * p) - 1)] ?? 0;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const load = () =>

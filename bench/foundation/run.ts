@@ -9,8 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8199;
@@ -73,12 +73,7 @@ async function loginPageWeight() {
 rmSync(DATA_DIR, { recursive: true, force: true });
 const adminUrl = process.env.BENCH_PG;
 const benchDb = `sw_bench_foundation_${process.pid}`;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 if (adminUrl) {
   await admin(`create database ${benchDb}`);
   const url = new URL(adminUrl);

@@ -27,6 +27,7 @@ import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { systemClock } from '../../apps/server/src/platform/module.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { customerSettingsSchema, type TicketListQuery } from '../../packages/contracts/src/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -38,15 +39,7 @@ const keep = process.argv.includes('--keep');
 const url = new URL(ADMIN_URL);
 url.pathname = `/${DB_NAME}`;
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1] ?? 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

@@ -7,15 +7,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { createActivityLogModule } from '../../apps/server/src/modules/activity-log/index.ts';
-import { csvLine } from '../../apps/server/src/modules/downloads/csv.ts';
 import * as activity from '../../apps/server/src/platform/activity-log.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import type { JobWorker } from '../../apps/server/src/platform/jobs/worker.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { systemClock } from '../../apps/server/src/platform/module.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { csvLine } from '../../packages/contracts/src/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'bench_people';
@@ -27,15 +27,7 @@ const keep = process.argv.includes('--keep');
 
 const url = new URL(ADMIN_URL);
 url.pathname = `/${DB_NAME}`;
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1] ?? 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.ROWS ?? 100_000);
@@ -21,12 +21,7 @@ const usePglite = process.env.BENCH_PGLITE === '1';
 const dbName = `sw_bench_export_${randomBytes(4).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'sw-bench-export-'));
 
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 
 async function main() {
   let database: DbHandle;

@@ -6,12 +6,12 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { sha256 } from '../../apps/server/src/platform/crypto.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SOCKETS = Number(process.env.SOCKETS ?? 2000);
@@ -24,12 +24,7 @@ const dbUrl = (() => {
   return u.toString();
 })();
 
-async function admin(sqlText: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(sqlText);
-  await client.end();
-}
+const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 
 /** Users (each with the view_ticket permission) and one session per user; returns the session cookies. */
 async function prepare(): Promise<{ cookies: string[]; tenantId: number; userIds: number[] }> {
