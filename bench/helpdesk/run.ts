@@ -180,6 +180,8 @@ try {
     },
     { name: 'search "camera" (a fifth of all tickets), no dates', query: () => ({ ...base, search: 'camera' }) },
     { name: 'search a ticket number, no dates', query: () => ({ ...base, search: 'TKT-500000' }) },
+    { name: 'search a word no ticket has, no dates', query: () => ({ ...base, search: 'flapping' }) },
+    { name: 'search "site 1234" (a common word and a rarer one), no dates', query: () => ({ ...base, search: 'site 1234' }) },
   ];
   console.log('\nTicket list, first page (page + count), 60 runs each after 5 warm-up runs:');
   const listFigures: Record<string, number> = {};

@@ -1,5 +1,7 @@
 import type { Ticket, TicketSummary } from '@sitewatch/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEW_WORD_MATCHES, frequentWords, wordCandidates } from '../src/modules/helpdesk/ticket-repository.ts';
 import { attach, getTicket, history, makeDevice, makeSite, put, raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 
@@ -169,6 +171,51 @@ describe('lists', () => {
     expect((await list(admin, `?search=${encodeURIComponent(` ${mine.ticketId} `)}`)).contents.map((c) => c.id)).toEqual([mine.id]);
     expect((await list(admin, '?search=TKT-99999999')).totalCount).toBe(0);
     expect((await list(admin, '?search=dies')).contents.map((c) => c.id)).toEqual([mine.id]);
+    expect((await list(admin, '?search=nosuchword')).totalCount).toBe(0);
+  });
+
+  it('finds a word that matches more tickets than are looked up by id in the list order, within the scope', async () => {
+    const word = `common${Date.now()}`;
+    const many = FEW_WORD_MATCHES + 2;
+    const created = await t.db
+      .insertInto('tickets')
+      .values(
+        Array.from({ length: many }, (_, i) => ({
+          tenant_id: t.tenantA,
+          ticket_no: `TKT-${900_000 + i}`,
+          type: 'TICKET',
+          status: 'OPEN',
+          priority: 'LOW',
+          event: 'HVAC',
+          title: `${word} check ${i}`,
+          location_id: i === 0 ? site.id : null,
+          created_by: ids.customeradmin,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const found = await list(admin, `?search=${word}&limit=5`);
+    expect(found.totalCount).toBe(many);
+    expect(found.contents).toHaveLength(5);
+    expect((await list(admin, `?search=${word}%20check%200`)).contents.map((c) => c.title)).toContain(`${word} check 0`);
+    // The field executive sees only the one at their site, whichever way the words are looked up.
+    expect((await list(fe, `?search=${word}`)).totalCount).toBe(1);
+    // Once the statistics count the word as frequent, it is not looked up through the index; a rare one beside it is.
+    await sql`analyze tickets`.execute(t.db);
+    const frequent = await frequentWords(t.db);
+    expect(frequent).toContain(word);
+    expect(await wordCandidates(t.db, t.tenantA, word, frequent)).toBeUndefined();
+    const candidates = await wordCandidates(t.db, t.tenantA, `${word} ${created.length - 1}`, frequent);
+    expect(candidates).toContain(Number(created.at(-1)?.id));
+    expect(await wordCandidates(t.db, t.tenantA, '-- --', frequent)).toEqual([]);
+    await t.db
+      .deleteFrom('tickets')
+      .where(
+        'id',
+        'in',
+        created.map((r) => r.id),
+      )
+      .execute();
   });
 
   it('finds an edited ticket by its new words only, and a status change keeps it found', async () => {

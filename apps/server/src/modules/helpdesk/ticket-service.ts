@@ -128,7 +128,20 @@ export function createTicketService(deps: HelpdeskDeps) {
     };
   }
 
-  function resolveFilter(actor: Actor, f: TicketFilter): repo.ResolvedFilter {
+  /** The frequent words of ticket texts, read from the database's statistics at most every 10 minutes. */
+  let frequent: { at: number; words: Promise<string[]> } | undefined;
+  function frequentWords() {
+    if (!frequent || Date.now() - frequent.at > 600_000) {
+      const words = repo.frequentWords(db).catch((error: unknown) => {
+        deps.log.warn({ err: error }, 'the statistics of ticket words could not be read; every search asks the word index');
+        return [];
+      });
+      frequent = { at: Date.now(), words };
+    }
+    return frequent.words;
+  }
+
+  async function resolveFilter(actor: Actor, f: TicketFilter): Promise<repo.ResolvedFilter> {
     if (f.from && f.to && new Date(f.from) > new Date(f.to)) throw badRequest('Please choose an end date greater than the start date');
     return {
       type: f.type,
@@ -146,6 +159,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       acknowledged: f.acknowledged,
       overdue: f.overdue,
       search: f.search,
+      wordCandidates: f.search ? await repo.wordCandidates(db, actor.tenantId, f.search, await frequentWords()) : undefined,
       from: f.from,
       to: f.to,
       dateField: f.dateField,
@@ -801,7 +815,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     async list(actor: Actor, query: TicketListQuery) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
-      const filter = resolveFilter(actor, query);
+      const filter = await resolveFilter(actor, query);
       const { rows, count } = await repo.listTickets(db, actor.tenantId, filter, scope, {
         offset: (query.page - 1) * query.limit,
         limit: query.limit,
@@ -821,7 +835,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     async stats(actor: Actor, query: TicketFilter) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
-      const rows = await repo.countByStatus(db, actor.tenantId, resolveFilter(actor, query), scope);
+      const rows = await repo.countByStatus(db, actor.tenantId, await resolveFilter(actor, query), scope);
       const counts = new Map(rows.map((r) => [r.status, Number(r.count)]));
       return {
         contents: TICKET_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0, color: TICKET_STATUS_COLOURS[status] })),
@@ -832,7 +846,7 @@ export function createTicketService(deps: HelpdeskDeps) {
     async days(actor: Actor, query: TicketDaysQuery) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
-      return { contents: await repo.countByDay(db, actor.tenantId, resolveFilter(actor, query), scope, query.timeZone) };
+      return { contents: await repo.countByDay(db, actor.tenantId, await resolveFilter(actor, query), scope, query.timeZone) };
     },
     async get(actor: Actor, id: number) {
       return detail(actor, await visibleTicket(actor, id));
