@@ -10,7 +10,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8196;
@@ -67,9 +67,7 @@ const benchDb = `sw_bench_api_${process.pid}`;
 const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 if (adminUrl) {
   await admin(`create database ${benchDb}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${benchDb}`;
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = databaseUrl(adminUrl, benchDb);
 }
 const product = spawn('npm', ['start', '--silent'], {
   env: {

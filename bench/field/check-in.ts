@@ -16,7 +16,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = Number(process.env.PORT ?? 8196);
@@ -36,9 +36,7 @@ const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 let database: DbHandle;
 if (adminUrl) {
   await admin(`create database ${benchDb}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${benchDb}`;
-  database = openPostgres(url.toString(), 10);
+  database = openPostgres(databaseUrl(adminUrl, benchDb), 10);
 } else database = await openPglite(join(dataDir, 'db'));
 await migrateToLatest(database.db);
 const db = database.db;

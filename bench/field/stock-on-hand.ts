@@ -19,7 +19,7 @@ import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { systemClock } from '../../apps/server/src/platform/module.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'bench_inventory';
@@ -28,8 +28,7 @@ const STORES = 20;
 const MOVEMENTS = Number(process.env.BENCH_MOVEMENTS ?? 1_000_000);
 const keep = process.argv.includes('--keep');
 
-const url = new URL(ADMIN_URL);
-url.pathname = `/${DB_NAME}`;
+const url = databaseUrl(ADMIN_URL, DB_NAME);
 const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * p) - 1)] ?? 0;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -51,7 +50,7 @@ async function timed(runs: number, fn: (i: number) => Promise<unknown>) {
 console.log(`load average before: ${load()}`);
 await admin(`drop database if exists ${DB_NAME} with (force)`);
 await admin(`create database ${DB_NAME}`);
-const database = openPostgres(url.toString(), 4);
+const database = openPostgres(url, 4);
 const db = database.db;
 try {
   await migrateToLatest(db);

@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
 
 const PORT = 8199;
@@ -76,9 +76,7 @@ const benchDb = `sw_bench_foundation_${process.pid}`;
 const admin = (statement: string) => adminQuery(adminUrl as string, statement);
 if (adminUrl) {
   await admin(`create database ${benchDb}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${benchDb}`;
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = databaseUrl(adminUrl, benchDb);
 }
 const first = startServer();
 const coldMs = await first.ready;

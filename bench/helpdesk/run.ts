@@ -27,7 +27,7 @@ import { type Db, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { createEventBus, type DomainEvent } from '../../apps/server/src/platform/events.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
 import { systemClock } from '../../apps/server/src/platform/module.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { customerSettingsSchema, type TicketListQuery } from '../../packages/contracts/src/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,8 +36,7 @@ const TICKETS = 1_000_000;
 const SWEEP = 100_000;
 const keep = process.argv.includes('--keep');
 
-const url = new URL(ADMIN_URL);
-url.pathname = `/${DB_NAME}`;
+const url = databaseUrl(ADMIN_URL, DB_NAME);
 
 const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 
@@ -59,7 +58,7 @@ const existing = await (async () => {
   return rows.length > 0;
 })();
 if (!existing) await admin(`create database ${DB_NAME}`);
-const database = openPostgres(url.toString(), 4);
+const database = openPostgres(url, 4);
 const { db } = database;
 const log = { info() {}, warn: console.warn, error: console.error };
 
@@ -83,7 +82,7 @@ try {
     console.log(`generating ${TICKETS.toLocaleString()} tickets and their history…`);
     const t0 = performance.now();
     await db.deleteFrom('tickets').execute();
-    const client = new pg.Client({ connectionString: url.toString() });
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
     // A year of tickets; statuses, kinds and priorities in plausible shares; 2,000 sites, the tenant's users.
     await client.query(
@@ -255,7 +254,7 @@ try {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   let events = 0;
   const emitted: DomainEvent[] = [];

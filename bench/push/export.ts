@@ -13,7 +13,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROWS = Number(process.env.ROWS ?? 100_000);
@@ -28,9 +28,7 @@ async function main() {
   if (usePglite) database = await openPglite(null);
   else {
     await admin(`create database ${dbName}`);
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    database = openPostgres(u.toString(), 10);
+    database = openPostgres(databaseUrl(ADMIN_URL, dbName), 10);
   }
   try {
     await migrateToLatest(database.db);

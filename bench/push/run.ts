@@ -11,18 +11,14 @@ import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundat
 import { sha256 } from '../../apps/server/src/platform/crypto.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 
 const ADMIN_URL = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SOCKETS = Number(process.env.SOCKETS ?? 2000);
 const TABS_PER_USER = 10;
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const dbName = `sw_bench_push_${randomBytes(4).toString('hex')}`;
-const dbUrl = (() => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
+const dbUrl = databaseUrl(ADMIN_URL, dbName);
 
 const admin = (statement: string) => adminQuery(ADMIN_URL, statement);
 

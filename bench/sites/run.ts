@@ -11,13 +11,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
 import { openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { buildEstate } from './estate.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -29,20 +29,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const MAP_ONLY = process.env.BENCH_MAP_ONLY === '1';
 
 const name = `bench_sites_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-await admin.end();
-const url = new URL(ADMIN_URL);
-url.pathname = `/${name}`;
-const database = openPostgres(url.toString(), 10);
+await adminQuery(ADMIN_URL, `create database ${name}`);
+const database = openPostgres(databaseUrl(ADMIN_URL, name), 10);
 
 async function cleanup() {
   await database.close();
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
+  await adminQuery(ADMIN_URL, `drop database if exists ${name} with (force)`);
 }
 
 try {

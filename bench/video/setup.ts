@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
@@ -12,6 +11,7 @@ import { insertAsset } from '../../apps/server/src/modules/sites/repository.ts';
 import { upsertCamera } from '../../apps/server/src/modules/video/repository.ts';
 import { type DbHandle, openPostgres } from '../../apps/server/src/platform/db.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
+import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 
 export const BENCH_CAPTCHA = 'BENCH';
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -19,22 +19,14 @@ export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@
 /** A fresh PostgreSQL database for one benchmark run, dropped by close(). */
 export async function benchDatabase(): Promise<DbHandle> {
   const name = `sw_video_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), 5);
+  await adminQuery(ADMIN_URL, `create database ${name}`);
+  const handle = openPostgres(databaseUrl(ADMIN_URL, name), 5);
   await migrateToLatest(handle.db);
   return {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(ADMIN_URL, `drop database if exists ${name} with (force)`);
     },
   };
 }
