@@ -230,10 +230,9 @@ export async function frequentWords(db: Db): Promise<string[]> {
     join pg_class c on c.relnamespace = n.oid and c.relname = s.tablename
     where s.schemaname = current_schema() and s.tablename = 'tickets' and s.attname = 'search'
   `.execute(db);
-  const stats = rows[0];
-  if (!stats?.words || !stats.freqs || Number(stats.tickets) <= 0) return [];
-  const tickets = Number(stats.tickets);
-  return stats.words.filter((_, i) => Number(stats.freqs?.[i] ?? 0) * tickets > FEW_WORD_MATCHES);
+  const { words, freqs, tickets } = rows[0] ?? {};
+  if (!words || !freqs || !(Number(tickets) > 0)) return [];
+  return words.filter((_, i) => Number(freqs[i] ?? 0) * Number(tickets) > FEW_WORD_MATCHES);
 }
 
 /**
