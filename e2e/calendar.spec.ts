@@ -17,6 +17,15 @@ async function onlyOther(page: Page) {
   await expect(page.locator('.MuiMenu-root')).toHaveCount(0);
 }
 
+/**
+ * Events can be dragged once the user's permissions have come (the add button shows them), and boxes are measured
+ * once the filtered list has replaced the unfiltered one (which laid the days out differently).
+ */
+async function readyToDrag(page: Page) {
+  await expect(page.getByTestId('calendar-add')).toBeVisible();
+  await expect(page.getByTestId('calendar')).toHaveAttribute('aria-busy', 'false');
+}
+
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 test('a customer admin creates an event from the form', async ({ page, signIn }) => {
@@ -58,6 +67,7 @@ test('an occurrence of a weekly series is moved by drag, the series stays', asyn
   await onlyOther(page);
   const item = page.locator(`[data-item-id="${event.id}:${day(0)}T10:00"]`);
   await expect(item).toBeVisible({ timeout: 30_000 });
+  await readyToDrag(page);
   await item.scrollIntoViewIfNeeded();
   const target = page.locator(`[data-date="${day(1)}"]`).first();
   await expect(target).toBeVisible();
@@ -135,6 +145,7 @@ test.describe('on a phone', () => {
       await onlyOther(page);
       const item = page.getByTestId('calendar-item').filter({ hasText: title });
       await expect(item).toBeVisible({ timeout: 30_000 });
+      await readyToDrag(page);
       const target = page.locator('[data-time="06:00:00"]').last();
       // The slot in the middle of the screen, the event three hours above it: both under the finger's path, and the
       // finger far from the edges, where the calendar scrolls on its own while an event is dragged.
