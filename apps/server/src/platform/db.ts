@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from '../db/types.ts';
 import { copyTemplate } from './db-template.ts';
 import { createNamedStatements } from './pg-statements.ts';
+import { parseTimestamptz, TIMESTAMPTZ } from './pg-timestamps.ts';
 import { createPreparedStatements, type PreparedStatements } from './pglite-statements.ts';
 
 export type Db = Kysely<Database>;
@@ -50,6 +51,7 @@ const NUMERIC = 1700;
 /** ids and counts fit in a double; numbers beat strings for every caller. */
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+pg.types.setTypeParser(TIMESTAMPTZ, parseTimestamptz);
 
 export function openPostgres(url: string, max = 10): DbHandle {
   const pool = new pg.Pool({ connectionString: url, max });
@@ -124,7 +126,7 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
   // A new data folder starts from the migrated template when there is one (db-template.ts).
   if (dbDir && !existsSync(join(dbDir, 'PG_VERSION'))) copyTemplate(dbDir);
   const pglite = await PGlite.create(dbDir, {
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [TIMESTAMPTZ]: parseTimestamptz },
     // The embedded database's buffer pool lives in this process's memory, and WebAssembly memory is never given back:
     // 8 MB (PostgreSQL's default is 128 MB) keeps the idle server 29 MB smaller than 32 MB did. Pages it cannot hold are
     // read from the data folder through the operating system's cache; the demo's ticket list was served as fast.
