@@ -74,6 +74,23 @@ describe('prepared statements of the embedded database', () => {
     await expect(statements.query('select $1::int', [1])).rejects.toThrow('PGlite is closed');
   });
 
+  it('hands the notifications of its answers to the listener', async () => {
+    const heard: string[] = [];
+    const statements = createPreparedStatements(pglite, undefined, (channel, payload) => heard.push(`${channel}:${payload}`));
+    await pglite.exec('listen probe_channel');
+    await statements.query('select pg_notify($1, $2)', ['probe_channel', 'hello']);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(heard).toEqual(['probe_channel:hello']);
+    await pglite.exec('unlisten probe_channel');
+  });
+
+  it('reads text with every kind of character and wide rows', async () => {
+    const statements = createPreparedStatements(pglite);
+    const text = `é ü 漢字 😀 ${'x'.repeat(100_000)}`;
+    const { rows } = await statements.query('select $1::text as t, length($1::text) as n', [text]);
+    expect(rows).toEqual([{ t: text, n: [...text].length }]);
+  });
+
   it('takes part in the session transaction', async () => {
     const statements = createPreparedStatements(pglite);
     await pglite.exec('begin');

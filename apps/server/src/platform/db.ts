@@ -7,15 +7,20 @@ import type { Database } from '../db/types.ts';
 import { copyTemplate } from './db-template.ts';
 import { createNamedStatements } from './pg-statements.ts';
 import { parseTimestamptz, TIMESTAMPTZ } from './pg-timestamps.ts';
-import { createPreparedStatements, type PreparedStatements } from './pglite-statements.ts';
+import { createPreparedStatements, type NotificationListener, type PreparedStatements } from './pglite-statements.ts';
 
 export type Db = Kysely<Database>;
 
 export interface DbHandle {
   db: Db;
   kind: 'pg' | 'pglite';
-  /** The PGlite instance in embedded mode (LISTEN/NOTIFY and raw access). */
+  /** The PGlite instance in embedded mode (raw access). */
   pglite?: PGlite;
+  /**
+   * Embedded mode: calls `listener` with every notification of the database (its own NOTIFYs, which PGlite's one
+   * session hears); returns the function that stops it.
+   */
+  onNotification?(listener: NotificationListener): () => void;
   /** Connection string in PostgreSQL mode. */
   url?: string;
   close(): Promise<void>;
@@ -82,9 +87,9 @@ class PGlitePool {
   holders = 0;
   readonly #pglite: PGlite;
   readonly #statements: PreparedStatements;
-  constructor(pglite: PGlite) {
+  constructor(pglite: PGlite, onNotification: NotificationListener) {
     this.#pglite = pglite;
-    this.#statements = createPreparedStatements(pglite);
+    this.#statements = createPreparedStatements(pglite, undefined, onNotification);
   }
 
   async connect() {
@@ -133,7 +138,13 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
     loadDataDir: options.loadDataDir,
   });
-  const pool = new PGlitePool(pglite);
+  // Notifications come in the answers of prepared statements (read here) and of plain statements (read by PGlite).
+  const listeners = new Set<NotificationListener>();
+  const notify: NotificationListener = (channel, payload) => {
+    for (const listener of listeners) listener(channel, payload);
+  };
+  pglite.onNotification(notify);
+  const pool = new PGlitePool(pglite, notify);
   const queries = queryLog();
   // biome-ignore lint/suspicious/noExplicitAny: PostgresDialect only needs connect() and end()
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as any }), log: queries.log });
@@ -141,6 +152,10 @@ export async function openPglite(dataDir: string | null, options: { loadDataDir?
     db,
     kind: 'pglite',
     pglite,
+    onNotification(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     onQuery: queries.onQuery,
     poolStats: () => ({ total: 1, idle: pool.holders === 0 ? 1 : 0, waiting: Math.max(0, pool.holders - 1) }),
     close: async () => {

@@ -1,18 +1,29 @@
-import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
+import { type PGlite, protocol, type Results } from '@electric-sql/pglite';
+import type {
+  BackendMessage,
+  CommandCompleteMessage,
+  DatabaseError,
+  DataRowMessage,
+  NotificationResponseMessage,
+  RowDescriptionMessage,
+} from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
 
 /** Prepared statements kept per database; the least recently used one is closed beyond this. */
 export const MAX_PREPARED_STATEMENTS = 200;
 /** "cached plan must not change result type": a table changed under a prepared `select *`. */
 const FEATURE_NOT_SUPPORTED = '0A000';
+/** Commands whose count PGlite reports as the rows affected (others, such as SELECT, count 0). */
+const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
 
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+export type NotificationListener = (channel: string, payload: string) => void;
 
 interface Statement {
   name: string;
   /** Parameter type ids, for the serializers. */
   types: number[];
-  /** The statement's row description (absent for statements that return no rows). */
-  row: BackendMessage | undefined;
+  /** The statement's columns (absent for statements that return no rows). */
+  fields: Results['fields'] | undefined;
 }
 
 const { serialize } = protocol;
@@ -34,27 +45,55 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * then each call is one bind-execute-sync round into it. PGlite's own `query` parses, describes and plans the
  * statement again on every call in five separate rounds; on a table with many indexes planning alone cost more
  * than the query (a page of tickets 1.8 ms against 1.0 ms prepared, a lookup by ids 0.58 ms against 0.08 ms).
- * The caller serializes access (one session); parameters are serialized and rows parsed as PGlite does.
+ *
+ * The answer is read by node-postgres' protocol parser, not PGlite's: PGlite's copies every column value into an
+ * ArrayBuffer of its own before decoding it, which made reading a page of tickets cost more than running its query.
+ * Values are converted by PGlite's type parsers as before. A notification in an answer (a NOTIFY outside a
+ * transaction) goes to `onNotification`, as PGlite gives its own answers' to its listeners.
+ * The caller serializes access (one session).
  */
-export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STATEMENTS) {
+export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STATEMENTS, onNotification?: NotificationListener) {
   /** By SQL text, least recently used first. */
   const statements = new Map<string, Statement>();
   /** Closed on the next round (a Close message rides with it). */
   let closing: string[] = [];
 
-  const run = (message: Uint8Array) => pglite._runExclusiveQuery(() => pglite.execProtocol(message, { syncToFs: false }));
+  /** One round into the database: its messages, or the database's error once the round is over. */
+  async function run(message: Uint8Array): Promise<BackendMessage[]> {
+    const chunks: Buffer[] = [];
+    await pglite._runExclusiveQuery(() =>
+      pglite.execProtocolRawStream(message, {
+        syncToFs: false,
+        // a view of the database's memory, overwritten by the next round: copied
+        onRawData: (data) => chunks.push(Buffer.from(data)),
+      }),
+    );
+    const messages: BackendMessage[] = [];
+    let error: DatabaseError | undefined;
+    new Parser().parse(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), (m) => {
+      if (m.name === 'error') error ??= m as DatabaseError;
+      else if (m.name === 'notification') {
+        const { channel, payload } = m as NotificationResponseMessage;
+        if (onNotification) queueMicrotask(() => onNotification(channel, payload));
+      } else messages.push(m);
+    });
+    if (error) throw error;
+    return messages;
+  }
 
   async function prepare(text: string): Promise<Statement> {
     const name = `sw_${++counter}`;
     const closes = closing.map((old) => serialize.close({ type: 'S', name: old }));
     closing = [];
-    const { messages } = await run(
+    const messages = await run(
       concat([...closes, serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
     );
+    const parameters = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
+    const row = messages.find((m) => m.name === 'rowDescription') as RowDescriptionMessage | undefined;
     const statement = {
       name,
-      types: parse.parseDescribeStatementResults(messages),
-      row: messages.find((m) => m.name === 'rowDescription'),
+      types: parameters?.dataTypeIDs ?? [],
+      fields: row?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
     };
     statements.set(text, statement);
     if (statements.size > max) {
@@ -71,10 +110,29 @@ export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STAT
       const serializer = pglite.serializers[statement.types[i] as number];
       return serializer ? serializer(param) : String(param);
     });
-    const { messages } = await run(
+    const messages = await run(
       concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]),
     );
-    return parse.parseResults(statement.row ? [statement.row, ...messages] : messages, pglite.parsers)[0] as Results;
+    const fields = statement.fields ?? [];
+    const parsers = fields.map((f) => pglite.parsers[f.dataTypeID]);
+    const rows: Record<string, unknown>[] = [];
+    let affectedRows = 0;
+    for (const m of messages) {
+      if (m.name === 'dataRow') {
+        const values = (m as DataRowMessage).fields as (string | null)[];
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < fields.length; i++) {
+          const value = values[i] ?? null;
+          const parser = parsers[i];
+          row[(fields[i] as { name: string }).name] = value === null || !parser ? value : parser(value, fields[i]?.dataTypeID as number);
+        }
+        rows.push(row);
+      } else if (m.name === 'commandComplete') {
+        const words = (m as CommandCompleteMessage).text.split(' ');
+        if (COUNTED_COMMANDS.has(words[0] as string)) affectedRows += Number.parseInt(words.at(-1) as string, 10) || 0;
+      }
+    }
+    return { rows, fields, affectedRows };
   }
 
   return {

@@ -83,9 +83,8 @@ export function pgliteTransport(handle: DbHandle): PushTransport {
   let off: (() => void) | undefined;
   return {
     async start(onMessage) {
-      const pglite = handle.pglite;
-      if (!pglite) throw new Error('pgliteTransport needs a PGlite handle');
-      off = pglite.onNotification((channel, payload) => {
+      if (!handle.onNotification) throw new Error('pgliteTransport needs a PGlite handle');
+      off = handle.onNotification((channel, payload) => {
         if (channel === PUSH_CHANNEL) onMessage(payload);
       });
       await sql`listen ${sql.raw(PUSH_CHANNEL)}`.execute(handle.db);
