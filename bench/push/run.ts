@@ -40,6 +40,8 @@ async function prepare(): Promise<{ cookies: string[]; tenantId: number; userIds
       Array.from({ length: users }, (_, i) => ({
         tenant_id: tenantId,
         username: `bench${i}`,
+        firstname: 'Bench',
+        lastname: `User ${i}`,
         email: `bench${i}@bench.example.com`,
         password_hash: 'x',
         roles: ['customer'],
@@ -117,8 +119,7 @@ function connect(port: number, cookie: string): Promise<WebSocket> {
       const envelope = JSON.parse(String(raw)) as { type: string; data: { sentAt?: number } };
       if (envelope.type === 'hello') return resolve(ws);
       if (typeof envelope.data?.sentAt !== 'number') return;
-      if (!latencies[scenario]) latencies[scenario] = [];
-      latencies[scenario].push(now - envelope.data.sentAt);
+      (latencies[scenario] ??= []).push(now - envelope.data.sentAt);
     });
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
