@@ -1,18 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { TICKET_REPORTS } from '@sitewatch/contracts/helpdesk/admin';
-import {
-  TICKET_STATUS_LABELS,
-  TICKET_TYPE_LABELS,
-  TICKET_TYPES,
-  type TicketStatus,
-  type TicketType,
-} from '@sitewatch/contracts/helpdesk/tickets';
+import { TICKET_STATUS_LABELS, TICKET_TYPE_LABELS, type TicketStatus, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState.tsx';
@@ -20,13 +12,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { type Dashboard, useDashboard } from './api.ts';
 import { barHeights, dailySeries } from './dashboard-model.ts';
 import { presetRange } from './model.ts';
-
-const RANGES = [
-  { key: 'last7d', label: 'Last 7 days' },
-  { key: 'last30d', label: 'Last 30 days' },
-  { key: 'last3m', label: 'Last 3 months' },
-  { key: 'last6m', label: 'Last 6 months' },
-] as const;
+import { type TicketPeriod, TypeAndRangeFields } from './TypeAndRangeFields.tsx';
 
 function Figure({ label, value, colour, testId }: { label: string; value: string | number; colour?: string; testId?: string }) {
   return (
@@ -133,49 +119,14 @@ function Trend({ days, from, to }: { days: Dashboard['perDay']; from: string; to
 
 /** /ticket/dashboard: the tickets of a range at a glance, with links to the reports. */
 export function TicketDashboardPage() {
-  const [range, setRange] = useState<(typeof RANGES)[number]['key']>('last30d');
+  const [range, setRange] = useState<TicketPeriod>('last30d');
   const [type, setType] = useState<TicketType | 'all'>('all');
   const { from, to } = presetRange(range);
   const dashboard = useDashboard({ type, from, to });
   const d = dashboard.data;
   return (
     <Box>
-      <PageHeader
-        title="Ticket dashboard"
-        actions={
-          <>
-            <TextField
-              select
-              size="small"
-              label="Type"
-              value={type}
-              onChange={(e) => setType(e.target.value as TicketType | 'all')}
-              sx={{ minWidth: 180 }}
-            >
-              <MenuItem value="all">All tickets</MenuItem>
-              {TICKET_TYPES.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {TICKET_TYPE_LABELS[t]}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Range"
-              value={range}
-              onChange={(e) => setRange(e.target.value as typeof range)}
-              sx={{ minWidth: 150 }}
-            >
-              {RANGES.map((r) => (
-                <MenuItem key={r.key} value={r.key}>
-                  {r.label}
-                </MenuItem>
-              ))}
-            </TextField>
-          </>
-        }
-      />
+      <PageHeader title="Ticket dashboard" actions={<TypeAndRangeFields type={type} onType={setType} range={range} onRange={setRange} />} />
       {dashboard.isError && !d ? <ErrorState onRetry={() => void dashboard.refetch()} /> : null}
       {dashboard.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
       {d ? (

@@ -5,7 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { TICKET_REPORTS, type TicketReportKind } from '@sitewatch/contracts/helpdesk/admin';
-import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
+import type { TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
@@ -14,20 +14,14 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { downloadCsv, toCsv } from '../../../lib/csv.ts';
 import { useReport } from './api.ts';
 import { presetRange } from './model.ts';
-
-const RANGES = [
-  { key: 'last7d', label: 'Last 7 days' },
-  { key: 'last30d', label: 'Last 30 days' },
-  { key: 'last3m', label: 'Last 3 months' },
-  { key: 'last6m', label: 'Last 6 months' },
-] as const;
+import { type TicketPeriod, TypeAndRangeFields } from './TypeAndRangeFields.tsx';
 
 /** /ticket-report/{id}: one of the ticket reports, as a table that can be saved as CSV. */
 export function TicketReportPage() {
   const { id } = useParams();
   const navigate = useNavigate();
   const kind = (id && id in TICKET_REPORTS ? id : 'status') as TicketReportKind;
-  const [range, setRange] = useState<(typeof RANGES)[number]['key']>('last30d');
+  const [range, setRange] = useState<TicketPeriod>('last30d');
   const [type, setType] = useState<TicketType | 'all'>('all');
   const { from, to } = presetRange(range);
   const report = useReport({ kind, type, from, to });
@@ -66,35 +60,7 @@ export function TicketReportPage() {
                 </MenuItem>
               ))}
             </TextField>
-            <TextField
-              select
-              size="small"
-              label="Type"
-              value={type}
-              onChange={(e) => setType(e.target.value as TicketType | 'all')}
-              sx={{ minWidth: 160 }}
-            >
-              <MenuItem value="all">All tickets</MenuItem>
-              {TICKET_TYPES.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {TICKET_TYPE_LABELS[t]}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Range"
-              value={range}
-              onChange={(e) => setRange(e.target.value as typeof range)}
-              sx={{ minWidth: 140 }}
-            >
-              {RANGES.map((r) => (
-                <MenuItem key={r.key} value={r.key}>
-                  {r.label}
-                </MenuItem>
-              ))}
-            </TextField>
+            <TypeAndRangeFields type={type} onType={setType} range={range} onRange={setRange} />
             <Button startIcon={<FileDownloadOutlined />} disabled={!data?.rows.length} onClick={handleExport}>
               CSV
             </Button>
