@@ -16,7 +16,10 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
           </Typography>
         ) : null}
       </Box>
-      {actions ? <Box sx={{ display: 'flex', gap: 1 }}>{actions}</Box> : null}
+      {actions ? (
+        // On a phone the actions take rows of their own; fields, full width by default, then fill a row each.
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' }, maxWidth: '100%' }}>{actions}</Box>
+      ) : null}
     </Box>
   );
 }
