@@ -249,6 +249,7 @@ test.describe('at phone width (390 px)', () => {
       '/tickets/all',
       '/ticket/dashboard',
       '/devices',
+      '/device-health',
       '/assets',
       '/site-summary/dashboard',
       '/multisitestatus/dashboard',

@@ -65,7 +65,7 @@ function AlarmsTab() {
       : []),
   ];
   return (
-    <Box sx={{ display: 'grid', gap: 1 }}>
+    <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <ToggleButtonGroup size="small" exclusive value={state} onChange={(_e, v) => v && setState(v)} aria-label="Alarm state">
         <ToggleButton value="ACTIVE">Active</ToggleButton>
         <ToggleButton value="ALL">All</ToggleButton>
@@ -129,7 +129,7 @@ function RulesTab({ canEdit }: { canEdit: boolean }) {
       : []),
   ];
   return (
-    <Box sx={{ display: 'grid', gap: 1 }}>
+    <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'minmax(0, 1fr)' }}>
       {canEdit ? (
         <Box>
           <Button variant="contained" onClick={() => setEditing('new')}>
