@@ -5,7 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
-import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketSummary, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
+import type { TicketSummary, TicketType } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -18,6 +18,7 @@ import { ticketKeys } from '../keys.ts';
 import { type Assignee, useTickets } from './api.ts';
 import { PriorityChip, StatusChip, UserPicker } from './components.tsx';
 import { viewPath } from './model.ts';
+import { TicketTypeField } from './TicketFilterFields.tsx';
 
 /** /assign-ticket: pick unfinished tickets and give them to one person (or take them back) in one go. */
 export function AssignTicketsPage() {
@@ -73,21 +74,7 @@ export function AssignTicketsPage() {
     <Box>
       <PageHeader title="Assign tickets" subtitle="Choose tickets, then the person to give them to." />
       <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label="Type"
-          value={type}
-          onChange={(e) => setType(e.target.value as TicketType | 'all')}
-          sx={{ minWidth: 180 }}
-        >
-          <MenuItem value="all">All tickets</MenuItem>
-          {TICKET_TYPES.map((t) => (
-            <MenuItem key={t} value={t}>
-              {TICKET_TYPE_LABELS[t]}
-            </MenuItem>
-          ))}
-        </TextField>
+        <TicketTypeField value={type} onChange={setType} />
         <TextField
           select
           size="small"

@@ -12,7 +12,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { type Dashboard, useDashboard } from './api.ts';
 import { barHeights, dailySeries } from './dashboard-model.ts';
 import { presetRange } from './model.ts';
-import { type TicketPeriod, TypeAndRangeFields } from './TypeAndRangeFields.tsx';
+import { type TicketPeriod, TypeAndRangeFields } from './TicketFilterFields.tsx';
 
 function Figure({ label, value, colour, testId }: { label: string; value: string | number; colour?: string; testId?: string }) {
   return (

@@ -14,7 +14,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { downloadCsv, toCsv } from '../../../lib/csv.ts';
 import { useReport } from './api.ts';
 import { presetRange } from './model.ts';
-import { type TicketPeriod, TypeAndRangeFields } from './TypeAndRangeFields.tsx';
+import { type TicketPeriod, TypeAndRangeFields } from './TicketFilterFields.tsx';
 
 /** /ticket-report/{id}: one of the ticket reports, as a table that can be saved as CSV. */
 export function TicketReportPage() {

@@ -11,6 +11,27 @@ export const TICKET_PERIODS = [
 ] as const;
 export type TicketPeriod = (typeof TICKET_PERIODS)[number]['key'];
 
+/** A ticket type, or all of them. */
+export function TicketTypeField(props: { value: TicketType | 'all'; onChange(type: TicketType | 'all'): void }) {
+  return (
+    <TextField
+      select
+      size="small"
+      label="Type"
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value as TicketType | 'all')}
+      sx={{ minWidth: 170 }}
+    >
+      <MenuItem value="all">All tickets</MenuItem>
+      {TICKET_TYPES.map((t) => (
+        <MenuItem key={t} value={t}>
+          {TICKET_TYPE_LABELS[t]}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /** The ticket type and the period of the ticket dashboard and of the ticket reports. */
 export function TypeAndRangeFields(props: {
   type: TicketType | 'all';
@@ -20,21 +41,7 @@ export function TypeAndRangeFields(props: {
 }) {
   return (
     <>
-      <TextField
-        select
-        size="small"
-        label="Type"
-        value={props.type}
-        onChange={(e) => props.onType(e.target.value as TicketType | 'all')}
-        sx={{ minWidth: 170 }}
-      >
-        <MenuItem value="all">All tickets</MenuItem>
-        {TICKET_TYPES.map((t) => (
-          <MenuItem key={t} value={t}>
-            {TICKET_TYPE_LABELS[t]}
-          </MenuItem>
-        ))}
-      </TextField>
+      <TicketTypeField value={props.type} onChange={props.onType} />
       <TextField
         select
         size="small"
