@@ -119,7 +119,9 @@ function connect(port: number, cookie: string): Promise<WebSocket> {
       const envelope = JSON.parse(String(raw)) as { type: string; data: { sentAt?: number } };
       if (envelope.type === 'hello') return resolve(ws);
       if (typeof envelope.data?.sentAt !== 'number') return;
-      (latencies[scenario] ??= []).push(now - envelope.data.sentAt);
+      const list = latencies[scenario] ?? [];
+      latencies[scenario] = list;
+      list.push(now - envelope.data.sentAt);
     });
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);
