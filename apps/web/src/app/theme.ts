@@ -1,4 +1,5 @@
 import { createTheme, type Theme } from '@mui/material/styles';
+import type {} from '@mui/x-data-grid/themeAugmentation';
 import { SIDE_NAV_WIDTH_PX } from '@sitewatch/contracts/constants';
 import type { ThemeMode } from './providers/theme-mode.tsx';
 
@@ -32,6 +33,8 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false): Theme {
       MuiTextField: { defaultProps: { fullWidth: true } },
       // Pagers wrap at phone width instead of widening the page.
       MuiTablePagination: { styleOverrides: { toolbar: { flexWrap: 'wrap', justifyContent: 'flex-end' } } },
+      // An empty table says what the product's empty lists say (a table may name what it lacks instead).
+      MuiDataGrid: { defaultProps: { localeText: { noRowsLabel: 'No Data Found' } } },
     },
   });
 }
