@@ -157,9 +157,16 @@ test.describe('toasts', () => {
     const close = page.getByTestId('system-alerts-close');
     const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
       a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-    const toastBox = await toast.boundingBox();
-    const closeBox = await close.boundingBox();
-    expect(toastBox && closeBox && overlaps(toastBox, closeBox)).toBeFalsy();
+    // The page loads anew: the error can come before the banner's alerts, and the toasts move below the banner once
+    // it is there.
+    await expect(close).toBeVisible();
+    await expect
+      .poll(async () => {
+        const toastBox = await toast.boundingBox();
+        const closeBox = await close.boundingBox();
+        return Boolean(toastBox && closeBox && overlaps(toastBox, closeBox));
+      })
+      .toBe(false);
     // The bell's panel opens over any toast: its Mark all as read is what the pointer reaches.
     await page.getByTestId('notification-bell').click();
     const markAll = page.getByTestId('notification-mark-all');
