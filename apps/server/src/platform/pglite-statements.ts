@@ -24,6 +24,8 @@ interface Statement {
   types: number[];
   /** The statement's columns (absent for statements that return no rows). */
   fields: Results['fields'] | undefined;
+  /** Each column's type parser (PGlite's), looked up once. */
+  parsers: (((value: string, typeId: number) => unknown) | undefined)[];
 }
 
 const { serialize } = protocol;
@@ -90,10 +92,12 @@ export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STAT
     );
     const parameters = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
     const row = messages.find((m) => m.name === 'rowDescription') as RowDescriptionMessage | undefined;
-    const statement = {
+    const fields = row?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+    const statement: Statement = {
       name,
       types: parameters?.dataTypeIDs ?? [],
-      fields: row?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+      fields,
+      parsers: (fields ?? []).map((f) => pglite.parsers[f.dataTypeID]),
     };
     statements.set(text, statement);
     if (statements.size > max) {
@@ -114,7 +118,7 @@ export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STAT
       concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]),
     );
     const fields = statement.fields ?? [];
-    const parsers = fields.map((f) => pglite.parsers[f.dataTypeID]);
+    const { parsers } = statement;
     const rows: Record<string, unknown>[] = [];
     let affectedRows = 0;
     for (const m of messages) {

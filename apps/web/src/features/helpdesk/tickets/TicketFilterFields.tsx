@@ -1,14 +1,12 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { TICKET_TYPE_LABELS, TICKET_TYPES, type TicketType } from '@sitewatch/contracts/helpdesk/tickets';
+import { DATE_PRESETS } from './model';
 
-/** The periods the ticket dashboard and the ticket reports offer (keys of `DATE_PRESETS`). */
-export const TICKET_PERIODS = [
-  { key: 'last7d', label: 'Last 7 days' },
-  { key: 'last30d', label: 'Last 30 days' },
-  { key: 'last3m', label: 'Last 3 months' },
-  { key: 'last6m', label: 'Last 6 months' },
-] as const;
+/** The periods the ticket dashboard and the ticket reports offer: the list's presets but the last 24 hours. */
+export const TICKET_PERIODS = DATE_PRESETS.filter(
+  (p): p is Exclude<(typeof DATE_PRESETS)[number], { key: 'last24h' }> => p.key !== 'last24h',
+);
 export type TicketPeriod = (typeof TICKET_PERIODS)[number]['key'];
 
 /** A ticket type, or all of them. */
