@@ -40,6 +40,28 @@ describe('the embedded session', () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor((callers * perCaller) / EMBEDDED_TURN_MS / 2));
   });
 
+  it('lets the event loop turn during a long run of statements by one caller', async () => {
+    const statements = 40;
+    let turns = 0;
+    let done = false;
+    const turn = () => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const sum = await database.db.transaction().execute(async (trx) => {
+      let total = 0;
+      for (let i = 0; i < statements; i++) {
+        busy(1);
+        total += (await sql<{ n: number }>`select ${i}::int as n`.execute(trx)).rows[0]?.n ?? 0;
+      }
+      return total;
+    });
+    done = true;
+    expect(sum).toBe((statements * (statements - 1)) / 2);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(statements / EMBEDDED_TURN_MS / 2));
+  });
+
   it('keeps a transaction whole while others wait', async () => {
     await sql`create table if not exists turn_probe (n int)`.execute(database.db);
     const writer = database.db.transaction().execute(async (trx) => {

@@ -125,8 +125,16 @@ class PGlitePool {
     await acquired;
     const pglite = this.#pglite;
     const statements = this.#statements;
+    // One caller's own run of statements (a transaction, the demo's seeding, an ingest flush) lets the loop turn as
+    // well; the session stays held meanwhile.
+    const turn = async () => {
+      if (performance.now() - this.#turnStart < EMBEDDED_TURN_MS) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.#turnStart = performance.now();
+    };
     return {
       async query(sql: string, params: readonly unknown[]) {
+        await turn();
         // The simple protocol allows several statements (migrations); the extended one binds parameters.
         const result =
           params.length === 0 ? ((await pglite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 }) : await statements.query(sql, params);
