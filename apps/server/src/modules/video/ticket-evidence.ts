@@ -125,8 +125,11 @@ export function createTicketEvidence(deps: TicketEvidenceDeps) {
       bytes = result.bytes;
     } catch (error) {
       if (job.signal.aborted) throw error;
-      if (!(error as Error).message.includes('No footage') && job.attempt < 3) throw error;
-      log.warn({ err: error, evidenceId: id, tenantId }, 'ticket evidence clip could not be cut');
+      const noFootage = (error as Error).message.includes('No footage');
+      if (!noFootage && job.attempt < 3) throw error;
+      // A camera that recorded nothing over the window (offline, not recording): an outcome the ticket shows.
+      if (noFootage) log.info({ evidenceId: id, tenantId }, 'ticket evidence: the camera has no footage over the window');
+      else log.warn({ err: error, evidenceId: id, tenantId }, 'ticket evidence clip could not be cut');
     }
     await repo.setEvidenceStatus(db, tenantId, id, status, bytes);
     const device = await deps.directory().device(tenantId, row.device_id);
