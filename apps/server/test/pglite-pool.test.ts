@@ -10,6 +10,23 @@ function busy(ms: number) {
   }
 }
 
+/** Counts the event loop's turns from now until `stop`, which returns the count. */
+function countTurns() {
+  let turns = 0;
+  let stopped = false;
+  const turn = () => {
+    turns++;
+    if (!stopped) setImmediate(turn);
+  };
+  setImmediate(turn);
+  return {
+    stop() {
+      stopped = true;
+      return turns;
+    },
+  };
+}
+
 describe('the embedded session', () => {
   let database: DbHandle;
   beforeAll(async () => {
@@ -20,35 +37,23 @@ describe('the embedded session', () => {
   it('lets the event loop turn while a queue of callers takes it in turn', async () => {
     const callers = 40;
     const perCaller = 1;
-    let turns = 0;
-    let done = false;
-    const turn = () => {
-      turns++;
-      if (!done) setImmediate(turn);
-    };
     const queue = Array.from({ length: callers }, () =>
       database.db.connection().execute(async (connection) => {
         busy(perCaller);
         return sql<{ one: number }>`select ${1}::int as one`.execute(connection);
       }),
     );
-    setImmediate(turn);
+    const turns = countTurns();
     const results = await Promise.all(queue);
-    done = true;
+    const counted = turns.stop();
     expect(results.every((r) => r.rows[0]?.one === 1)).toBe(true);
     // Passed on in microtasks alone, the whole queue ran within one turn of the loop.
-    expect(turns).toBeGreaterThanOrEqual(Math.floor((callers * perCaller) / EMBEDDED_TURN_MS / 2));
+    expect(counted).toBeGreaterThanOrEqual(Math.floor((callers * perCaller) / EMBEDDED_TURN_MS / 2));
   });
 
   it('lets the event loop turn during a long run of statements by one caller', async () => {
     const statements = 40;
-    let turns = 0;
-    let done = false;
-    const turn = () => {
-      turns++;
-      if (!done) setImmediate(turn);
-    };
-    setImmediate(turn);
+    const turns = countTurns();
     const sum = await database.db.transaction().execute(async (trx) => {
       let total = 0;
       for (let i = 0; i < statements; i++) {
@@ -57,9 +62,9 @@ describe('the embedded session', () => {
       }
       return total;
     });
-    done = true;
+    const counted = turns.stop();
     expect(sum).toBe((statements * (statements - 1)) / 2);
-    expect(turns).toBeGreaterThanOrEqual(Math.floor(statements / EMBEDDED_TURN_MS / 2));
+    expect(counted).toBeGreaterThanOrEqual(Math.floor(statements / EMBEDDED_TURN_MS / 2));
   });
 
   it('keeps a transaction whole while others wait', async () => {
