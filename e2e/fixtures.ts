@@ -82,4 +82,28 @@ export async function apiSession(baseURL: string, username: string) {
   };
 }
 
+/**
+ * A user of the test's own, made by the customer admin through the API with the demo password; `more` adds fields
+ * of the user form (a group, notification settings). Returns its username and id.
+ */
+export async function createUser(
+  baseURL: string,
+  user: { username: string; firstname: string; lastname: string; role: string; more?: Record<string, unknown> },
+) {
+  const api = await apiSession(baseURL, 'customeradmin');
+  const created = await api.post('/iotapp/users/', {
+    username: user.username,
+    email: `${user.username}@demo.example.com`,
+    firstname: user.firstname,
+    lastname: user.lastname,
+    userRole: [user.role],
+    password: PASSWORD,
+    ...user.more,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = (await created.json()).id as number;
+  await api.dispose();
+  return { username: user.username, id };
+}
+
 export { expect };

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiSession, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, createUser, expect, signInThroughForm, test } from './fixtures.ts';
 
 /**
  * The rough edges of the built screens (issue 11): popups that close by themselves, screens the user may not use,
@@ -18,24 +18,6 @@ async function socketReady(page: Page, open: () => Promise<unknown>) {
     .then((ws) => ws.waitForEvent('framereceived', (frame) => String(frame.payload).includes('"hello"')));
   await open();
   await hello;
-}
-
-/** A user of the test's own, made by the customer admin through the API; returns its username and id. */
-async function newUser(baseURL: string, prefix: string, firstname: string, lastname: string, role: string) {
-  const people = await apiSession(baseURL, 'customeradmin');
-  const username = `${prefix}-${Date.now()}`;
-  const created = await people.post('/iotapp/users/', {
-    username,
-    email: `${username}@demo.example.com`,
-    firstname,
-    lastname,
-    userRole: [role],
-    password: PASSWORD,
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const id = (await created.json()).id as number;
-  await people.dispose();
-  return { username, id };
 }
 
 /** The page's document is no wider than its window: nothing makes it scroll sideways. */
@@ -58,7 +40,12 @@ test.describe('live popups', () => {
     test.setTimeout(90_000);
     const admin = await apiSession(baseURL as string, 'sysadmin');
     // A user of no site: no demo alarm pops up over the card being timed.
-    const { username, id: assignee } = await newUser(baseURL as string, 'popup', 'Popup', 'Watcher', 'vendor');
+    const { username, id: assignee } = await createUser(baseURL as string, {
+      username: `popup-${Date.now()}`,
+      firstname: 'Popup',
+      lastname: 'Watcher',
+      role: 'vendor',
+    });
     await socketReady(page, () => signInThroughForm(page, username));
     // Away from the cards: a pointer over them would pause the countdown.
     await page.mouse.move(5, 300);
@@ -202,7 +189,12 @@ test.describe('toasts', () => {
 test.describe('sessions and the ticket table', () => {
   test('"Sign out other sessions" ends the others and keeps this one', async ({ page, baseURL }) => {
     // A user of its own: ending the others would end the sessions of tests running beside it as a demo user.
-    const { username } = await newUser(baseURL as string, 'sessions', 'Session', 'Keeper', 'localadmin');
+    const { username } = await createUser(baseURL as string, {
+      username: `sessions-${Date.now()}`,
+      firstname: 'Session',
+      lastname: 'Keeper',
+      role: 'localadmin',
+    });
     const other = await apiSession(baseURL as string, username);
     await signInThroughForm(page, username);
     await page.goto('/sessions');

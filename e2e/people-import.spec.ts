@@ -1,4 +1,4 @@
-import { apiSession, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, createUser, expect, signInThroughForm, test } from './fixtures.ts';
 
 /** Users CSV import in the browser: a file with one bad row, previewed, then imported; the good rows become users. */
 
@@ -61,19 +61,13 @@ test('a user who may view users but not add them sees no Import and no Add user'
   const group = await api.post('/iotapp/permission-groups/', { name: `E2E user viewers ${stamp}`, codenames: ['view_user'] });
   expect(group.status()).toBe(201);
   const username = `viewer-${stamp}`;
-  const created = await api.post('/iotapp/users/', {
+  await createUser(baseURL as string, {
     username,
-    email: `${username}@demo.example.com`,
     firstname: 'Vera',
     lastname: `Viewer ${stamp}`,
-    mobile: null,
-    userRole: ['customer'],
-    groupId: (await group.json()).id,
-    assetIds: [],
-    notificationConfig: { popup: false },
-    password: PASSWORD,
+    role: 'customer',
+    more: { mobile: null, groupId: (await group.json()).id, assetIds: [], notificationConfig: { popup: false } },
   });
-  expect(created.status()).toBe(201);
   await api.dispose();
 
   await signInThroughForm(page, username, { next: '/users' });

@@ -1,4 +1,4 @@
-import { apiSession, CAPTCHA, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, CAPTCHA, createUser, expect, PASSWORD, signInThroughForm, test } from './fixtures.ts';
 
 /** User administration in the browser: an admin creates a user, who then signs in with the password chosen. */
 
@@ -56,19 +56,13 @@ test("changing a group's permissions shows or hides a screen for its users", asy
   const groupName = `E2E readers ${stamp}`;
   const group = await (await api.post('/iotapp/permission-groups/', { name: groupName, codenames: ['view_asset', 'view_ticket'] })).json();
   const username = `reader-${stamp}`;
-  const created = await api.post('/iotapp/users/', {
+  await createUser(baseURL as string, {
     username,
-    email: `${username}@demo.example.com`,
     firstname: 'Rita',
     lastname: `Reader ${stamp}`,
-    mobile: null,
-    userRole: ['customer'],
-    groupId: group.id,
-    assetIds: [],
-    notificationConfig: { popup: false },
-    password: PASSWORD,
+    role: 'customer',
+    more: { mobile: null, groupId: group.id, assetIds: [], notificationConfig: { popup: false } },
   });
-  expect(created.status()).toBe(201);
   await api.dispose();
 
   const context = await browser.newContext();
