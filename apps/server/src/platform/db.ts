@@ -103,6 +103,13 @@ class PGlitePool {
     this.#statements = createPreparedStatements(pglite, undefined, onNotification);
   }
 
+  /** Waits for a turn of the event loop once `EMBEDDED_TURN_MS` have passed since the last one; else goes on. */
+  async #turn() {
+    if (performance.now() - this.#turnStart < EMBEDDED_TURN_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#turnStart = performance.now();
+  }
+
   async connect() {
     // PGlite runs each statement synchronously on this thread and answers through microtasks, so a chain of
     // statements (demo seeding, an ingest flush) would never let timers and sockets run: give them a turn first.
@@ -115,23 +122,14 @@ class PGlitePool {
     this.holders++;
     const release = () => {
       this.holders--;
-      if (performance.now() - this.#turnStart < EMBEDDED_TURN_MS) unlock();
-      else
-        setImmediate(() => {
-          this.#turnStart = performance.now();
-          unlock();
-        });
+      void this.#turn().then(unlock);
     };
     await acquired;
     const pglite = this.#pglite;
     const statements = this.#statements;
     // One caller's own run of statements (a transaction, the demo's seeding, an ingest flush) lets the loop turn as
     // well; the session stays held meanwhile.
-    const turn = async () => {
-      if (performance.now() - this.#turnStart < EMBEDDED_TURN_MS) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      this.#turnStart = performance.now();
-    };
+    const turn = () => this.#turn();
     return {
       async query(sql: string, params: readonly unknown[]) {
         await turn();
