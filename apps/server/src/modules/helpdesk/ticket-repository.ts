@@ -1,6 +1,7 @@
 import { TERMINAL_STATUSES, TICKET_LIMITS, TICKET_NUMBER_PREFIX, TICKET_STATUSES } from '@sitewatch/contracts';
 import { type Expression, type InsertObject, type SelectQueryBuilder, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.ts';
+import { compiledStatements } from '../../platform/compiled-statements.ts';
 import type { Db } from '../../platform/db.ts';
 import type { StoredChange, TicketsTable } from './tables.ts';
 
@@ -363,6 +364,25 @@ export async function listTickets(
   scope: TicketScope,
   page: { offset: number; limit: number; orderBy: string; priorities: string[] },
 ): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
+  const statement = listStatements(JSON.stringify([tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
+  const found = (await db.executeQuery(statement)).rows;
+  const rows = found.map(({ list_count: _, ...row }) => row);
+  const first = found[0];
+  if (!first) return { rows, count: await countTickets(db, tenantId, f, scope) };
+  const n = Number(first.list_count);
+  return { rows, count: n <= TICKET_LIMITS.listCountCap ? { count: n, exact: true } : await estimateAboveCap(db, tenantId, f, scope) };
+}
+
+/** A screen asks for the same page again and again (every change pushed to it refetches it). */
+const listStatements = compiledStatements<TicketSummaryRow & { list_count: number }>();
+
+function listStatement(
+  db: Db,
+  tenantId: number,
+  f: ResolvedFilter,
+  scope: TicketScope,
+  page: { offset: number; limit: number; orderBy: string; priorities: string[] },
+) {
   const desc = page.orderBy.startsWith('-');
   const field = page.orderBy.replace(/^-/, '');
   const direction = desc ? 'desc' : 'asc';
@@ -378,12 +398,7 @@ export async function listTickets(
   }
   // Page bounds are written into the statement: with them as parameters the planner cannot cost a reusable plan and
   // plans every call anew (the first pages of the usual page sizes are a handful of statements).
-  const found = await q.orderBy('t.id', direction).offset(sql.lit(page.offset)).limit(sql.lit(page.limit)).execute();
-  const rows = found.map(({ list_count: _, ...row }) => row);
-  const first = found[0];
-  if (!first) return { rows, count: await countTickets(db, tenantId, f, scope) };
-  const n = Number(first.list_count);
-  return { rows, count: n <= TICKET_LIMITS.listCountCap ? { count: n, exact: true } : await estimateAboveCap(db, tenantId, f, scope) };
+  return q.orderBy('t.id', direction).offset(sql.lit(page.offset)).limit(sql.lit(page.limit));
 }
 
 /** The filtered tickets, one column, at most one past the count cap. */
