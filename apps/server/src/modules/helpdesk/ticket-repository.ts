@@ -430,11 +430,17 @@ async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, sco
   return { count: Math.max(TICKET_LIMITS.listCountCap + 1, Math.round(estimate)), exact: false };
 }
 
-export const countByStatus = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) =>
-  applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
-    .select(['t.status', (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy('t.status')
-    .execute();
+/** The list's status counts, asked for beside every page of the list. */
+export async function countByStatus(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
+  const statement = statusCountStatements(JSON.stringify([tenantId, f, scope]), () =>
+    applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
+      .select(['t.status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('t.status'),
+  );
+  return (await db.executeQuery(statement)).rows;
+}
+
+const statusCountStatements = compiledStatements<{ status: string; count: number }>();
 
 /** The filtered tickets counted per day they were raised, in the given time zone, newest day first. */
 export async function countByDay(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, timeZone: string) {
