@@ -31,6 +31,16 @@ describe('CSRF tokens', () => {
     const otherInstall = createCsrf(randomBytes(32), false);
     expect(() => otherInstall.check(fakeRequest('POST', issued, issued))).toThrow(/CSRF/);
   });
+  it('checks a signature once, and still refuses a token with the same nonce and another signature', () => {
+    for (let i = 0; i < 3; i++) expect(() => csrf.check(fakeRequest('POST', issued, issued))).not.toThrow();
+    const [nonce, signature] = issued.split('.') as [string, string];
+    const tampered = `${nonce}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    expect(() => csrf.check(fakeRequest('POST', tampered, tampered))).toThrow(/CSRF/);
+    let reissued = '';
+    csrf.ensureCookie(fakeRequest('GET', tampered), { setCookie: (_n: string, v: string) => (reissued = v) } as never);
+    expect(reissued).not.toBe('');
+    expect(reissued).not.toBe(tampered);
+  });
 });
 
 describe('tokens', () => {
