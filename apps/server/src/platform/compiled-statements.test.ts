@@ -56,4 +56,14 @@ describe('compiledStatements', () => {
     statements('a', build(1, 'A'));
     expect(built).toEqual(['1:A', '1:B', '1:C', '1:A']);
   });
+
+  it('compiles without keeping when the key is null', () => {
+    const statements = compiledStatements<{ id: number }>();
+    const { built, build } = counted();
+    const first = statements(null, build(1, 'OPEN'));
+    const second = statements(null, build(1, 'OPEN'));
+    expect(second).not.toBe(first);
+    expect(second.sql).toBe(first.sql);
+    expect(built).toEqual(['1:OPEN', '1:OPEN']);
+  });
 });

@@ -9,11 +9,13 @@ const MAX_COMPILED = 1_000;
  * to building the same statement again for every request of the same screen.
  *
  * `key` must name every input the builder reads (the same key must always build the same statement); a compiled
- * statement holds its SQL and parameter values only, so it serves any connection of the same dialect.
+ * statement holds its SQL and parameter values only, so it serves any connection of the same dialect. A null key
+ * compiles without keeping (inputs rarely asked twice, such as a search).
  */
 export function compiledStatements<Row>(max = MAX_COMPILED) {
   const compiled = new Map<string, CompiledQuery<Row>>();
-  return (key: string, build: () => Compilable<Row>): CompiledQuery<Row> => {
+  return (key: string | null, build: () => Compilable<Row>): CompiledQuery<Row> => {
+    if (key === null) return build().compile();
     const hit = compiled.get(key);
     if (hit) return hit;
     const made = build().compile();

@@ -364,7 +364,7 @@ export async function listTickets(
   scope: TicketScope,
   page: { offset: number; limit: number; orderBy: string; priorities: string[] },
 ): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
-  const statement = listStatements(JSON.stringify([tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
+  const statement = listStatements(statementKey(f, [tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
   const found = (await db.executeQuery(statement)).rows;
   const rows = found.map(({ list_count: _, ...row }) => row);
   const first = found[0];
@@ -373,7 +373,12 @@ export async function listTickets(
   return { rows, count: n <= TICKET_LIMITS.listCountCap ? { count: n, exact: true } : await estimateAboveCap(db, tenantId, f, scope) };
 }
 
-/** A screen asks for the same page again and again (every change pushed to it refetches it). */
+/**
+ * A screen asks for the same page again and again (every change pushed to it refetches it), so its statement is kept;
+ * a search is rarely asked twice and its word candidates can be many, so it is not.
+ */
+const statementKey = (f: ResolvedFilter, inputs: unknown[]) => (f.search ? null : JSON.stringify(inputs));
+
 const listStatements = compiledStatements<TicketSummaryRow & { list_count: number }>();
 
 function listStatement(
@@ -432,7 +437,7 @@ async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, sco
 
 /** The list's status counts, asked for beside every page of the list. */
 export async function countByStatus(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
-  const statement = statusCountStatements(JSON.stringify([tenantId, f, scope]), () =>
+  const statement = statusCountStatements(statementKey(f, [tenantId, f, scope]), () =>
     applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
       .select(['t.status', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy('t.status'),
