@@ -73,7 +73,7 @@ const PRINCIPAL_CACHE_MAX = 10_000;
 /** A session with what a request needs of its user: whether they are active, their roles and permissions. */
 type Principal = NonNullable<Awaited<ReturnType<typeof repo.findSession>>> & {
   roles: string[];
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
   isActive: boolean;
 };
 
@@ -493,7 +493,7 @@ export function createAuthService(deps: AuthDeps) {
         loginRole: principal.loginRole,
         refreshGen: principal.refreshGen,
         roles: principal.roles,
-        permissions: new Set(principal.permissions),
+        permissions: principal.permissions,
       };
     },
 

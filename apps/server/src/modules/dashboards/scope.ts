@@ -23,11 +23,11 @@ export interface DataScope {
   /** Whether `sites` is narrowed by a link's site conditions (beyond the actor's own sites). */
   sitesConditioned: boolean;
   /** The viewer, or the link's creator: whose ticket visibility applies. */
-  actor: { userId: number; tenantId: number; roles: string[]; permissions: Set<string> };
+  actor: { userId: number; tenantId: number; roles: string[]; permissions: ReadonlySet<string> };
   /** Whether the scope comes from a shared link (some widgets are refused there). */
   viaLink: boolean;
   /** Permissions of the viewer, or of the link's creator. */
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
 }
 
 /** Conditions grouped by `dataset.column`. */

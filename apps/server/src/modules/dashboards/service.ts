@@ -36,7 +36,7 @@ export interface Actor {
   userId: number;
   tenantId: number;
   roles: string[];
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
 }
 
 export interface DashboardDeps {

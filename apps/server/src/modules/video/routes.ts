@@ -79,7 +79,7 @@ function sameOrigin(request: FastifyRequest): boolean {
 export interface LiveRouteDeps {
   relay: LiveRelay;
   /** The session's current roles and permissions, or null when it no longer holds (revoked, expired, idle). */
-  session: (sessionId: string) => Promise<{ roles: string[]; permissions: Set<string> } | null>;
+  session: (sessionId: string) => Promise<{ roles: string[]; permissions: ReadonlySet<string> } | null>;
 }
 
 /** SPEC 7 camera calls and the video screens' API. Every route checks the caller's right to the camera's site. */

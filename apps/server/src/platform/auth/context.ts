@@ -10,7 +10,7 @@ export interface AuthContext {
   /** Generation of the session's refresh token in force. */
   refreshGen: number;
   roles: string[];
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
 }
 
 /** Per-route options read by the tenancy, auth and CSRF hooks. */

@@ -9,7 +9,7 @@ export interface PushConnection {
   userId: number;
   sessionId: string;
   roles: string[];
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
   /** Sites the user may see, 'all', or null while not yet read (then no event about a site is delivered). */
   assets: ReadonlySet<number> | 'all' | null;
   alive: boolean;

@@ -1,7 +1,7 @@
 /** A session still good for a request, with its user's current roles and permissions. */
 export interface LiveSession {
   roles: string[];
-  permissions: Set<string>;
+  permissions: ReadonlySet<string>;
 }
 
 /**
