@@ -435,7 +435,7 @@ async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, sco
   return { count: Math.max(TICKET_LIMITS.listCountCap + 1, Math.round(estimate)), exact: false };
 }
 
-/** The list's status counts, asked for beside every page of the list. */
+/** The list's status counts, asked for beside every page of the list (and the day counts when grouped by day). */
 export async function countByStatus(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
   const statement = statusCountStatements(statementKey(f, [tenantId, f, scope]), () =>
     applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
@@ -449,18 +449,22 @@ const statusCountStatements = compiledStatements<{ status: string; count: number
 
 /** The filtered tickets counted per day they were raised, in the given time zone, newest day first. */
 export async function countByDay(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, timeZone: string) {
-  // Grouped by a date (cheap per row); only the groups are formatted.
-  const days = applyFilter(db.selectFrom('tickets as t'), tenantId, f, scope).select(
-    sql<string>`(t.created_at at time zone ${timeZone})::date`.as('d'),
-  );
-  const rows = await db
-    .selectFrom(days.as('x'))
-    .select([sql<string>`to_char(x.d, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy('x.d')
-    .orderBy('x.d', 'desc')
-    .execute();
+  const statement = dayCountStatements(statementKey(f, [tenantId, f, scope, timeZone]), () => {
+    // Grouped by a date (cheap per row); only the groups are formatted.
+    const days = applyFilter(db.selectFrom('tickets as t'), tenantId, f, scope).select(
+      sql<string>`(t.created_at at time zone ${timeZone})::date`.as('d'),
+    );
+    return db
+      .selectFrom(days.as('x'))
+      .select([sql<string>`to_char(x.d, 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('x.d')
+      .orderBy('x.d', 'desc');
+  });
+  const { rows } = await db.executeQuery(statement);
   return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
 }
+
+const dayCountStatements = compiledStatements<{ day: string; count: number }>();
 
 /** A ticket's children of a kind (work orders raised from it) and its parent. */
 export const findLinked = (db: Db, tenantId: number, ids: { parentId: number | null; childrenOf: number }) =>
