@@ -109,6 +109,14 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     timer = null;
   }
 
+  /**
+   * Whether the oldest message has waited the flush interval while its timer has not fired. Arrivals check it too:
+   * with thousands of busy sockets the event loop keeps polling them (libuv polls again at once while events fill
+   * its list) and can run no timer for seconds, so a batch written only by its timer would wait that long.
+   */
+  const overdue = () =>
+    timer !== null && failures === 0 && !flushing && performance.now() >= (queue[0] as Batch<T>).openedAt + options.flushIntervalMs;
+
   /** Writes at once when a batch is full, otherwise when the oldest message has waited the flush interval. */
   function schedule() {
     if (flushing || closed || queue.length === 0) return;
@@ -220,6 +228,10 @@ export function createIngestBuffer<T>(options: BufferOptions<T>) {
     batch.items.push(item);
     queued++;
     if (batch.items.length === 1 || batch.items.length >= options.batchSize) schedule();
+    else if (overdue()) {
+      clearTimer();
+      void flush();
+    }
     return batch.stored;
   }
 
