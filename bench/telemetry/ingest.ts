@@ -11,6 +11,9 @@
  *   second; the ratio product/broker compares these ceilings. When the publisher cannot even send that much to
  *   Mosquitto, the publisher is the limit: the broker's ceiling is higher and the ratio an upper bound.
  * Stored per second is counted by the server (messages committed inside the window), not by the publisher.
+ * Per phase it also prints the CPU time per stored message of the product's process and of PostgreSQL's processes
+ * (from /proc), and the longest a 10 ms timer of the product waited (libuv runs no timer while it keeps polling
+ * thousands of busy sockets).
  *
  *   node --import tsx bench/telemetry/ingest.ts [devices=10000] [rate=20000] [seconds=30] [saturationRate=80000]
  *   env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_telemetry, dropped and made anew),
@@ -22,7 +25,7 @@
  *        with and without: nothing else may be lost or delayed.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -40,6 +43,53 @@ if (!PRODUCT_FLAGS.every((f) => process.execArgv.includes(f))) {
     env: { ...PRODUCT_ENV, ...process.env },
   });
   process.exit(run.status ?? 1);
+}
+
+/** CPU time of this machine's PostgreSQL processes in clock ticks (100 a second), or null where /proc cannot tell. */
+function postgresTicks(): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+/** The product's CPU, PostgreSQL's CPU and the longest wait of a 10 ms timer, from a window's start to its end. */
+function watchWindow(stored: () => number) {
+  const cpu = process.cpuUsage();
+  const pg = postgresTicks();
+  const firstStored = stored();
+  let last = performance.now();
+  let longestTimerWait = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestTimerWait = Math.max(longestTimerWait, now - last);
+    last = now;
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    const used = process.cpuUsage(cpu);
+    const pgNow = postgresTicks();
+    const n = Math.max(1, stored() - firstStored);
+    return {
+      productUsPerMessage: Math.round(((used.user + used.system) / n) * 10) / 10,
+      postgresUsPerMessage: pg === null || pgNow === null ? null : Math.round((((pgNow - pg) * 10_000) / n) * 10) / 10,
+      longestTimerWaitMs: Math.round(longestTimerWait),
+    };
+  };
 }
 
 const devices = Number(process.argv[2] ?? 10_000);
@@ -107,7 +157,19 @@ try {
     `devices ${devices} (QoS 1 share ${qos1Share}), ~95-byte JSON with 3 keys, PostgreSQL ${benchName}; batch ${t.batchSize}, ` +
       `flush ${t.flushIntervalMs} ms, flushers ${t.flushConcurrency}, latest every ${t.latestFlushMs} ms; load ${load()}`,
   );
-  const serverWindows = new Map<string, { stored: number; flushes: number; flushed: number; flushMs: number; at: number; load?: string }>();
+  const serverWindows = new Map<
+    string,
+    {
+      stored: number;
+      flushes: number;
+      flushed: number;
+      flushMs: number;
+      at: number;
+      load?: string;
+      cpu?: ReturnType<ReturnType<typeof watchWindow>>;
+    }
+  >();
+  const watches = new Map<string, ReturnType<typeof watchWindow>>();
   const product = await runPublisher({
     port: mqttPort,
     tokensFile,
@@ -118,10 +180,16 @@ try {
       const s = ingest.stats();
       const b = ingest.buffer.stats();
       const now = { stored: s.stored, flushes: b.flushes, flushed: b.flushedMessages, flushMs: b.flushMsTotal, at: performance.now() };
-      if (edge === 'start') serverWindows.set(phase, now);
-      else {
+      if (edge === 'start') {
+        serverWindows.set(phase, now);
+        watches.set(
+          phase,
+          watchWindow(() => ingest.stats().stored),
+        );
+      } else {
         const start = serverWindows.get(phase);
         if (!start) return;
+        const cpu = watches.get(phase)?.();
         const sec = (now.at - start.at) / 1000;
         const flushes = now.flushes - start.flushes;
         serverWindows.set(phase, {
@@ -131,6 +199,7 @@ try {
           flushMs: flushes ? Math.round((now.flushMs - start.flushMs) / flushes) : 0,
           at: sec,
           load: load(),
+          cpu,
         });
       }
     },
@@ -145,7 +214,7 @@ try {
   for (const r of product.results) {
     const w = serverWindows.get(r.phase);
     console.log(
-      `  ${r.phase}: ${JSON.stringify({ ...r, storedPerSecond: w?.stored, flushes: w?.flushes, averageBatch: w?.flushed, averageFlushMs: w?.flushMs, loadAtEnd: w?.load })}`,
+      `  ${r.phase}: ${JSON.stringify({ ...r, storedPerSecond: w?.stored, flushes: w?.flushes, averageBatch: w?.flushed, averageFlushMs: w?.flushMs, ...w?.cpu, loadAtEnd: w?.load })}`,
     );
   }
   console.log(
