@@ -352,6 +352,14 @@ const SORT_COLUMNS = {
   ticketId: 't.id',
 } as const;
 
+/** Which page of the list, in which order (`priorities` ranks the priority column when the list is ordered by it). */
+interface ListPage {
+  offset: number;
+  limit: number;
+  orderBy: string;
+  priorities: string[];
+}
+
 /**
  * A page of the filtered list and the count of the whole list in one statement: the count (exact up to the cap)
  * rides on every row as an uncorrelated subquery, run once. An empty page counts on its own; above the cap the
@@ -362,7 +370,7 @@ export async function listTickets(
   tenantId: number,
   f: ResolvedFilter,
   scope: TicketScope,
-  page: { offset: number; limit: number; orderBy: string; priorities: string[] },
+  page: ListPage,
 ): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
   const statement = listStatements(statementKey(f, [tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
   const found = (await db.executeQuery(statement)).rows;
@@ -381,13 +389,7 @@ const statementKey = (f: ResolvedFilter, inputs: unknown[]) => (f.search ? null 
 
 const listStatements = compiledStatements<TicketSummaryRow & { list_count: number }>();
 
-function listStatement(
-  db: Db,
-  tenantId: number,
-  f: ResolvedFilter,
-  scope: TicketScope,
-  page: { offset: number; limit: number; orderBy: string; priorities: string[] },
-) {
+function listStatement(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, page: ListPage) {
   const desc = page.orderBy.startsWith('-');
   const field = page.orderBy.replace(/^-/, '');
   const direction = desc ? 'desc' : 'asc';
