@@ -157,6 +157,16 @@ describe('commands over MQTT', () => {
     expect(second.got.map((g) => g.id)).toEqual([sent.id]);
   });
 
+  it('puts back the unacknowledged commands of every device that drops in the same moment', async () => {
+    const devices = await Promise.all([1, 2, 3].map(() => makeDevice(admin, { type: 'GENERATOR', assetId: site.id })));
+    const connected = await Promise.all(devices.map((d) => device(d, { qos: 0 })));
+    const sent = await Promise.all(devices.map((d) => send({ deviceId: d.id, method: 'stopGenset', timeoutMs: 60_000 })));
+    for (const s of sent) await until(admin, s.id, 'sent');
+    await eventually(async () => connected.every((c) => c.got.length === 1));
+    for (const c of connected) c.client.end(true);
+    for (const s of sent) await until(admin, s.id, 'queued');
+  });
+
   it('expires a command that never reached its device', async () => {
     const d = await makeDevice(admin, { type: 'GENERATOR', assetId: site.id });
     const sent = await send({ deviceId: d.id, method: 'startGenset', expiresInMs: 1000 });

@@ -357,12 +357,15 @@ export function sentOverHttp(db: Db, deviceId: number) {
     .execute();
 }
 
-/** Unacknowledged MQTT commands of a device that went away. */
-export function sentOverMqtt(db: Db, deviceId: number) {
+/** Unacknowledged MQTT commands of devices that went away, given as [device id, tenant id] (the index leads by tenant). */
+export function sentOverMqtt(db: Db, devices: Array<[number, number]>) {
+  const tenantIds = [...new Set(devices.map(([, tenantId]) => tenantId))];
+  const deviceIds = devices.map(([deviceId]) => deviceId);
   return db
     .selectFrom('device_commands')
     .select('id')
-    .where('device_id', '=', deviceId)
+    .where('tenant_id', 'in', tenantIds)
+    .where('device_id', 'in', deviceIds)
     .where('state', '=', 'sent')
     .where('transport', '=', 'mqtt')
     .execute();
