@@ -437,7 +437,7 @@ async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, sco
   return { count: Math.max(TICKET_LIMITS.listCountCap + 1, Math.round(estimate)), exact: false };
 }
 
-/** The list's status counts, asked for beside every page of the list (and the day counts when grouped by day). */
+/** The list's status counts, asked for beside every page of the list (grouped by day, `countByDay` is asked too). */
 export async function countByStatus(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
   const statement = statusCountStatements(statementKey(f, [tenantId, f, scope]), () =>
     applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
