@@ -68,8 +68,8 @@ export function createDispatcher(deps: {
   const { db, clock, log, runtime, changed } = deps;
   const subscribers = new Map<number, Subscriber>();
   const waiters = new Map<number, Set<Waiter>>();
-  /** `clientId:messageId` → the command written with that id (to match its PUBACK). */
-  const inflight = new Map<string, number>();
+  /** Per client, message id → the command written with that id (to match its PUBACK). */
+  const inflight = new Map<string, Map<number, number>>();
   const nextMessageId = new Map<string, number>();
   let chain: Promise<void> = Promise.resolve();
   const acks: number[] = [];
@@ -81,6 +81,14 @@ export function createDispatcher(deps: {
   const departing = new Map<number, number>();
   let replyBatch: Promise<void> | null = null;
 
+  const inflightOf = (clientId: string) => {
+    let messages = inflight.get(clientId);
+    if (!messages) {
+      messages = new Map();
+      inflight.set(clientId, messages);
+    }
+    return messages;
+  };
   const messageIdFor = (clientId: string) => {
     const id = ((nextMessageId.get(clientId) ?? 0) % 65_535) + 1;
     nextMessageId.set(clientId, id);
@@ -103,13 +111,13 @@ export function createDispatcher(deps: {
         const sub = subscribers.get(row.device_id);
         const qos = sub && sub.qos > 0 ? 1 : 0;
         const messageId = sub && qos ? messageIdFor(sub.clientId) : undefined;
-        if (sub && messageId) inflight.set(`${sub.clientId}:${messageId}`, row.id);
+        if (sub && messageId) inflightOf(sub.clientId).set(messageId, row.id);
         const payload = Buffer.from(JSON.stringify({ method: row.method, params: row.params ?? {} }));
         const ok = sub ? await broker.send(sub.clientId, COMMAND_TOPICS.request(row.id), payload, qos, messageId) : false;
         if (ok) sent.push(row);
         else {
           failed.push(row.id);
-          if (sub && messageId) inflight.delete(`${sub.clientId}:${messageId}`);
+          if (sub && messageId) inflight.get(sub.clientId)?.delete(messageId);
         }
       }),
     );
@@ -261,16 +269,15 @@ export function createDispatcher(deps: {
     },
     disconnected(device, clientId) {
       if (subscribers.get(device.id)?.clientId === clientId) subscribers.delete(device.id);
-      for (const key of inflight.keys()) if (key.startsWith(`${clientId}:`)) inflight.delete(key);
+      inflight.delete(clientId);
       nextMessageId.delete(clientId);
       if (subscribers.has(device.id)) return;
       departed(device);
     },
     acked(_device, clientId, messageId) {
-      const key = `${clientId}:${messageId}`;
-      const commandId = inflight.get(key);
+      const commandId = inflight.get(clientId)?.get(messageId);
       if (commandId === undefined) return;
-      inflight.delete(key);
+      inflight.get(clientId)?.delete(messageId);
       acks.push(commandId);
       // the acknowledgements of a burst (a bulk command) are written together
       if (ackTimer) return;
