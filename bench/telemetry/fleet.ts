@@ -3,7 +3,7 @@
  * run as a child process.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -35,6 +35,33 @@ export interface PhaseResult {
   p99Ms: number | null;
   maxMs: number | null;
   [k: string]: unknown;
+}
+
+const startScript: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start;
+
+/**
+ * How `npm start` runs the product: its Node flags and environment, read from package.json. The product runs as
+ * Node strips its types, not through tsx (whose transform adds work to every function: 5 to 10 % more CPU per
+ * ingested message), so the benches run it that way too.
+ */
+export const PRODUCT_START = {
+  flags: startScript.match(/--max-semi-space-size=\d+/g) ?? [],
+  env: Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z][A-Z_]*)=(\S+)/g)].map((m) => [m[1] as string, m[2] as string])),
+};
+
+/** Node options less a tsx loader (`--import tsx`), which a bench may have been started with. */
+export function withoutTsx(execArgv: readonly string[]) {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] as string;
+    if (/^--(import|require|loader)=tsx$/.test(arg)) continue;
+    if (/^--(import|require|loader)$/.test(arg) && execArgv[i + 1] === 'tsx') {
+      i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
 }
 
 export const freePort = () =>
@@ -110,8 +137,6 @@ export function runPublisher(options: {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
         'bench/telemetry/publisher.ts',
         options.host ?? '127.0.0.1',
         String(options.port),

@@ -15,7 +15,7 @@
  * (from /proc), and the longest a 10 ms timer of the product waited (libuv runs no timer while it keeps polling
  * thousands of busy sockets).
  *
- *   node --import tsx bench/telemetry/ingest.ts [devices=10000] [rate=20000] [seconds=30] [saturationRate=80000]
+ *   node bench/telemetry/ingest.ts [devices=10000] [rate=20000] [seconds=30] [saturationRate=80000]
  *   env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_telemetry, dropped and made anew),
  *        QOS1_SHARE (0.5), TELEMETRY_* settings of the product (defaults of config.ts unless set),
  *        BENCH_PHASES=sustained|saturation (both), BENCH_BROKER=off (skips the Mosquitto run, while tuning),
@@ -31,16 +31,14 @@ import mqtt from 'mqtt';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import type { openPostgres } from '../../apps/server/src/platform/db.ts';
-import { freePort, load, runPublisher, seedBenchDatabase } from './fleet.ts';
+import { freePort, load, PRODUCT_START, runPublisher, seedBenchDatabase, withoutTsx } from './fleet.ts';
 
 // the product runs in this process: with the Node flags and the environment that `npm start` gives it
-const startScript: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start;
-const PRODUCT_FLAGS = startScript.match(/--max-semi-space-size=\d+/g) ?? [];
-const PRODUCT_ENV = Object.fromEntries([...startScript.matchAll(/(?:^|\s)([A-Z][A-Z_]*)=(\S+)/g)].map((m) => [m[1], m[2]]));
-if (!PRODUCT_FLAGS.every((f) => process.execArgv.includes(f))) {
-  const run = spawnSync(process.execPath, [...PRODUCT_FLAGS, ...process.execArgv, ...process.argv.slice(1)], {
+const nodeOptions = withoutTsx(process.execArgv);
+if (nodeOptions.length < process.execArgv.length || !PRODUCT_START.flags.every((f) => process.execArgv.includes(f))) {
+  const run = spawnSync(process.execPath, [...PRODUCT_START.flags, ...nodeOptions, ...process.argv.slice(1)], {
     stdio: 'inherit',
-    env: { ...PRODUCT_ENV, ...process.env },
+    env: { ...PRODUCT_START.env, ...process.env },
   });
   process.exit(run.status ?? 1);
 }

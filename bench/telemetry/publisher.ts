@@ -11,7 +11,7 @@
  * Phases run one after another on the same connections; for each, a line `PHASE <name> start|end` is printed at the
  * measurement window's edges (the parent samples the server there) and one JSON line of results at the end.
  *
- *   node --import tsx bench/telemetry/publisher.ts <host> <port> <tokensFile> <me|token> <qos1Share> <phases JSON>
+ *   node bench/telemetry/publisher.ts <host> <port> <tokensFile> <me|token> <qos1Share> <phases JSON>
  *   phases: [{"name":"sustained","rate":20000,"seconds":30,"warmupSeconds":3}, …]
  */
 import { readFileSync } from 'node:fs';

@@ -16,7 +16,7 @@
  *
  * Every run uses a share group and client ids of its own, and their persistent sessions are removed afterwards.
  *
- *   node --import tsx bench/telemetry/scale-out.ts [devices=10000] [rate=40000] [seconds=20]
+ *   node bench/telemetry/scale-out.ts [devices=10000] [rate=40000] [seconds=20]
  *   env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/bench_scaleout, dropped and made anew),
  *        BENCH_MQTT_URL (mqtt://127.0.0.1:1883), BENCH_PROCESSES (1,2: the process counts to run, in order),
  *        BENCH_MOSQUITTO_PID (the broker whose CPU is shown; default the pid in /run/mosquitto/mosquitto.pid),
@@ -28,7 +28,7 @@ import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
-import { freePort, load, type PhaseResult, runPublisher, seedBenchDatabase } from './fleet.ts';
+import { freePort, load, type PhaseResult, PRODUCT_START, runPublisher, seedBenchDatabase } from './fleet.ts';
 
 const devices = Number(process.argv[2] ?? 10_000);
 const rate = Number(process.argv[3] ?? 40_000);
@@ -70,8 +70,8 @@ async function startIngest(index: number, group: string): Promise<Ingest> {
     DATA_DIR: `/tmp/${group}`,
   };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('TELEMETRY_') && v) env[k] = v;
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'apps/server/src/main.ts'], {
-    env,
+  const child = spawn(process.execPath, [...PRODUCT_START.flags, 'apps/server/src/main.ts'], {
+    env: { ...PRODUCT_START.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
