@@ -126,6 +126,44 @@ describe('embedded broker port', () => {
   });
 });
 
+describe('embedded broker under overload', () => {
+  it('reads no further from a client that publishes while overloaded, still lets others connect, and takes it all once there is room', async () => {
+    let overloaded = false;
+    const received: number[] = [];
+    const broker = await startEmbeddedBroker<string>({
+      host: '127.0.0.1',
+      port: await freePort(),
+      log: { info: () => undefined, warn: () => undefined },
+      authenticate: async (username) => username ?? null,
+      onPublish: async (_device, _topic, payload) => {
+        received.push(JSON.parse(payload.toString()).i);
+      },
+      overloaded: () => overloaded,
+    });
+    cleanups.push(() => broker.close());
+    const url = `mqtt://127.0.0.1:${broker.port}`;
+    const flood = await connectDevice(url, { username: 'flood' });
+    overloaded = true;
+    // about 460 KB: more than one read of the socket takes
+    const total = 2000;
+    const padding = 'x'.repeat(200);
+    for (let i = 0; i < total; i++) flood.publish(DEVICE_TOPICS.telemetry, JSON.stringify({ i, padding }), { qos: 0 });
+    await eventually(async () => received.length > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    const taken = received.length;
+    expect(taken).toBeLessThan(total);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received.length).toBe(taken);
+
+    const other = await connectDevice(url, { username: 'other' });
+    overloaded = false;
+    await eventually(async () => received.length === total);
+    expect(received).toEqual(Array.from({ length: total }, (_, i) => i));
+    await endClient(other);
+    await endClient(flood);
+  }, 60_000);
+});
+
 describe('external broker (the local Mosquitto)', () => {
   it('consumes v1/devices/{token}/telemetry with a shared subscription and splits the load between consumers', async () => {
     const group = `swtest${randomBytes(4).toString('hex')}`;

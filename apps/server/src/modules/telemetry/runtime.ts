@@ -193,6 +193,7 @@ export function createTelemetryRuntime(deps: {
         log,
         authenticate: async (username) => (username ? ingest.deviceForToken(username) : null),
         onPublish: handleEmbedded,
+        overloaded: () => ingest.buffer.full,
         subscribable: (topic) => rpc?.subscribable(topic) ?? false,
         onSubscribe: (device, clientId, _topic, qos) => rpc?.subscribed(device, clientId, qos),
         onDisconnect: (device, clientId) => rpc?.disconnected(device, clientId),
