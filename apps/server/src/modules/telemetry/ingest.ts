@@ -347,8 +347,10 @@ export function createIngest(deps: {
     get size() {
       return shards.reduce((n, b) => n + b.size, 0);
     },
+    /** Asked for every MQTT publish and read (the broker holds reads while it is true): a plain loop, no closure. */
     get full() {
-      return shards.some((b) => b.full);
+      for (const shard of shards) if (shard.full) return true;
+      return false;
     },
     stats() {
       const all = shards.map((b) => b.stats());

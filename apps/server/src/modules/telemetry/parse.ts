@@ -36,7 +36,10 @@ function coerce(key: string, raw: unknown, types: KeyTypes): TelemetryValue | { 
 
 function readValues(values: unknown, ts: number, types: KeyTypes, out: Reading[]): ParseResult | null {
   if (values === null || typeof values !== 'object' || Array.isArray(values)) return refuse('invalid_payload', 'values must be an object');
-  for (const [key, raw] of Object.entries(values as Record<string, unknown>)) {
+  const record = values as Record<string, unknown>;
+  // for…in over a parsed JSON object visits its own keys in the order of Object.entries, without an array per key
+  for (const key in record) {
+    const raw = record[key];
     if (key.length === 0 || key.length > TELEMETRY_LIMITS.maxKeyLength)
       return refuse('invalid_payload', `key length must be 1 to ${TELEMETRY_LIMITS.maxKeyLength}`);
     // PostgreSQL text cannot hold NUL: refused here, it would otherwise fail the whole batch it lands in
