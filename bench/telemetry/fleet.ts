@@ -3,7 +3,7 @@
  * run as a child process.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -62,6 +62,36 @@ export function withoutTsx(execArgv: readonly string[]) {
     kept.push(arg);
   }
   return kept;
+}
+
+/** CPU seconds (user + system) of a process, from /proc. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of all PostgreSQL processes of the machine, or null where /proc cannot tell. */
+export function postgresCpu(): number | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 export const freePort = () =>

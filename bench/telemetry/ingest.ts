@@ -25,13 +25,12 @@
  *        with and without: nothing else may be lost or delayed.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import type { openPostgres } from '../../apps/server/src/platform/db.ts';
-import { freePort, load, PRODUCT_START, runPublisher, seedBenchDatabase, withoutTsx } from './fleet.ts';
+import { freePort, load, PRODUCT_START, postgresCpu, runPublisher, seedBenchDatabase, withoutTsx } from './fleet.ts';
 
 // the product runs in this process: with the Node flags and the environment that `npm start` gives it
 const nodeOptions = withoutTsx(process.execArgv);
@@ -43,32 +42,10 @@ if (nodeOptions.length < process.execArgv.length || !PRODUCT_START.flags.every((
   process.exit(run.status ?? 1);
 }
 
-/** CPU time of this machine's PostgreSQL processes in clock ticks (100 a second), or null where /proc cannot tell. */
-function postgresTicks(): number | null {
-  try {
-    let ticks = 0;
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      } catch {
-        continue; // ended meanwhile
-      }
-      if (!stat.includes(' (postgres) ')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks;
-  } catch {
-    return null;
-  }
-}
-
 /** The product's CPU, PostgreSQL's CPU and the longest wait of a 10 ms timer, from a window's start to its end. */
 function watchWindow(stored: () => number) {
   const cpu = process.cpuUsage();
-  const pg = postgresTicks();
+  const pg = postgresCpu();
   const firstStored = stored();
   let last = performance.now();
   let longestTimerWait = 0;
@@ -80,11 +57,11 @@ function watchWindow(stored: () => number) {
   return () => {
     clearInterval(timer);
     const used = process.cpuUsage(cpu);
-    const pgNow = postgresTicks();
+    const pgNow = postgresCpu();
     const n = Math.max(1, stored() - firstStored);
     return {
       productUsPerMessage: Math.round(((used.user + used.system) / n) * 10) / 10,
-      postgresUsPerMessage: pg === null || pgNow === null ? null : Math.round((((pgNow - pg) * 10_000) / n) * 10) / 10,
+      postgresUsPerMessage: pg === null || pgNow === null ? null : Math.round((((pgNow - pg) * 1_000_000) / n) * 10) / 10,
       longestTimerWaitMs: Math.round(longestTimerWait),
     };
   };

@@ -23,12 +23,12 @@
  *        QOS1_SHARE (0.5), TELEMETRY_* settings of the product (passed to the ingest processes)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
-import { freePort, load, type PhaseResult, PRODUCT_START, runPublisher, seedBenchDatabase } from './fleet.ts';
+import { cpuSeconds, freePort, load, type PhaseResult, PRODUCT_START, postgresCpu, runPublisher, seedBenchDatabase } from './fleet.ts';
 
 const devices = Number(process.argv[2] ?? 10_000);
 const rate = Number(process.argv[3] ?? 40_000);
@@ -107,30 +107,6 @@ const counter = (text: string, name: string) =>
     .filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
     .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
-/** CPU seconds (user + system) of a process, from /proc. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds of all PostgreSQL processes of the machine. */
-function postgresCpu(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
 function machineCpu() {
   const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] as string).split(/\s+/).slice(1).map(Number);
   const total = fields.reduce((a, b) => a + b, 0);
@@ -151,7 +127,7 @@ async function sample(procs: Ingest[]): Promise<Sample> {
   const at = performance.now();
   const machine = machineCpu();
   const mosquittoCpu = cpuSeconds(mosquittoPid);
-  const pgCpu = postgresCpu();
+  const pgCpu = postgresCpu() ?? 0;
   const cpu = procs.map((p) => cpuSeconds(p.child.pid));
   const texts = await Promise.all(procs.map((p) => fetch(`http://127.0.0.1:${p.port}/metrics`).then((r) => r.text())));
   return {
