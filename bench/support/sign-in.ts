@@ -11,6 +11,8 @@ export async function signIn(base: string, captcha: string, username = 'customer
     }
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  // as the web app does before its first unsafe request
+  keep(await fetch(`${base}/api/auth/csrf/`));
   const challenge = await fetch(`${base}/api/auth/captcha/`);
   keep(challenge);
   const { captchaId } = (await challenge.json()) as { captchaId: string };

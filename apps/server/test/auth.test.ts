@@ -198,6 +198,29 @@ describe('session and tokens', () => {
     expect((await client.post('/api/auth/totp/setup/')).statusCode).toBe(200);
   });
 
+  it('issues the CSRF cookie from /api/auth/csrf/ only, and a new one for an invalid cookie', async () => {
+    const client = t.anonymous();
+    const setCookies = (res: { cookies: unknown }) => (res.cookies as { name: string }[]).map((c) => c.name);
+    expect(setCookies(await client.get('/app-version/'))).toEqual([]);
+    const bearer = await t.login('infraadmin');
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/iotapp/customer-settings/',
+      headers: { host: bearer.host, authorization: `Bearer ${bearer.access}` },
+    });
+    expect(api.statusCode).toBe(200);
+    expect(setCookies(api)).toEqual([]);
+    const issued = await client.get('/api/auth/csrf/');
+    const cookie = (issued.cookies as { name: string; value: string; httpOnly?: boolean }[]).find((c) => c.name === 'csrftoken');
+    expect(cookie?.httpOnly).not.toBe(true);
+    expect(issued.json().csrfToken).toBe(cookie?.value);
+    // a valid cookie is kept; a forged one is replaced
+    expect(setCookies(await client.get('/api/auth/csrf/'))).toEqual([]);
+    const forged = await t.anonymous().request({ method: 'GET', url: '/api/auth/csrf/', headers: { cookie: 'csrftoken=abc.def' } });
+    expect(forged.json().csrfToken).not.toBe('abc.def');
+    expect(setCookies(forged)).toEqual(['csrftoken']);
+  });
+
   it('logs out, revokes the session and returns the login page of the role', async () => {
     const client = t.anonymous();
     client.adopt((await client.passwordLogin('fieldexecutive', undefined, { role: 'fieldexecutive' })).json());

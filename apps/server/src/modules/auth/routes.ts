@@ -55,7 +55,7 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
 
   r.get(
     '/api/auth/csrf/',
-    { config: publicAccess, schema: { tags, response: { 200: z.object({ csrfToken: z.string() }) } } },
+    { config: { access: { public: true, issuesCsrf: true } }, schema: { tags, response: { 200: z.object({ csrfToken: z.string() }) } } },
     async (request) => ({
       csrfToken: request.csrfToken ?? '',
     }),

@@ -21,12 +21,19 @@ export interface RouteAccess {
   public?: boolean;
   /** Unsafe methods need the CSRF header unless this is false (device ingest with its own token). */
   csrf?: boolean;
+  /**
+   * The answer gives the browser a CSRF cookie when it has none or an invalid one (`GET /api/auth/csrf/`, which the
+   * web app calls before its first unsafe request). Other answers set no cookie: a Set-Cookie on every cookieless
+   * call (API clients, public reads) cost more than the rest of a small request.
+   */
+  issuesCsrf?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     tenant: Tenant | null;
     auth: AuthContext | null;
+    /** The CSRF token in force, on routes that issue it (`RouteAccess.issuesCsrf`). */
     csrfToken: string | null;
   }
   interface FastifyContextConfig {

@@ -26,7 +26,7 @@ export function registerAccessHooks(app: FastifyInstance, deps: AccessHookDeps) 
     const access = request.routeOptions.config.access ?? {};
     if (access.tenantless) return;
     request.tenant = await deps.resolveTenant(hostnameOf(request));
-    request.csrfToken = deps.csrf.ensureCookie(request, reply);
+    if (access.issuesCsrf) request.csrfToken = deps.csrf.ensureCookie(request, reply);
     const header = request.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     request.auth = await deps.authenticate(request.tenant, bearer, request.cookies[SESSION_COOKIE]);
