@@ -1,6 +1,7 @@
-import { createHash, createHmac, createSecretKey, type KeyObject, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hash, type KeyObject, randomFillSync, timingSafeEqual } from 'node:crypto';
 
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+/** One call, without a Hash object: a cookie-authenticated request hashes its session cookie (3–5× cheaper). */
+export const sha256 = (value: string) => hash('sha256', value, 'base64url');
 
 /**
  * Random bytes from the CSPRNG, drawn 4 KB at a time: a call per token (a session, a CSRF nonce per cookieless
