@@ -62,6 +62,8 @@ export async function submitSignInForm(page: Page, username: string, captcha = C
  */
 export async function apiSession(baseURL: string, username: string) {
   const context = await request.newContext({ baseURL });
+  // the CSRF cookie, as the web app fetches it before its first unsafe request
+  await context.get('/api/auth/csrf/');
   const captcha = await (await context.get('/api/auth/captcha/')).json();
   const csrf = async () => (await context.storageState()).cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
   const login = await context.post('/api/auth/login/', {

@@ -86,6 +86,7 @@ try {
   });
   const context = await browser.newContext({ baseURL: BASE });
   const csrf = async () => (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+  await context.request.get('/api/auth/csrf/');
   const captcha = await (await context.request.get('/api/auth/captcha/')).json();
   const login = await context.request.post('/api/auth/login/', {
     data: { username: 'customeradmin', password: 'Demo@2026!', captchaId: captcha.captchaId, captcha: CAPTCHA },
