@@ -19,6 +19,8 @@ const BASE = `http://localhost:${PORT}`;
 const DATA_DIR = '/tmp/sitewatch-bench-api';
 const CAPTCHA = 'BENCH';
 const RUNS = Number(process.env.RUNS ?? 3);
+/** What Chromium sends with every fetch. */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const DURATION = Number(process.env.DURATION ?? 10);
 
 interface Figure {
@@ -98,6 +100,12 @@ const rows: Array<[string, Figure]> = [
   [
     'GET /iotapp/customer-settings/ (bearer)',
     await load(`${BASE}/iotapp/customer-settings/`, { authorization: `Bearer ${session.access}` }),
+  ],
+  // as a browser asks: every browser sends Accept-Encoding, and answers over 1 KB go compressed
+  ['GET /current-login/ (cookie, as a browser)', await load(`${BASE}/current-login/`, { cookie: session.cookie, ...BROWSER })],
+  [
+    'GET /iotapp/customer-settings/ (bearer, as a browser)',
+    await load(`${BASE}/iotapp/customer-settings/`, { authorization: `Bearer ${session.access}`, ...BROWSER }),
   ],
   [
     'GET /helpdesk/tickets/?page=1&limit=10 (bearer)',

@@ -53,6 +53,7 @@ import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
 import { registerSecurityHeaders } from './platform/security-headers.ts';
+import { COMPRESSION, registerSharedAnswerCompression } from './platform/shared-answer-compression.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
 import { memoizedSerializerCompiler, safeValidatorCompiler } from './platform/validation.ts';
@@ -135,7 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const metrics = deps.metrics ?? createMetrics();
   registerAccessLog(app, config.metrics.enabled ? metrics.http : undefined);
 
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(compress, COMPRESSION);
+  registerSharedAnswerCompression(app);
   await app.register(cookie);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from './support/harness.ts';
 
@@ -49,5 +50,25 @@ describe('the /current-login/ hot path', () => {
     expect(refreshed.statusCode).toBe(200);
     const after = (await client.get('/current-login/', { bearer: false } as never)).json();
     expect(after.refresh).not.toBe(before.refresh);
+  });
+
+  it('sends a browser its cached answer compressed as it asks, the same answer as uncompressed', async () => {
+    const client = await t.login('customeradmin');
+    const plain = await client.get('/current-login/', { bearer: false } as never);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const asBrowser = { bearer: false, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } } as never;
+    const first = await client.get('/current-login/', asBrowser);
+    const again = await client.get('/current-login/', asBrowser);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(first.rawPayload).toString()).toBe(plain.body);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+
+    const gzip = await client.get('/current-login/', { bearer: false, headers: { 'accept-encoding': 'gzip' } } as never);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    const identity = await client.get('/current-login/', { bearer: false, headers: { 'accept-encoding': 'identity' } } as never);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body).toBe(plain.body);
   });
 });

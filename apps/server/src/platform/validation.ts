@@ -34,6 +34,9 @@ export const safeValidatorCompiler: FastifySchemaCompiler<ZodType> = (route) => 
 };
 
 const sharedResponses = new WeakSet<object>();
+/** The encoded bytes of shared answers, which `shared-answer-compression.ts` compresses once. */
+const sharedBodies = new WeakSet<Buffer>();
+export const isSharedBody = (payload: unknown): payload is Buffer => Buffer.isBuffer(payload) && sharedBodies.has(payload);
 
 /**
  * Marks an answer that a cache hands to many requests (a tenant's settings, a session's current login): it is
@@ -57,6 +60,7 @@ export const memoizedSerializerCompiler: FastifySerializerCompiler<ZodType> = (r
     if (bytes === undefined) {
       bytes = Buffer.from(serialize(data));
       encoded.set(data, bytes);
+      sharedBodies.add(bytes);
     }
     return bytes as unknown as string;
   };
