@@ -6,7 +6,9 @@
  * Two phases on the same connections, each after a warm-up:
  * - sustained: the goal rate (default 20,000 msg/s) for 30 s — offered vs stored per second, and p50/p99 from
  *   publish to PUBACK of the QoS 1 messages (the product acknowledges only committed messages, so that is
- *   publish-to-queryable). A rate is sustained when stored keeps up with offered and nothing is left behind.
+ *   publish-to-queryable), with the p99 of each second of the window (`p99BySecondMs`: a p99 made by one slow second
+ *   reads differently from a steady one). A rate is sustained when stored keeps up with offered and nothing is left
+ *   behind.
  * - saturation: offered well above what the product takes (default 80,000 msg/s) for 15 s — the most stored per
  *   second; the ratio product/broker compares these ceilings. When the publisher cannot even send that much to
  *   Mosquitto, the publisher is the limit: the broker's ceiling is higher and the ratio an upper bound.

@@ -50,6 +50,8 @@ let recording = false;
 let windowStart = Number.POSITIVE_INFINITY;
 let windowEnd = Number.POSITIVE_INFINITY;
 let latencies: number[] = [];
+/** The latencies of each second of the window, by when the message was sent: shows whether a p99 is a spike. */
+let latenciesBySecond: number[][] = [];
 let acked = 0;
 let refused = 0;
 
@@ -67,7 +69,11 @@ function onPacketBytes(conn: Conn, chunk: Buffer, resolveConnack: (ok: boolean) 
         conn.sent.delete(id);
         if (sentAt >= windowStart && sentAt <= windowEnd) {
           acked++;
-          latencies.push(performance.now() - sentAt);
+          const latency = performance.now() - sentAt;
+          latencies.push(latency);
+          const second = Math.floor((sentAt - windowStart) / 1000);
+          latenciesBySecond[second] ??= [];
+          latenciesBySecond[second].push(latency);
         }
       }
     } else if (type === 2) {
@@ -210,6 +216,7 @@ for (const phase of phases) {
   skipped = 0;
   acked = 0;
   latencies = [];
+  latenciesBySecond = [];
   await run(ready, phase.rate, phase.seconds * 1000, () => {
     recording = true;
     windowStart = performance.now();
@@ -242,6 +249,7 @@ for (const phase of phases) {
       p95Ms: pct(list, 0.95),
       p99Ms: pct(list, 0.99),
       maxMs: list.length ? Math.round(list[list.length - 1] as number) : null,
+      p99BySecondMs: Array.from(latenciesBySecond, (second) => pct(Array.from(Float64Array.from(second ?? []).sort()), 0.99)),
       totalSent,
       totalSentQos1,
     }),
