@@ -111,6 +111,10 @@ const rows: Array<[string, Figure]> = [
     'GET /helpdesk/tickets/?page=1&limit=10 (bearer)',
     await load(`${BASE}/helpdesk/tickets/?page=1&limit=10`, { authorization: `Bearer ${session.access}` }),
   ],
+  [
+    'GET /helpdesk/tickets/?page=1&limit=10 (bearer, as a browser)',
+    await load(`${BASE}/helpdesk/tickets/?page=1&limit=10`, { authorization: `Bearer ${session.access}`, ...BROWSER }),
+  ],
 ];
 await stop(product, true);
 await stop(bare, false);
