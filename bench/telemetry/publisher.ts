@@ -206,6 +206,8 @@ const ready = conns.filter((c) => c.ready);
 const connectMs = Math.round(performance.now() - t0);
 console.log(JSON.stringify({ connected: ready.length, refused, connectMs }));
 
+/** The values in ascending order (a typed array sorts numbers as numbers, without a comparator). */
+const ascending = (values: number[]) => Array.from(Float64Array.from(values).sort());
 const pct = (sorted: number[], p: number) =>
   sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number) : null;
 
@@ -232,7 +234,7 @@ for (const phase of phases) {
   while (ready.some((c) => c.sent.size > 0) && performance.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
   const unacked = ready.reduce((n, c) => n + c.sent.size, 0);
   for (const c of ready) c.sent.clear();
-  const list = Array.from(Float64Array.from(latencies).sort());
+  const list = ascending(latencies);
   console.log(
     JSON.stringify({
       phase: phase.name,
@@ -249,7 +251,7 @@ for (const phase of phases) {
       p95Ms: pct(list, 0.95),
       p99Ms: pct(list, 0.99),
       maxMs: list.length ? Math.round(list[list.length - 1] as number) : null,
-      p99BySecondMs: Array.from(latenciesBySecond, (second) => pct(Array.from(Float64Array.from(second ?? []).sort()), 0.99)),
+      p99BySecondMs: Array.from(latenciesBySecond, (second) => pct(ascending(second ?? []), 0.99)),
       totalSent,
       totalSentQos1,
     }),
