@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raise } from './helpdesk-fixtures.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
@@ -21,7 +21,11 @@ describe('compressed answers', () => {
       const plain = await client.get(url, { headers: { 'accept-encoding': 'identity' } } as never);
       expect(plain.statusCode).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
-      const br = await client.get(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } } as never);
+      const zstd = await client.get(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } } as never);
+      expect(zstd.headers['content-encoding']).toBe('zstd');
+      expect(zstd.headers.vary).toMatch(/accept-encoding/i);
+      expect(zstdDecompressSync(zstd.rawPayload).toString()).toBe(plain.body);
+      const br = await client.get(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } } as never);
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers.vary).toMatch(/accept-encoding/i);
       expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
