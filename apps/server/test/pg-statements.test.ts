@@ -70,6 +70,19 @@ describe.skipIf(!adminUrl)('named statements on PostgreSQL', () => {
     connection.release();
   });
 
+  it('gives rows as objects keyed by column, the later of two same-named columns winning, __proto__ an own key', async () => {
+    const { connection } = await session();
+    const text = `select p.id, p.name, 'x' as name, $1::int as "__proto__", null::text as "a b" from probe p where id = $1`;
+    for (let i = 0; i < 3; i++) {
+      const [row] = (await connection.query(text, [1])).rows;
+      expect(row).toEqual({ id: 1, name: 'x', ['__proto__']: 1, 'a b': null });
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(Object.keys(row as object)).toEqual(['id', 'name', '__proto__', 'a b']);
+    }
+    expect((await connection.query('select id from probe where id = $1', [99])).rows).toEqual([]);
+    connection.release();
+  });
+
   it('keeps answering when a table changes shape under a named statement', async () => {
     const { connection } = await session();
     const text = 'select * from probe where id = $1';

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { createRowShaper } from './pg-rows.ts';
 
 /** Named statements a connection keeps at most; statements past it run unnamed, as before. */
 export const MAX_NAMED_PER_CONNECTION = 300;
@@ -32,6 +33,7 @@ export function createNamedStatements(max = MAX_NAMED_PER_CONNECTION) {
   const uses = new Map<string, number>();
   /** Per connection: statement text → its name there. */
   const named = new WeakMap<pg.PoolClient, Map<string, string>>();
+  const shape = createRowShaper();
 
   function nameFor(client: pg.PoolClient, text: string): string | undefined {
     let names = named.get(client);
@@ -55,16 +57,18 @@ export function createNamedStatements(max = MAX_NAMED_PER_CONNECTION) {
 
   async function query(client: pg.PoolClient, text: string, values: readonly unknown[]): Promise<QueryResult> {
     // Without parameters the simple protocol runs the text as it is (several statements in one, as migrations do).
-    const name = values.length > 0 && values.length <= MAX_NAMED_PARAMETERS ? nameFor(client, text) : undefined;
-    if (!name) return client.query(text, values as unknown[]);
+    if (values.length === 0) return client.query(text);
+    const params = values as unknown[];
+    const name = values.length <= MAX_NAMED_PARAMETERS ? nameFor(client, text) : undefined;
+    if (!name) return shape(text, await client.query({ text, values: params, rowMode: 'array' }));
     try {
-      return await client.query({ name, text, values: values as unknown[] });
+      return shape(text, await client.query({ name, text, values: params, rowMode: 'array' }));
     } catch (error) {
       const { code, message } = error as { code?: string; message?: string };
       if (code !== FEATURE_NOT_SUPPORTED || !message?.includes('cached plan')) throw error;
       // The table changed shape: this run goes unnamed, and the next use takes a new name.
       named.get(client)?.delete(text);
-      return client.query(text, values as unknown[]);
+      return shape(text, await client.query({ text, values: params, rowMode: 'array' }));
     }
   }
 

@@ -8,6 +8,7 @@ import type {
   RowDescriptionMessage,
 } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
+import { compileRowBuilder, type RowBuilder } from './pg-rows.ts';
 
 /** Prepared statements kept per database; the least recently used one is closed beyond this. */
 export const MAX_PREPARED_STATEMENTS = 200;
@@ -26,6 +27,8 @@ interface Statement {
   fields: Results['fields'] | undefined;
   /** Each column's type parser (PGlite's), looked up once. */
   parsers: (((value: string, typeId: number) => unknown) | undefined)[];
+  /** Makes a row object of the parsed values, one shape for every row of the statement. */
+  build: RowBuilder;
 }
 
 const { serialize } = protocol;
@@ -98,6 +101,7 @@ export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STAT
       types: parameters?.dataTypeIDs ?? [],
       fields,
       parsers: (fields ?? []).map((f) => pglite.parsers[f.dataTypeID]),
+      build: compileRowBuilder((fields ?? []).map((f) => f.name)),
     };
     statements.set(text, statement);
     if (statements.size > max) {
@@ -118,19 +122,19 @@ export function createPreparedStatements(pglite: PGlite, max = MAX_PREPARED_STAT
       concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.execute({}), serialize.sync()]),
     );
     const fields = statement.fields ?? [];
-    const { parsers } = statement;
+    const { parsers, build } = statement;
     const rows: Record<string, unknown>[] = [];
     let affectedRows = 0;
     for (const m of messages) {
       if (m.name === 'dataRow') {
         const values = (m as DataRowMessage).fields as (string | null)[];
-        const row: Record<string, unknown> = {};
+        const parsed: unknown[] = new Array(fields.length);
         for (let i = 0; i < fields.length; i++) {
           const value = values[i] ?? null;
           const parser = parsers[i];
-          row[(fields[i] as { name: string }).name] = value === null || !parser ? value : parser(value, fields[i]?.dataTypeID as number);
+          parsed[i] = value === null || !parser ? value : parser(value, fields[i]?.dataTypeID as number);
         }
-        rows.push(row);
+        rows.push(build(parsed));
       } else if (m.name === 'commandComplete') {
         const words = (m as CommandCompleteMessage).text.split(' ');
         if (COUNTED_COMMANDS.has(words[0] as string)) affectedRows += Number.parseInt(words.at(-1) as string, 10) || 0;
