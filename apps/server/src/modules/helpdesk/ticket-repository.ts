@@ -374,7 +374,8 @@ export async function listTickets(
 ): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
   const statement = listStatements(statementKey(f, [tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
   const found = (await db.executeQuery(statement)).rows;
-  const rows = found.map(({ list_count: _, ...row }) => row);
+  // The count rides along on each row; callers map rows field by field, so it is not copied out of them.
+  const rows: TicketSummaryRow[] = found;
   const first = found[0];
   if (!first) return { rows, count: await countTickets(db, tenantId, f, scope) };
   const n = Number(first.list_count);
