@@ -1,17 +1,21 @@
 /**
  * API throughput against bare Node, in one run: the same autocannon load (100 connections, 10 s, median of 3)
  * on a bare `http` server answering 200 bytes of JSON, then on the product's hot reads. Prints req/s, p99 and
- * the ratio to bare Node for each.
+ * the ratio to bare Node for each; and, beside each read, bare Node replaying that read's very answer (status,
+ * headers and bytes), so the part of the gap that the answer itself makes (its size, its headers) shows apart from
+ * the product's work.
  * Run: node --import tsx bench/api/run.ts                       (embedded PGlite, demo and simulators running)
  *      BENCH_PG=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/api/run.ts   (PostgreSQL)
  *      RUNS=1 DURATION=5 for a quick look; DEMO_SIMULATOR=false to measure without the living demo.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { get, type OutgoingHttpHeaders } from 'node:http';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { adminQuery, databaseUrl } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
+import type { Replay } from './bare.ts';
 
 const PORT = 8196;
 const BARE_PORT = 8197;
@@ -59,6 +63,41 @@ async function stop(child: ChildProcess, group: boolean) {
   await exited;
 }
 
+/** The product's answer as it went out: status, headers (less those Node sets per connection) and raw bytes. */
+function capture(url: string, headers: Record<string, string>, path: string): Promise<Replay> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const kept = Object.entries(res.headers).filter(([name]) => !PER_CONNECTION.includes(name));
+        resolve({ path, status: res.statusCode ?? 200, headers: Object.fromEntries(kept), body: Buffer.concat(chunks).toString('base64') });
+      });
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+const PER_CONNECTION = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
+
+/** Status line, the answer's headers and the ones Node adds per response, as counted on the wire. */
+const headerBytes = (headers: OutgoingHttpHeaders) =>
+  'HTTP/1.1 200 OK\r\n'.length +
+  Object.entries(headers).reduce((n, [name, value]) => n + name.length + 4 + String(value).length, 0) +
+  'Date: Thu, 01 Jan 2026 00:00:00 GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72\r\n\r\n'.length;
+
+async function register(replay: Replay) {
+  const stored = new Promise<void>((resolve) => {
+    const onMessage = (message: { stored?: string }) => {
+      if (message.stored !== replay.path) return;
+      bare.off('message', onMessage);
+      resolve();
+    };
+    bare.on('message', onMessage);
+  });
+  bare.send({ replay });
+  await stored;
+}
+
 const bare = fork(new URL('./bare.ts', import.meta.url), {
   env: { ...process.env, PORT: String(BARE_PORT) },
   execArgv: ['--import', 'tsx'],
@@ -94,28 +133,27 @@ await new Promise((r) => setTimeout(r, 5000));
 const session = await signIn(BASE, CAPTCHA);
 
 const baseline = await load(`http://127.0.0.1:${BARE_PORT}/`);
-const rows: Array<[string, Figure]> = [
-  ['GET /app-version/ (public)', await load(`${BASE}/app-version/`)],
-  ['GET /current-login/ (cookie)', await load(`${BASE}/current-login/`, { cookie: session.cookie })],
-  [
-    'GET /iotapp/customer-settings/ (bearer)',
-    await load(`${BASE}/iotapp/customer-settings/`, { authorization: `Bearer ${session.access}` }),
-  ],
+const bearer = { authorization: `Bearer ${session.access}` };
+const cookie = { cookie: session.cookie };
+const reads: Array<[string, string, Record<string, string>]> = [
+  ['GET /app-version/ (public)', '/app-version/', {}],
+  ['GET /current-login/ (cookie)', '/current-login/', cookie],
+  ['GET /iotapp/customer-settings/ (bearer)', '/iotapp/customer-settings/', bearer],
   // as a browser asks: every browser sends Accept-Encoding, and answers over 1 KB go compressed
-  ['GET /current-login/ (cookie, as a browser)', await load(`${BASE}/current-login/`, { cookie: session.cookie, ...BROWSER })],
-  [
-    'GET /iotapp/customer-settings/ (bearer, as a browser)',
-    await load(`${BASE}/iotapp/customer-settings/`, { authorization: `Bearer ${session.access}`, ...BROWSER }),
-  ],
-  [
-    'GET /helpdesk/tickets/?page=1&limit=10 (bearer)',
-    await load(`${BASE}/helpdesk/tickets/?page=1&limit=10`, { authorization: `Bearer ${session.access}` }),
-  ],
-  [
-    'GET /helpdesk/tickets/?page=1&limit=10 (bearer, as a browser)',
-    await load(`${BASE}/helpdesk/tickets/?page=1&limit=10`, { authorization: `Bearer ${session.access}`, ...BROWSER }),
-  ],
+  ['GET /current-login/ (cookie, as a browser)', '/current-login/', { ...cookie, ...BROWSER }],
+  ['GET /iotapp/customer-settings/ (bearer, as a browser)', '/iotapp/customer-settings/', { ...bearer, ...BROWSER }],
+  ['GET /helpdesk/tickets/?page=1&limit=10 (bearer)', '/helpdesk/tickets/?page=1&limit=10', bearer],
+  ['GET /helpdesk/tickets/?page=1&limit=10 (bearer, as a browser)', '/helpdesk/tickets/?page=1&limit=10', { ...bearer, ...BROWSER }],
 ];
+const rows: Array<{ name: string; product: Figure; same: Figure; bytes: number }> = [];
+for (const [index, [name, path, headers]] of reads.entries()) {
+  const product = await load(`${BASE}${path}`, headers);
+  // the same answer (status, headers, bytes) from bare Node: what the answer itself costs, apart from the product
+  const replay = await capture(`${BASE}${path}`, headers, `/same/${index}`);
+  await register(replay);
+  const same = await load(`http://127.0.0.1:${BARE_PORT}${replay.path}`);
+  rows.push({ name, product, same, bytes: Buffer.from(replay.body, 'base64').length + headerBytes(replay.headers) });
+}
 await stop(product, true);
 await stop(bare, false);
 if (adminUrl) await admin(`drop database ${benchDb} with (force)`);
@@ -127,11 +165,15 @@ console.log(
     .join(' ')})`,
 );
 console.log(
-  `  ${'what'.padEnd(48)} ${'req/s'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'errors'.padStart(7)} ${'ratio'.padStart(6)}`,
+  `  ${'what'.padEnd(62)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(6)} ${'max ms'.padStart(6)} ${'errors'.padStart(6)} ${'ratio'.padStart(6)}   ${'bytes'.padStart(6)} ${'same answer'.padStart(11)} ${'ratio'.padStart(6)}`,
 );
-const line = (name: string, f: Figure) =>
+const columns = (f: Figure) =>
+  `${Math.round(f.rps).toString().padStart(7)} ${String(f.p99).padStart(6)} ${String(f.max).padStart(6)} ${String(f.errors).padStart(6)} ${(f.rps / baseline.rps).toFixed(3).padStart(6)}`;
+console.log(`  ${'bare Node http (200-byte JSON)'.padEnd(62)} ${columns(baseline)}`);
+for (const { name, product, same, bytes } of rows)
   console.log(
-    `  ${name.padEnd(48)} ${Math.round(f.rps).toString().padStart(8)} ${String(f.p99).padStart(8)} ${String(f.max).padStart(8)} ${String(f.errors).padStart(7)} ${(f.rps / baseline.rps).toFixed(3).padStart(6)}`,
+    `  ${name.padEnd(62)} ${columns(product)}   ${String(bytes).padStart(6)} ${Math.round(same.rps).toString().padStart(11)} ${(product.rps / same.rps).toFixed(3).padStart(6)}`,
   );
-line('bare Node http (200-byte JSON)', baseline);
-for (const [name, figure] of rows) line(name, figure);
+console.log(
+  '  bytes: the answer on the wire, headers and body; same answer: bare Node sending those very bytes (req/s), and the product against it',
+);
