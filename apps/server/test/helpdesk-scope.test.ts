@@ -70,3 +70,39 @@ describe('ticket site scope', () => {
     expect((await put(admin, ticket.id, { locationId: hidden.id, entityId: hiddenDevice.id })).statusCode).toBe(200);
   });
 });
+
+describe('lists asked for together', () => {
+  const page = '/helpdesk/tickets/?page=1&limit=25';
+  const idsOf = (body: string) => (JSON.parse(body) as { contents: Array<{ id: number }> }).contents.map((c) => c.id);
+
+  it('answers each caller with its own visible tickets, and a change made before a call is in its answer', async () => {
+    const hiddenTicket = await raise(admin, { title: 'Vault door forced', locationId: hidden.id });
+    const visibleTicket = await raise(customer, { locationId: mine.id });
+    // a scoped user and an admin asking at once share nothing: their statements differ
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => customer.get(page)),
+      ...Array.from({ length: 4 }, () => admin.get(page)),
+    ]);
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    const customerLists = answers.slice(0, 4).map((res) => res.body);
+    const adminLists = answers.slice(4).map((res) => res.body);
+    expect(new Set(customerLists).size).toBe(1);
+    expect(new Set(adminLists).size).toBe(1);
+    expect(idsOf(customerLists[0] as string)).toContain(visibleTicket.id);
+    expect(idsOf(customerLists[0] as string)).not.toContain(hiddenTicket.id);
+    expect(customerLists[0]).not.toContain('Vault door forced');
+    expect(idsOf(adminLists[0] as string)).toContain(hiddenTicket.id);
+    // the status counts and the day counts, asked together, agree with one another as well
+    const stats = await Promise.all(Array.from({ length: 3 }, () => customer.get('/helpdesk/tickets/stats/')));
+    expect(new Set(stats.map((res) => res.body)).size).toBe(1);
+    const days = await Promise.all(Array.from({ length: 3 }, () => customer.get('/helpdesk/tickets/days/?timeZone=UTC')));
+    expect(new Set(days.map((res) => res.body)).size).toBe(1);
+
+    // a list under way when a ticket is raised may miss it; a list asked after the raise answered has it
+    const during = customer.get(page);
+    const raised = await raise(customer, { locationId: mine.id, title: 'Raised while a list was read' });
+    const after = await Promise.all([customer.get(page), customer.get(page)]);
+    expect((await during).statusCode).toBe(200);
+    for (const res of after) expect(idsOf(res.body)).toContain(raised.id);
+  });
+});

@@ -24,3 +24,18 @@ export function compiledStatements<Row>(max = MAX_COMPILED) {
     return made;
   };
 }
+
+const identities = new WeakMap<CompiledQuery, string>();
+
+/**
+ * A compiled statement's text and parameter values as one string: two statements with the same identity read the
+ * same rows. Kept per statement object, which `compiledStatements` hands out again for the same inputs.
+ */
+export function statementIdentity(statement: CompiledQuery): string {
+  let identity = identities.get(statement);
+  if (identity === undefined) {
+    identity = `${statement.sql}\u0000${JSON.stringify(statement.parameters)}`;
+    identities.set(statement, identity);
+  }
+  return identity;
+}

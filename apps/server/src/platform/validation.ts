@@ -39,8 +39,9 @@ const sharedBodies = new WeakSet<Buffer>();
 export const isSharedBody = (payload: unknown): payload is Buffer => Buffer.isBuffer(payload) && sharedBodies.has(payload);
 
 /**
- * Marks an answer that a cache hands to many requests (a tenant's settings, a session's current login): it is
- * frozen, and each route encodes and stringifies it once (`memoizedSerializerCompiler`) instead of on every call.
+ * Marks an answer handed to many requests (a tenant's settings or a session's current login from a cache, a page of
+ * tickets read once for the screens that asked together): it is frozen, and each route encodes and stringifies it
+ * once (`memoizedSerializerCompiler`) instead of on every call.
  */
 export function sharedResponse<T extends object>(value: T): T {
   sharedResponses.add(Object.freeze(value));

@@ -364,6 +364,7 @@ export const ticketStatsSchema = z.object({
   contents: z.array(z.object({ status: ticketStatusSchema, count: z.number().int(), color: z.string() })),
   total: z.number().int(),
 });
+export type TicketStats = z.infer<typeof ticketStatsSchema>;
 
 /** An IANA time zone name the runtime knows (the browser's), in which the days of "group by day" are counted. */
 const timeZoneSchema = z

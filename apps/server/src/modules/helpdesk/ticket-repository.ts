@@ -353,7 +353,7 @@ const SORT_COLUMNS = {
 } as const;
 
 /** Which page of the list, in which order (`priorities` ranks the priority column when the list is ordered by it). */
-interface ListPage {
+export interface ListPage {
   offset: number;
   limit: number;
   orderBy: string;
@@ -370,9 +370,8 @@ export async function listTickets(
   tenantId: number,
   f: ResolvedFilter,
   scope: TicketScope,
-  page: ListPage,
+  statement: ListStatement,
 ): Promise<{ rows: TicketSummaryRow[]; count: { count: number; exact: boolean } }> {
-  const statement = listStatements(statementKey(f, [tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
   const found = (await db.executeQuery(statement)).rows;
   // The count rides along on each row; callers map rows field by field, so it is not copied out of them.
   const rows: TicketSummaryRow[] = found;
@@ -389,6 +388,11 @@ export async function listTickets(
 const statementKey = (f: ResolvedFilter, inputs: unknown[]) => (f.search ? null : JSON.stringify(inputs));
 
 const listStatements = compiledStatements<TicketSummaryRow & { list_count: number }>();
+export type ListStatement = ReturnType<typeof listStatementOf>;
+
+/** The statement of a page of the list (`listTickets` runs it); the same inputs give the same statement object. */
+export const listStatementOf = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, page: ListPage) =>
+  listStatements(statementKey(f, [tenantId, f, scope, page]), () => listStatement(db, tenantId, f, scope, page));
 
 function listStatement(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, page: ListPage) {
   const desc = page.orderBy.startsWith('-');
@@ -439,20 +443,26 @@ async function estimateAboveCap(db: Db, tenantId: number, f: ResolvedFilter, sco
 }
 
 /** The list's status counts, asked for beside every page of the list (grouped by day, `countByDay` is asked too). */
-export async function countByStatus(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) {
-  const statement = statusCountStatements(statementKey(f, [tenantId, f, scope]), () =>
+export const statusCountStatementOf = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope) =>
+  statusCountStatements(statementKey(f, [tenantId, f, scope]), () =>
     applyFilter(db.selectFrom('tickets as t'), tenantId, { ...f, status: undefined }, scope)
       .select(['t.status', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy('t.status'),
   );
-  return (await db.executeQuery(statement)).rows;
-}
+
+export const countByStatus = async (db: Db, statement: ReturnType<typeof statusCountStatementOf>) =>
+  (await db.executeQuery(statement)).rows;
 
 const statusCountStatements = compiledStatements<{ status: string; count: number }>();
 
 /** The filtered tickets counted per day they were raised, in the given time zone, newest day first. */
-export async function countByDay(db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, timeZone: string) {
-  const statement = dayCountStatements(statementKey(f, [tenantId, f, scope, timeZone]), () => {
+export async function countByDay(db: Db, statement: ReturnType<typeof dayCountStatementOf>) {
+  const { rows } = await db.executeQuery(statement);
+  return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+}
+
+export const dayCountStatementOf = (db: Db, tenantId: number, f: ResolvedFilter, scope: TicketScope, timeZone: string) =>
+  dayCountStatements(statementKey(f, [tenantId, f, scope, timeZone]), () => {
     // Grouped by a date (cheap per row); only the groups are formatted.
     const days = applyFilter(db.selectFrom('tickets as t'), tenantId, f, scope).select(
       sql<string>`(t.created_at at time zone ${timeZone})::date`.as('d'),
@@ -463,9 +473,6 @@ export async function countByDay(db: Db, tenantId: number, f: ResolvedFilter, sc
       .groupBy('x.d')
       .orderBy('x.d', 'desc');
   });
-  const { rows } = await db.executeQuery(statement);
-  return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
-}
 
 const dayCountStatements = compiledStatements<{ day: string; count: number }>();
 

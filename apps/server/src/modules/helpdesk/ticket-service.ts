@@ -10,10 +10,13 @@ import {
   TICKET_TYPES,
   type Ticket,
   type TicketCreate,
+  type TicketDays,
   type TicketDaysQuery,
   type TicketEventType,
   type TicketFilter,
+  type TicketList,
   type TicketListQuery,
+  type TicketStats,
   type TicketStatus,
   type TicketType,
   type TicketUpdate,
@@ -24,10 +27,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type InsertObject, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
+import { createCoalescer } from '../../platform/coalesce.ts';
+import { statementIdentity } from '../../platform/compiled-statements.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
+import { sharedResponse } from '../../platform/validation.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import {
@@ -85,6 +91,10 @@ export const staleVersion = () => conflict(HELPDESK_MESSAGES.staleVersion, 'stal
 /** Raising, reading, listing and changing tickets. Every change is one transaction with its history entry. */
 export function createTicketService(deps: HelpdeskDeps) {
   const { db, admin } = deps;
+  // the list's reads, each run once for the callers that ask for the same statement together
+  const lists = createCoalescer<TicketList>(sharedResponse);
+  const statusCounts = createCoalescer<TicketStats>(sharedResponse);
+  const dayCounts = createCoalescer<TicketDays>(sharedResponse);
 
   async function sitesOf(actor: Actor): Promise<number[] | 'all'> {
     if (isAdmin(actor)) return 'all';
@@ -812,41 +822,54 @@ export function createTicketService(deps: HelpdeskDeps) {
     emit,
     /** The tickets the actor sees, as the list applies it (dashboard widgets read through the same scope). */
     visibility: async (actor: Actor) => scopeOf(actor, await admin.config(actor.tenantId)),
+    /**
+     * A page of the list. Screens that ask for the same page together (every open one, after a pushed change) are
+     * answered by one read begun after their calls (`createCoalescer`), encoded once. The answer is the statement's
+     * rows with the tenant's names, so callers whose statements are the same (the same tenant, filter, page and
+     * visible tickets) share it whoever they are.
+     */
     async list(actor: Actor, query: TicketListQuery) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
       const filter = await resolveFilter(actor, query);
-      const { rows, count } = await repo.listTickets(db, actor.tenantId, filter, scope, {
+      const statement = repo.listStatementOf(db, actor.tenantId, filter, scope, {
         offset: (query.page - 1) * query.limit,
         limit: query.limit,
         orderBy: query.orderBy,
         priorities: config.priorities.map((p) => p.name),
       });
-      const [names, vendors] = await Promise.all([
-        withUserNames(
-          deps.users,
-          actor.tenantId,
-          rows.flatMap((r) => [r.assigned_to, r.created_by]),
-        ),
-        vendorNames(actor.tenantId, rows),
-      ]);
-      return { contents: rows.map((r) => toSummary(r, names, vendors)), totalCount: count.count, totalExact: count.exact };
+      return lists.run(statementIdentity(statement), async () => {
+        const { rows, count } = await repo.listTickets(db, actor.tenantId, filter, scope, statement);
+        const [names, vendors] = await Promise.all([
+          withUserNames(
+            deps.users,
+            actor.tenantId,
+            rows.flatMap((r) => [r.assigned_to, r.created_by]),
+          ),
+          vendorNames(actor.tenantId, rows),
+        ]);
+        return { contents: rows.map((r) => toSummary(r, names, vendors)), totalCount: count.count, totalExact: count.exact };
+      });
     },
     async stats(actor: Actor, query: TicketFilter) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
-      const rows = await repo.countByStatus(db, actor.tenantId, await resolveFilter(actor, query), scope);
-      const counts = new Map(rows.map((r) => [r.status, Number(r.count)]));
-      return {
-        contents: TICKET_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0, color: TICKET_STATUS_COLOURS[status] })),
-        total: [...counts.values()].reduce((a, b) => a + b, 0),
-      };
+      const statement = repo.statusCountStatementOf(db, actor.tenantId, await resolveFilter(actor, query), scope);
+      return statusCounts.run(statementIdentity(statement), async () => {
+        const rows = await repo.countByStatus(db, statement);
+        const counts = new Map(rows.map((r) => [r.status, Number(r.count)]));
+        return {
+          contents: TICKET_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0, color: TICKET_STATUS_COLOURS[status] })),
+          total: [...counts.values()].reduce((a, b) => a + b, 0),
+        };
+      });
     },
     /** Group by day: the true count of each day over the whole filtered list, not just the page shown. */
     async days(actor: Actor, query: TicketDaysQuery) {
       const config = await admin.config(actor.tenantId);
       const scope = await scopeOf(actor, config);
-      return { contents: await repo.countByDay(db, actor.tenantId, await resolveFilter(actor, query), scope, query.timeZone) };
+      const statement = repo.dayCountStatementOf(db, actor.tenantId, await resolveFilter(actor, query), scope, query.timeZone);
+      return dayCounts.run(statementIdentity(statement), async () => ({ contents: await repo.countByDay(db, statement) }));
     },
     async get(actor: Actor, id: number) {
       return detail(actor, await visibleTicket(actor, id));
