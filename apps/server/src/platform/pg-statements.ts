@@ -58,17 +58,18 @@ export function createNamedStatements(max = MAX_NAMED_PER_CONNECTION) {
   async function query(client: pg.PoolClient, text: string, values: readonly unknown[]): Promise<QueryResult> {
     // Without parameters the simple protocol runs the text as it is (several statements in one, as migrations do).
     if (values.length === 0) return client.query(text);
-    const params = values as unknown[];
+    const run = async (name?: string) =>
+      shape(text, await client.query({ ...(name ? { name } : {}), text, values: values as unknown[], rowMode: 'array' }));
     const name = values.length <= MAX_NAMED_PARAMETERS ? nameFor(client, text) : undefined;
-    if (!name) return shape(text, await client.query({ text, values: params, rowMode: 'array' }));
+    if (!name) return run();
     try {
-      return shape(text, await client.query({ name, text, values: params, rowMode: 'array' }));
+      return await run(name);
     } catch (error) {
       const { code, message } = error as { code?: string; message?: string };
       if (code !== FEATURE_NOT_SUPPORTED || !message?.includes('cached plan')) throw error;
       // The table changed shape: this run goes unnamed, and the next use takes a new name.
       named.get(client)?.delete(text);
-      return shape(text, await client.query({ text, values: params, rowMode: 'array' }));
+      return run();
     }
   }
 
