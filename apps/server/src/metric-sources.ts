@@ -90,20 +90,34 @@ export function connectMetricSources(
     mqttExternal.set(external === null ? -1 : external ? 1 : 0);
   });
 
-  // Recorder: ffmpeg processes of this process and, per camera, how far the segment index is behind now.
+  // Recorder: ffmpeg processes of this process and how far the segment index is behind now. Cameras are counted per
+  // lag band and the worst lag is one series: a label per camera (or tenant) would grow with every camera added.
   const processes = metrics.gauge('recorder_processes', 'Camera recorder (ffmpeg) processes running');
   const cameras = metrics.gauge('recorder_cameras', 'Cameras the recorder supervises (running or restarting)');
-  const lag = metrics.gaugeSet('recorder_segment_lag_seconds', 'Seconds since the end of the newest indexed segment, per camera', [
-    'tenant',
-    'camera',
-  ]);
+  const worstLag = metrics.gauge('recorder_segment_lag_max_seconds', 'Seconds since the end of the newest indexed segment, worst camera');
+  const byLag = metrics.gaugeSet('recorder_cameras_by_lag', 'Cameras by seconds since their newest indexed segment (lag band)', ['lag']);
   metrics.sample(() => {
     const list = deps.recorder.cameras();
     const now = Date.now();
     processes.set(list.filter((c) => c.running).length);
     cameras.set(list.length);
-    lag.reset();
-    for (const c of list)
-      lag.set({ tenant: String(c.tenantId), camera: String(c.deviceId) }, (now - (c.lastSegmentEnd ?? c.startedAt)) / 1000);
+    const bands = new Map(LAG_BANDS.map((b) => [b.label, 0]));
+    let worst = 0;
+    for (const c of list) {
+      const lag = (now - (c.lastSegmentEnd ?? c.startedAt)) / 1000;
+      worst = Math.max(worst, lag);
+      const band = LAG_BANDS.find((b) => lag < b.below) ?? LAG_BANDS[LAG_BANDS.length - 1];
+      if (band) bands.set(band.label, (bands.get(band.label) ?? 0) + 1);
+    }
+    worstLag.set(worst);
+    for (const [lag, count] of bands) byLag.set({ lag }, count);
   });
 }
+
+/** The lag bands of `recorder_cameras_by_lag`: a fixed set of label values. */
+export const LAG_BANDS = [
+  { label: 'under_10s', below: 10 },
+  { label: '10s_to_60s', below: 60 },
+  { label: '60s_to_5m', below: 300 },
+  { label: 'over_5m', below: Number.POSITIVE_INFINITY },
+] as const;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,10 +91,15 @@ describe('GET /metrics', () => {
       sitewatch_job_queue_depth: 'gauge',
       sitewatch_job_runs_total: 'counter',
       sitewatch_recorder_processes: 'gauge',
-      sitewatch_recorder_segment_lag_seconds: 'gauge',
+      sitewatch_recorder_segment_lag_max_seconds: 'gauge',
+      sitewatch_recorder_cameras_by_lag: 'gauge',
       sitewatch_export_bytes_total: 'counter',
-      sitewatch_process_resident_memory_bytes: 'gauge',
-      sitewatch_nodejs_eventloop_lag_seconds: 'gauge',
+      // prom-client's default metrics under their standard names, as stock Node.js dashboards expect them
+      process_resident_memory_bytes: 'gauge',
+      process_cpu_seconds_total: 'counter',
+      nodejs_eventloop_lag_seconds: 'gauge',
+      nodejs_eventloop_lag_p99_seconds: 'gauge',
+      nodejs_heap_size_used_bytes: 'gauge',
     };
     for (const [name, type] of Object.entries(families)) expect(types.get(name), name).toBe(type);
 
@@ -118,7 +123,25 @@ describe('GET /metrics', () => {
     expect(value('sitewatch_export_bytes_total')).toBeGreaterThan(0);
     expect(value('sitewatch_ingest_refused_total', { reason: 'overloaded' })).toBe(0);
     expect(value('sitewatch_push_fanout_duration_seconds_count')).toBeGreaterThan(0);
-    expect(value('sitewatch_process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+    // product metrics are prefixed, and nothing else is left without the prefix but the standard defaults
+    for (const name of types.keys()) expect(name, name).toMatch(/^(sitewatch_|process_|nodejs_)/);
+    expect([...types.keys()].filter((name) => name.startsWith('sitewatch_process_') || name.startsWith('sitewatch_nodejs_'))).toEqual([]);
+    // no label takes unbounded values: no per-camera or per-tenant series, the lag bands are a fixed set
+    for (const s of samples)
+      expect(
+        Object.keys(s.labels).filter((l) => l === 'camera' || l === 'tenant'),
+        s.name,
+      ).toEqual([]);
+    // the shipped Grafana dashboard asks only for families this server exposes
+    const dashboard = readFileSync(new URL('../../../docs/grafana-dashboard.json', import.meta.url), 'utf8');
+    const asked = new Set(
+      [...dashboard.matchAll(/\b((?:sitewatch|process|nodejs)_\w+)/g)].map((m) => (m[1] as string).replace(/_bucket$/, '')),
+    );
+    expect(asked.size).toBeGreaterThan(10);
+    for (const name of asked) expect(types.has(name), `dashboard asks for ${name}`).toBe(true);
+    const bands = samples.filter((s) => s.name === 'sitewatch_recorder_cameras_by_lag').map((s) => s.labels.lag);
+    expect(bands).toEqual(['under_10s', '10s_to_60s', '60s_to_5m', 'over_5m']);
   });
 });
 

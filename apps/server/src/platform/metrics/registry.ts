@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  * prom-client object and pays nothing between scrapes.
  */
 
+/** Product metrics carry this prefix; prom-client's default process and Node.js metrics keep their standard names. */
 const PREFIX = 'sitewatch_';
 /** Request and query latencies: 1 ms to 10 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -20,7 +21,7 @@ export interface GaugeSet {
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: PREFIX, eventLoopMonitoringPrecision: 20 });
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const samplers: Sampler[] = [];
 
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
