@@ -384,3 +384,11 @@ export const evidenceTokenParamSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'This link is not valid'),
 });
 export const evidenceFileParamSchema = evidenceTokenParamSchema.extend({ name: z.enum(['summary.pdf', 'clip.mp4']) });
+
+/** GET /api/video-tools/: the ffmpeg and ffprobe the server runs ("7.1.1 (system)"), and what to install when one is missing. */
+export const videoToolsSchema = z.object({
+  ffmpeg: z.string().nullable(),
+  ffprobe: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type VideoToolsInfo = z.infer<typeof videoToolsSchema>;

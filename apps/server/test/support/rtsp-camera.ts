@@ -3,7 +3,7 @@ import { createSocket } from 'node:dgram';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { ffmpegPath } from '../../src/platform/ffmpeg/index.ts';
+import { videoTools } from '../../src/platform/ffmpeg/index.ts';
 
 /**
  * An RTSP camera on loopback, made of ffmpeg only: ffmpeg streams the test clip as RTP (with its SDP), and a few
@@ -16,7 +16,7 @@ export async function startRtspCamera(clip: string, dir: string) {
   const udpPort = udp.address().port;
   const sdpFile = join(dir, 'cam.sdp');
   const source: ChildProcess = spawn(
-    ffmpegPath,
+    videoTools().ffmpeg?.path ?? 'ffmpeg',
     [
       '-hide_banner',
       '-loglevel',

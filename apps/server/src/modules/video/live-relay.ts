@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
-import { PROTOCOLS, spawnFfmpeg } from '../../platform/ffmpeg/index.ts';
+import { missingToolsMessage, PROTOCOLS, rtspTimeout, spawnFfmpeg, videoTools } from '../../platform/ffmpeg/index.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoSettings } from './settings.ts';
 import { classifyStreamFailure, scrubCredentials } from './stream-failure.ts';
@@ -164,6 +164,7 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
   async function start(relay: Relay, source: LiveSource) {
     let input: string[];
     try {
+      if (!videoTools().ffmpeg) throw new Error(missingToolsMessage(videoTools()) ?? 'ffmpeg not found');
       if (source.simulated) {
         input = ['-re', '-stream_loop', '-1', '-protocol_whitelist', PROTOCOLS.file, '-i', await deps.simulatedClip()];
       } else {
@@ -174,8 +175,7 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
           'nobuffer',
           '-rtsp_transport',
           'tcp',
-          '-timeout',
-          '10000000',
+          ...rtspTimeout('ffmpeg', 10_000_000),
           '-protocol_whitelist',
           PROTOCOLS.rtsp,
           '-i',

@@ -4,7 +4,15 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.ts';
-import { ensureTestClip, PROTOCOLS, spawnFfmpeg } from '../../platform/ffmpeg/index.ts';
+import {
+  describeTool,
+  ensureTestClip,
+  missingToolsMessage,
+  PROTOCOLS,
+  rtspTimeout,
+  spawnFfmpeg,
+  videoTools,
+} from '../../platform/ffmpeg/index.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoPaths } from './paths.ts';
 import { DEFAULT_STORAGE_PATH } from './paths.ts';
@@ -109,9 +117,27 @@ export function createRecorder(deps: {
     return clip;
   };
 
+  let toldMissingTools = false;
+
+  /** Without ffmpeg a camera waits, told once in the log and on the camera, instead of failing every few seconds. */
+  async function waitForTools(worker: Worker): Promise<boolean> {
+    const tools = videoTools();
+    if (tools.ffmpeg) return true;
+    const message = missingToolsMessage(tools) ?? 'ffmpeg not found';
+    if (!toldMissingTools) log.error(message);
+    toldMissingTools = true;
+    await repo
+      .setCameraState(db, worker.tenantId, worker.deviceId, 'retrying', 'ffmpeg is not installed on the server')
+      .catch(() => undefined);
+    worker.retry = setTimeout(() => void launch(worker), 60_000);
+    worker.retry.unref();
+    return false;
+  }
+
   async function launch(worker: Worker) {
     worker.retry = null;
     if (worker.stopped) return;
+    if (!(await waitForTools(worker))) return;
     let input: string[];
     try {
       if (worker.simulated) {
@@ -119,7 +145,15 @@ export function createRecorder(deps: {
       } else {
         const checked = await checkStreamUrl(worker.streamUrl ?? '', settings.VIDEO_STREAM_NETWORKS);
         if (!checked.ok) throw new Error(checked.reason);
-        input = ['-rtsp_transport', 'tcp', '-timeout', '10000000', '-protocol_whitelist', PROTOCOLS.rtsp, '-i', checked.pinned];
+        input = [
+          '-rtsp_transport',
+          'tcp',
+          ...rtspTimeout('ffmpeg', 10_000_000),
+          '-protocol_whitelist',
+          PROTOCOLS.rtsp,
+          '-i',
+          checked.pinned,
+        ];
       }
     } catch (error) {
       await failed(worker, scrubCredentials((error as Error).message));
@@ -317,6 +351,9 @@ export function createRecorder(deps: {
     async start() {
       if (running) return;
       running = true;
+      const tools = videoTools();
+      if (tools.ffmpeg)
+        log.info(`video tools: ffmpeg ${describeTool(tools.ffmpeg)}, ffprobe ${describeTool(tools.ffprobe) ?? 'not found'}`);
       reconciling = reconcile();
       await reconciling;
       reconciling = null;

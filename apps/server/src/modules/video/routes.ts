@@ -38,6 +38,7 @@ import {
   tourInputSchema,
   tourListSchema,
   tourSchema,
+  videoToolsSchema,
 } from '@sitewatch/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -45,6 +46,7 @@ import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
 import { type AuthContext, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import { forbidden, HttpError } from '../../platform/errors.ts';
+import { describeTool, missingToolsMessage, videoTools } from '../../platform/ffmpeg/index.ts';
 import { LIVE_CLOSE, type LiveRelay } from './live-relay.ts';
 import type { VideoService } from './service.ts';
 
@@ -159,6 +161,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   }
 
   // ---------------------------------------------------------------- cameras
+  r.get('/api/video-tools/', { schema: { tags, querystring: emptyQuery, response: { 200: videoToolsSchema } } }, async () => {
+    const tools = videoTools();
+    return { ffmpeg: describeTool(tools.ffmpeg), ffprobe: describeTool(tools.ffprobe), message: missingToolsMessage(tools) };
+  });
   r.get('/api/cameras/', { schema: { tags, querystring: cameraListQuerySchema, response: { 200: cameraListSchema } } }, async (req) =>
     video.listCameras(requireAuth(req), req.query),
   );

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { missingToolsMessage, resolveTool, rtspTimeoutArgs, type VideoTools } from './tools.ts';
+
+export { describeTool, missingToolsMessage, type VideoTools } from './tools.ts';
 
 /**
  * The ffmpeg port: every ffmpeg and ffprobe run goes through here, spawned with an argument array (never a
@@ -15,17 +17,37 @@ export const PROTOCOLS = {
   concat: 'file,concat',
 } as const;
 
-function findBinary(name: 'ffmpeg' | 'ffprobe'): string {
-  const env = name === 'ffmpeg' ? process.env.FFMPEG_PATH : process.env.FFPROBE_PATH;
-  if (env) return env;
-  for (const dir of ['/usr/bin', '/usr/local/bin', '/opt/homebrew/bin']) {
-    if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+let tools: VideoTools | null = null;
+let lookedAt = 0;
+
+/**
+ * The ffmpeg and ffprobe this process runs, found once. A missing tool is looked for again on the next call (at most
+ * once a minute), so that installing ffmpeg brings the cameras back without a restart.
+ */
+export function videoTools(): VideoTools {
+  if (!tools || ((!tools.ffmpeg || !tools.ffprobe) && Date.now() - lookedAt > 60_000)) {
+    lookedAt = Date.now();
+    tools = { ffmpeg: resolveTool('ffmpeg'), ffprobe: resolveTool('ffprobe') };
   }
-  return name; // on PATH, or the @ffmpeg-installer binary exposed through FFMPEG_PATH
+  return tools;
 }
 
-export const ffmpegPath = findBinary('ffmpeg');
-export const ffprobePath = findBinary('ffprobe');
+/** The binary to spawn; a missing one fails at once with what to install, never a spawn of whatever PATH holds. */
+function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
+  const tool = videoTools()[name];
+  if (!tool) throw new Error(missingToolsMessage(videoTools()) ?? `${name} not found`);
+  return tool.path;
+}
+/** Looks for the tools again on the next call (after `FFMPEG_PATH` or `FFMPEG_SYSTEM` changed). */
+export function forgetVideoTools() {
+  tools = null;
+}
+
+const ffmpegPath = () => toolPath('ffmpeg');
+const ffprobePath = () => toolPath('ffprobe');
+
+/** The RTSP socket timeout option for ffmpeg or ffprobe, in microseconds. */
+export const rtspTimeout = (name: 'ffmpeg' | 'ffprobe', microseconds: number) => rtspTimeoutArgs(videoTools()[name], microseconds);
 
 export interface SpawnOptions {
   signal?: AbortSignal;
@@ -41,7 +63,7 @@ export interface RunResult {
 
 /** Starts ffmpeg with quiet logging. The caller owns the process. */
 export function spawnFfmpeg(args: string[]): ChildProcess {
-  return spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(ffmpegPath(), ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function collect(child: ChildProcess, options: SpawnOptions): Promise<RunResult> {
@@ -81,7 +103,7 @@ export interface ProbeResult {
 /** Reads a local media file's container and streams. */
 export async function probe(path: string, options: SpawnOptions = {}): Promise<ProbeResult> {
   const child = spawn(
-    ffprobePath,
+    ffprobePath(),
     ['-v', 'error', '-protocol_whitelist', PROTOCOLS.file, '-print_format', 'json', '-show_format', '-show_streams', path],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -119,17 +141,16 @@ const rate = (text: string | undefined): number | null => {
  * Opens a network stream (RTSP over TCP) with ffprobe and reads `seconds` of it: the video stream's codec, size and
  * frame rate, and when its first frame arrived. `timeoutMs` bounds socket I/O and the whole run.
  */
-export function probeStream(url: string, options: SpawnOptions & { timeoutMs: number; seconds: number }): Promise<StreamProbe> {
+export async function probeStream(url: string, options: SpawnOptions & { timeoutMs: number; seconds: number }): Promise<StreamProbe> {
   const started = performance.now();
   const child = spawn(
-    ffprobePath,
+    ffprobePath(),
     [
       '-v',
       'error',
       '-rtsp_transport',
       'tcp',
-      '-timeout',
-      String(options.timeoutMs * 1000),
+      ...rtspTimeout('ffprobe', options.timeoutMs * 1000),
       '-protocol_whitelist',
       PROTOCOLS.rtsp,
       '-select_streams',
