@@ -75,6 +75,8 @@ test.describe('app shell', () => {
     await expect(about).toContainText('IOT Framework');
     await expect(about).toContainText('4.2.1');
     await expect(about).toContainText('Analytics Framework');
+    // the ffmpeg the server records with, and where it came from (the system's or the npm registry's build)
+    await expect(about.getByTestId('about-ffmpeg')).toContainText(/\((system|bundled|configured)\)/);
   });
 
   test('menus animate, and open at once for a person who asked their system for reduced motion', async ({ page }) => {

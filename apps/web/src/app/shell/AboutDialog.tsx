@@ -11,6 +11,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useAppVersion, type VersionInfo } from '../../features/tenant-settings/api.ts';
+import { useVideoTools } from '../../features/video/api.ts';
 
 /** SPEC 2.6: each line only when the server gives a value. */
 const LINES: Array<{ key: keyof VersionInfo; label: string }> = [
@@ -24,7 +25,19 @@ const LINES: Array<{ key: keyof VersionInfo; label: string }> = [
 export function AboutDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const version = useAppVersion(open);
-  const lines = LINES.filter((line) => version.data?.[line.key]);
+  const tools = useVideoTools(open);
+  const lines = [
+    ...LINES.filter((line) => version.data?.[line.key]).map((line) => ({
+      key: line.key,
+      label: t(line.label),
+      value: version.data?.[line.key],
+    })),
+    ...(['ffmpeg', 'ffprobe'] as const).map((name) => ({
+      key: name,
+      label: name,
+      value: tools.data ? (tools.data[name] ?? t('about.notInstalled')) : undefined,
+    })),
+  ].filter((line) => line.value);
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="about-title" maxWidth="xs" fullWidth data-testid="about-dialog">
       <DialogTitle id="about-title">{t('about.title')}</DialogTitle>
@@ -37,9 +50,9 @@ export function AboutDialog({ open, onClose }: { open: boolean; onClose(): void 
               {lines.map((line) => (
                 <TableRow key={line.key} data-testid={`about-${line.key}`}>
                   <TableCell component="th" scope="row" sx={{ fontWeight: 600, pl: 0 }}>
-                    {t(line.label)}
+                    {line.label}
                   </TableCell>
-                  <TableCell>{version.data?.[line.key]}</TableCell>
+                  <TableCell>{line.value}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

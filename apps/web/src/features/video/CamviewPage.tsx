@@ -17,6 +17,7 @@ import { AddCameraDialog } from './AddCameraDialog.tsx';
 import { useCameras } from './api.ts';
 import { LiveVideoDialog } from './popups.tsx';
 import { Snapshot } from './Snapshot.tsx';
+import { VideoToolsBanner } from './VideoToolsBanner.tsx';
 
 const PAGE_SIZE = 24;
 const STATE_COLOUR = { recording: 'success', starting: 'info', retrying: 'warning', idle: 'default', stopped: 'default' } as const;
@@ -51,6 +52,7 @@ export function CamviewPage() {
           </>
         }
       />
+      <VideoToolsBanner />
       <TextField
         size="small"
         label="Search cameras"

@@ -14,6 +14,7 @@ import { toast } from '../../lib/toasts.ts';
 import { CameraPicker } from './CameraPicker.tsx';
 import { LiveTile } from './LiveTile.tsx';
 import { lowLatencyPreferred, PLAYER_STORE } from './MsePlayer.tsx';
+import { VideoToolsBanner } from './VideoToolsBanner.tsx';
 
 const LAYOUTS = [1, 4, 6, 9, 16] as const;
 const STORE = 'camview-live-grid';
@@ -87,6 +88,7 @@ export function LivePage() {
           </Box>
         }
       />
+      <VideoToolsBanner />
       {shown.length === 0 ? (
         <Typography color="text.secondary">Add cameras to the grid to watch them live.</Typography>
       ) : (

@@ -13,6 +13,7 @@ import { useCameras, useCreateBatch } from './api.ts';
 import { CameraPicker } from './CameraPicker.tsx';
 import { ClipJobs } from './ClipJobs.tsx';
 import { RecordingPlayer } from './RecordingPlayer.tsx';
+import { VideoToolsBanner } from './VideoToolsBanner.tsx';
 
 const GRID = CAMERA_CONSTANTS.recordingGrid;
 const MAX = GRID.columns * GRID.rows;
@@ -52,6 +53,7 @@ export function RecordPage() {
   return (
     <Box>
       <PageHeader title="Recordings" />
+      <VideoToolsBanner />
       <Paper sx={{ p: 2, mb: 2, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <CameraPicker
           label="Add camera"

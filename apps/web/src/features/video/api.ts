@@ -38,6 +38,16 @@ export function useCameras(
   });
 }
 
+/** The server's ffmpeg and ffprobe, and what to install when one is missing. */
+export function useVideoTools(enabled = true) {
+  return useQuery({
+    queryKey: videoKeys.tools,
+    queryFn: () => api.get('/api/video-tools/'),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
 export function useCamera(id: number) {
   return useQuery({
     queryKey: videoKeys.camera(id),

@@ -3,6 +3,7 @@ import type { Query } from '../../lib/http-client.ts';
 /** Query keys of cameras, storages, tours, incidents and clips. */
 export const videoKeys = {
   all: ['video'] as const,
+  tools: ['video', 'tools'] as const,
   cameras: (q: Query) => ['video', 'cameras', q] as const,
   camera: (id: number) => ['video', 'camera', id] as const,
   timeline: (id: number, from: string, to: string) => ['video', 'timeline', id, from, to] as const,

@@ -111,6 +111,7 @@ export const en = {
     aiFramework: 'AI Framework',
     analyticsFramework: 'Analytics Framework',
     none: 'No version information is available.',
+    notInstalled: 'not installed',
   },
   footer: {
     copyright: '© {{year}} {{name}}. All rights reserved.',
