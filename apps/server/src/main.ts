@@ -3,9 +3,10 @@ import { ROLES } from '@sitewatch/contracts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DEMO_PASSWORD, DEMO_TENANTS } from './demo/foundation.ts';
-import { seedDemo, seedDemoTenants } from './demo/index.ts';
+import { type Exclusive, seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
 import { startTrapSimulator } from './demo/simulator/traps.ts';
+import { withAdvisoryLock } from './platform/advisory-lock.ts';
 import { openDatabase } from './platform/db.ts';
 import { createDatabaseUpkeep } from './platform/db-upkeep.ts';
 import { createIdleMemoryTrim } from './platform/idle-memory.ts';
@@ -17,12 +18,15 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await migrateToLatest(database.db);
 const { app, handles } = await buildApp({ config, database });
 let closing = false;
+const DEMO_SEED_LOCK = 727275;
+// Processes of a split deployment start together on one PostgreSQL: they seed one piece at a time.
+const seedAlone: Exclusive | undefined = database.pglite ? undefined : (fn) => withAdvisoryLock(database.db, DEMO_SEED_LOCK, fn);
 
 /** Seeds what is missing of the demo estate, logging each part; a failure is logged, never fatal. */
 async function seedDemoInBackground() {
   const started = performance.now();
   try {
-    await seedDemo(database.db, config.demo.seed, app.log, config.dataDir);
+    await seedDemo(database.db, config.demo.seed, app.log, config.dataDir, seedAlone);
     app.log.info(`demo data ready (${Math.round(performance.now() - started)} ms)`);
   } catch (error) {
     app.log.error({ err: error }, 'demo data could not be seeded');
@@ -31,7 +35,7 @@ async function seedDemoInBackground() {
 
 // The demo tenants and their accounts exist before the first request; the rest of the demo estate is seeded while
 // the server already answers (DEMO_SEEDING=before-listen waits for all of it).
-if (config.demo.enabled) await seedDemoTenants(database.db, app.log);
+if (config.demo.enabled) await seedDemoTenants(database.db, app.log, seedAlone);
 const seeding = config.demo.enabled ? seedDemoInBackground() : Promise.resolve();
 if (config.demo.seeding === 'before-listen') await seeding;
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.

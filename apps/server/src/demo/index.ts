@@ -45,33 +45,51 @@ export const seeders: Seeder[] = [
   videoCameraTablesSeeder,
 ];
 
+/**
+ * Runs a piece of seeding while no other process seeds the same database (processes of a split deployment start
+ * together on one PostgreSQL); the embedded database has one process, which needs no lock.
+ */
+export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+const alone: Exclusive = (fn) => fn();
+
+const tenantIdOf = async (db: Db, slug: string) =>
+  (await db.selectFrom('tenants').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
+
 /** Creates the demo tenants with one account per role, once; returns their ids in DEMO_TENANTS order. */
-export async function seedDemoTenants(db: Db, log: SeedContext['log']): Promise<number[]> {
+export async function seedDemoTenants(db: Db, log: SeedContext['log'], exclusive: Exclusive = alone): Promise<number[]> {
   const ids: number[] = [];
   for (const spec of DEMO_TENANTS) {
-    let tenantId = (await db.selectFrom('tenants').select('id').where('slug', '=', spec.slug).executeTakeFirst())?.id;
-    if (tenantId === undefined) {
-      tenantId = await seedFoundation(db, spec);
-      log.info(`demo tenant "${spec.slug}" created`);
-    }
+    const tenantId =
+      (await tenantIdOf(db, spec.slug)) ??
+      (await exclusive(async () => {
+        const made = await tenantIdOf(db, spec.slug);
+        if (made !== undefined) return made;
+        const id = await seedFoundation(db, spec);
+        log.info(`demo tenant "${spec.slug}" created`);
+        return id;
+      }));
     ids.push(tenantId);
   }
   return ids;
 }
 
-/** Creates the demo tenants once and runs every seeder not yet applied to them. */
-export async function seedDemo(db: Db, seed: number, log: SeedContext['log'], dataDir?: string) {
-  const tenantIds = await seedDemoTenants(db, log);
+/** Seeds everything that is missing for the demo tenants: each seeder runs once per tenant, in order. */
+export async function seedDemo(db: Db, seed: number, log: SeedContext['log'], dataDir?: string, exclusive: Exclusive = alone) {
+  const tenantIds = await seedDemoTenants(db, log, exclusive);
+  const appliedOf = async (tenantId: number) =>
+    new Set((await db.selectFrom('demo_seeders').select('name').where('tenant_id', '=', tenantId).execute()).map((r) => r.name));
   for (const [index, spec] of DEMO_TENANTS.entries()) {
     const tenantId = tenantIds[index] as number;
-    const applied = new Set(
-      (await db.selectFrom('demo_seeders').select('name').where('tenant_id', '=', tenantId).execute()).map((r) => r.name),
-    );
+    const applied = await appliedOf(tenantId);
     for (const seeder of seeders) {
       if (applied.has(seeder.name)) continue;
-      await seeder.run({ db, tenantId, slug: spec.slug, random: createRandom(seed * 1000 + index), log, dataDir });
-      await db.insertInto('demo_seeders').values({ tenant_id: tenantId, name: seeder.name }).execute();
-      log.info(`demo data "${seeder.name}" seeded for "${spec.slug}"`);
+      await exclusive(async () => {
+        // another process may have run it while this one waited
+        if ((await appliedOf(tenantId)).has(seeder.name)) return;
+        await seeder.run({ db, tenantId, slug: spec.slug, random: createRandom(seed * 1000 + index), log, dataDir });
+        await db.insertInto('demo_seeders').values({ tenant_id: tenantId, name: seeder.name }).execute();
+        log.info(`demo data "${seeder.name}" seeded for "${spec.slug}"`);
+      });
     }
   }
 }
