@@ -114,7 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const db = database.db;
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel },
-    trustProxy: true,
+    // Forwarded headers count only from the configured proxies; otherwise the socket address is the client.
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     // platform/access-log.ts logs requests at debug level and sums them up once a minute.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     mfaRequiredRoles: async (tenantId) => (await settings(tenantId)).mfaRequiredRoles,
     mobileNumberLength: async (tenantId) => (await settings(tenantId)).mobileNumberLength,
     secureCookies: config.auth.secureCookies,
+    csrf,
     loginRateLimit: config.auth.loginRateLimitPerMinute,
     clock,
     accounts: users.ports.accounts,

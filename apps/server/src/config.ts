@@ -1,7 +1,17 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,6 +37,17 @@ const envSchema = z.object({
   /** A fixed captcha answer for automated tests; refused in production. */
   CAPTCHA_FIXED_ANSWER: z.string().optional(),
   FRAME_ANCESTORS: z.string().default("'self'"),
+  /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or CIDRs, comma-separated (none by default). */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isAddressOrCidr), 'TRUST_PROXY lists IP addresses or CIDRs, comma-separated'),
   WEB_DIST: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
   MQTT_URL: z.string().optional(),
@@ -119,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       secureCookies: e.NODE_ENV === 'production',
     },
     frameAncestors: e.FRAME_ANCESTORS,
+    trustProxy: e.TRUST_PROXY,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     mqtt: {
       port: e.MQTT_PORT,

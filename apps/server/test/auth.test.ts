@@ -180,6 +180,9 @@ describe('session and tokens', () => {
     expect(reuse.json().code).toBe('token_reused');
     client.access = rotated.json().access;
     expect((await client.get('/current-login/')).statusCode).toBe(401);
+    // the CSRF token was bound to the ended session; with a new one the refresh is refused for what it is
+    expect((await client.post('/api/token/refresh/', { refresh: rotated.json().refresh })).json().code).toBe('csrf_failed');
+    await client.get('/api/auth/csrf/');
     expect((await client.post('/api/token/refresh/', { refresh: rotated.json().refresh })).statusCode).toBe(401);
   });
 
@@ -333,7 +336,35 @@ describe('tenancy', () => {
     stolen.access = b.access;
     expect((await stolen.get('/current-login/')).statusCode).toBe(401);
     expect((await stolen.get('/iotapp/customer-settings/')).statusCode).toBe(401);
+    // acme's CSRF token is not good on the other tenant's host
+    expect((await stolen.post('/api/token/refresh/', { refresh: b.refresh })).json().code).toBe('csrf_failed');
+    await stolen.get('/api/auth/csrf/');
     expect((await stolen.post('/api/token/refresh/', { refresh: b.refresh })).statusCode).toBe(401);
+  });
+
+  it('binds the CSRF token to the tenant and the session: another tenant’s or another session’s token is refused', async () => {
+    const acme = await t.login('customeradmin', HOST_B);
+    const demo = await t.login('customeradmin', HOST_A);
+    const other = await t.login('customeradmin', HOST_A);
+    const post = (client: typeof demo, token: string) =>
+      client.post('/api/auth/sessions/sign-out-others/', undefined, {
+        csrf: false,
+        headers: { 'x-csrftoken': token, cookie: `sw_session=${client.cookies.get('sw_session')}; csrftoken=${token}` },
+        bearer: false,
+      } as never);
+    const acmeToken = acme.cookies.get('csrftoken') as string;
+    const otherToken = other.cookies.get('csrftoken') as string;
+    const demoToken = demo.cookies.get('csrftoken') as string;
+    expect((await post(demo, acmeToken)).json().code).toBe('csrf_failed');
+    expect((await post(demo, otherToken)).json().code).toBe('csrf_failed');
+    // an anonymous visitor's token stops working once the visitor signs in: the sign-in answer brings a new one
+    const visitor = t.anonymous();
+    await visitor.get('/api/auth/csrf/');
+    const before = visitor.cookies.get('csrftoken') as string;
+    await visitor.signIn('customeradmin');
+    expect(visitor.cookies.get('csrftoken')).not.toBe(before);
+    expect((await post(visitor, before)).json().code).toBe('csrf_failed');
+    expect((await post(demo, demoToken)).statusCode).toBe(200);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Csrf } from '../../platform/auth/csrf.ts';
 import type { DomainModule } from '../../platform/module.ts';
 import { authRoutes } from './routes.ts';
 import { type AuthDeps, type AuthService, createAuthService } from './service.ts';
@@ -6,6 +7,8 @@ export type { AuthService } from './service.ts';
 
 export interface AuthPorts extends AuthDeps {
   secureCookies: boolean;
+  /** Gives the browser a CSRF token bound to the session a sign-in starts or a sign-out ends. */
+  csrf: Pick<Csrf, 'rotate'>;
   loginRateLimit: number;
 }
 
@@ -16,12 +19,12 @@ export interface AuthPort {
 
 /** Sign-in, sessions, refresh tokens, MFA and the captcha. */
 export function createAuthModule(ports: AuthPorts): DomainModule<AuthPort> {
-  const { secureCookies, loginRateLimit, ...deps } = ports;
+  const { secureCookies, loginRateLimit, csrf, ...deps } = ports;
   const auth = createAuthService(deps);
   return {
     ports: { auth },
     register(app) {
-      authRoutes(app, { auth, secureCookies, loginRateLimit });
+      authRoutes(app, { auth, secureCookies, loginRateLimit, csrf });
     },
   };
 }

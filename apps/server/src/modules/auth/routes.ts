@@ -23,31 +23,37 @@ import {
   userSchema,
   uuidParamSchema,
 } from '@sitewatch/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
+import type { Csrf } from '../../platform/auth/csrf.ts';
 import { SESSION_COOKIE } from '../../platform/auth/hooks.ts';
+import { secureTransport } from '../../platform/auth/secure-transport.ts';
 import type { AuthService, SessionStart } from './service.ts';
 
 const tags = ['auth'];
 
-export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secureCookies: boolean; loginRateLimit: number }) {
+export function authRoutes(
+  app: FastifyInstance,
+  opts: { auth: AuthService; secureCookies: boolean; loginRateLimit: number; csrf: Pick<Csrf, 'rotate'> },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth } = opts;
   const publicAccess = { access: { public: true } };
   const limited = { ...publicAccess, rateLimit: { max: opts.loginRateLimit, timeWindow: '1 minute' } };
 
   /** Sets the session cookie when the sign-in completed; passes a second-factor challenge through. */
-  const finish = (reply: FastifyReply, result: SessionStart | LoginResult): LoginResult => {
+  const finish = (request: FastifyRequest, reply: FastifyReply, result: SessionStart | LoginResult): LoginResult => {
     if (result && typeof result === 'object' && 'cookie' in result) {
       reply.setCookie(SESSION_COOKIE, result.cookie, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
-        secure: opts.secureCookies,
+        secure: secureTransport(request, opts.secureCookies),
         maxAge: result.maxAgeSeconds,
       });
+      opts.csrf.rotate(request, reply, result.sessionId);
       return { ...result.login, message: LOGIN_MESSAGES.loginSuccessful };
     }
     return result;
@@ -69,7 +75,7 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
   r.post(
     '/api/auth/login/',
     { config: limited, schema: { tags, body: passwordLoginSchema, response: { 200: loginResultSchema } } },
-    async (request, reply) => finish(reply, await auth.passwordLogin(request, requireTenant(request), request.body)),
+    async (request, reply) => finish(request, reply, await auth.passwordLogin(request, requireTenant(request), request.body)),
   );
 
   r.post(
@@ -81,13 +87,13 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
   r.post(
     '/api/auth/otp/verify/',
     { config: limited, schema: { tags, body: otpVerifySchema, response: { 200: loginResultSchema } } },
-    async (request, reply) => finish(reply, await auth.verifyOtp(request, requireTenant(request), request.body)),
+    async (request, reply) => finish(request, reply, await auth.verifyOtp(request, requireTenant(request), request.body)),
   );
 
   r.post(
     '/api/auth/totp/verify/',
     { config: limited, schema: { tags, body: totpLoginSchema, response: { 200: loginResultSchema } } },
-    async (request, reply) => finish(reply, await auth.verifyTotpLogin(request, requireTenant(request), request.body)),
+    async (request, reply) => finish(request, reply, await auth.verifyTotpLogin(request, requireTenant(request), request.body)),
   );
 
   r.post(
@@ -99,7 +105,7 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
   r.post(
     '/api/auth/totp/enrol/',
     { config: limited, schema: { tags, body: totpEnrolSchema, response: { 200: loginResultSchema } } },
-    async (request, reply) => finish(reply, await auth.enrolTotpFinish(request, requireTenant(request), request.body)),
+    async (request, reply) => finish(request, reply, await auth.enrolTotpFinish(request, requireTenant(request), request.body)),
   );
 
   r.post('/api/auth/totp/setup/', { schema: { tags, response: { 200: totpSetupSchema } } }, async (request) =>
@@ -126,6 +132,7 @@ export function authRoutes(app: FastifyInstance, opts: { auth: AuthService; secu
   r.get('/logout/', { config: publicAccess, schema: { tags, response: { 200: logoutResultSchema } } }, async (request, reply) => {
     const result = await auth.logout(request, request.tenant, request.auth);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    if (request.auth) opts.csrf.rotate(request, reply, null);
     return result;
   });
 

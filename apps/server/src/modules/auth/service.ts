@@ -62,6 +62,7 @@ export interface SessionStart {
   login: CurrentLogin;
   cookie: string;
   maxAgeSeconds: number;
+  sessionId: string;
 }
 
 /**
@@ -185,7 +186,7 @@ export function createAuthService(deps: AuthDeps) {
       detail: { role: loginRole },
     });
     const tokens = await issueTokens(tenant.id, user.id, sessionId, 0);
-    return { login: { user: await toUserView(accounts, user), ...tokens }, cookie, maxAgeSeconds };
+    return { login: { user: await toUserView(accounts, user), ...tokens }, cookie, maxAgeSeconds, sessionId };
   }
 
   async function deny(

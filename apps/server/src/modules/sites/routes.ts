@@ -29,6 +29,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
 import { permissionGuard, requireAuth, roleGuard } from '../../platform/auth/context.ts';
+import { secureTransport } from '../../platform/auth/secure-transport.ts';
 import type { SiteCustomerService } from './customers-service.ts';
 import { viewerOf } from './scope.ts';
 import type { SiteService } from './service.ts';
@@ -154,14 +155,24 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
     '/iotapp/customers/:id/iot-fw-cred/',
     { preHandler: writers, schema: { tags: ctags, params: idParamSchema, response: { 200: iotCredentialsSchema } } },
     async (request) =>
-      siteCustomers.credentials(tenantOf(request), request.params.id, request.headers.host ?? 'localhost', opts.secureCookies),
+      siteCustomers.credentials(
+        tenantOf(request),
+        request.params.id,
+        request.headers.host ?? 'localhost',
+        secureTransport(request, opts.secureCookies),
+      ),
   );
   r.post(
     '/iotapp/customers/:id/iot-fw-cred/rotate/',
     { preHandler: writers, schema: { tags: ctags, params: idParamSchema, response: { 200: iotCredentialsSchema } } },
     async (request) => {
       await siteCustomers.rotate(tenantOf(request), request.params.id);
-      return siteCustomers.credentials(tenantOf(request), request.params.id, request.headers.host ?? 'localhost', opts.secureCookies);
+      return siteCustomers.credentials(
+        tenantOf(request),
+        request.params.id,
+        request.headers.host ?? 'localhost',
+        secureTransport(request, opts.secureCookies),
+      );
     },
   );
 }

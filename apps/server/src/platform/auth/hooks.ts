@@ -26,11 +26,12 @@ export function registerAccessHooks(app: FastifyInstance, deps: AccessHookDeps) 
     const access = request.routeOptions.config.access ?? {};
     if (access.tenantless) return;
     request.tenant = await deps.resolveTenant(hostnameOf(request));
-    if (access.issuesCsrf) request.csrfToken = deps.csrf.ensureCookie(request, reply);
     const header = request.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
     request.auth = await deps.authenticate(request.tenant, bearer, request.cookies[SESSION_COOKIE]);
     if (!request.auth && !access.public) throw unauthorized();
+    // The token is bound to the tenant and the session, so it is issued once both are known.
+    if (access.issuesCsrf) request.csrfToken = deps.csrf.ensureCookie(request, reply);
     if (access.csrf !== false) deps.csrf.check(request);
   });
 }

@@ -15,8 +15,8 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * Who may scrape: with METRICS_TOKEN set, only a caller presenting it as a bearer token; without one, only a
- * caller on this machine that did not come through a proxy (the socket address, not X-Forwarded-For, which a
- * client could write itself).
+ * caller on this machine. That is the client address as TRUST_PROXY makes it (the socket's, or what a listed proxy
+ * forwarded); forwarded headers that no listed proxy vouched for mean someone else's request came through here.
  */
 export function mayScrape(request: FastifyRequest, token: string | undefined): void {
   if (token) {
@@ -25,7 +25,9 @@ export function mayScrape(request: FastifyRequest, token: string | undefined): v
     if (!given || !sameSecret(given, token)) throw unauthorized('A valid metrics token is required.');
     return;
   }
-  const local = LOOPBACK.has(request.raw.socket.remoteAddress ?? '') && !request.headers['x-forwarded-for'] && !request.headers.forwarded;
+  const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  const vouched = (request.ips?.length ?? 1) > 1;
+  const local = LOOPBACK.has(request.ip) && (!forwarded || vouched);
   if (!local) throw forbidden('Metrics are served only to this machine unless METRICS_TOKEN is set.');
 }
 
