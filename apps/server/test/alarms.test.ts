@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conditionHolds, ruleApplies, sideEffects, thresholdStep, worstSeverity } from '../src/modules/alarms/engine.ts';
+import { conditionHolds, ruleApplies, sideEffects, thresholdStep } from '../src/modules/alarms/engine.ts';
 import { createAlarmRepository } from '../src/modules/alarms/repository.ts';
 import { createAlarmService } from '../src/modules/alarms/service.ts';
 import { createDeviceRecords } from '../src/modules/devices/index.ts';
@@ -30,12 +30,6 @@ describe('alarm engine rules', () => {
     expect(thresholdStep({ active: true, pendingSince: 1000 }, false, 95_000, 60)).toEqual({ action: 'clear', pendingSince: null });
     expect(thresholdStep({ active: false, pendingSince: 1000 }, false, 30_000, 60)).toEqual({ action: 'none', pendingSince: null });
     expect(thresholdStep({ active: false, pendingSince: null }, true, 5, 0).action).toBe('raise');
-  });
-
-  it('takes the worst active severity as alarmStatus, NORMAL when none', () => {
-    expect(worstSeverity([])).toBe('NORMAL');
-    expect(worstSeverity(['MINOR', 'CRITICAL', 'WARNING'])).toBe('CRITICAL');
-    expect(worstSeverity(['MAJOR', 'MINOR'])).toBe('MAJOR');
   });
 
   it('applies a rule to its device type, or only to its template', () => {
@@ -187,7 +181,7 @@ describe('raising and clearing', () => {
     const device = await makeDevice(t.db, t.tenantA, { type: 'GENERATOR' });
     await send(device.token, { fuelLevel: 50 });
     expect(await alarmsOf(device.id)).toEqual([]);
-    expect((await deviceRow(device.id)).alarm_status).toBeNull();
+    expect((await deviceRow(device.id)).alarm_status).toBe('NORMAL');
     await send(device.token, { fuelLevel: 12 });
     const [raised] = await alarmsOf(device.id);
     expect(raised).toMatchObject({
@@ -258,7 +252,7 @@ describe('raising and clearing', () => {
     const disabled = await makeDevice(t.db, t.tenantA, { type: 'GENERATOR', metadata: { enableDevice: false } });
     await send(disabled.token, { fuelLevel: 10 });
     expect(await alarmsOf(disabled.id)).toEqual([]);
-    expect((await deviceRow(disabled.id)).alarm_status).toBeNull();
+    expect((await deviceRow(disabled.id)).alarm_status).toBe('NORMAL');
     expect(seen.filter((e) => e.payload.deviceId === disabled.id)).toEqual([]);
     expect(tickets.filter((x) => x.deviceId === disabled.id)).toEqual([]);
   });

@@ -22,7 +22,6 @@ export async function makeDevice(
       template_id: opts.templateId ?? null,
       asset_id: opts.assetId ?? null,
       parent_id: null,
-      alarm_status: null,
       metadata: JSON.stringify({ muteDevice: false, maintenance: false, enableDevice: true, ...opts.metadata }) as never,
     })
     .returning(['id', 'access_token'])

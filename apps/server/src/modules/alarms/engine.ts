@@ -1,4 +1,4 @@
-import { type AlarmOperator, type AlarmSeverity, NORMAL_ALARM_STATUS, SEVERITY_RANK } from '@sitewatch/contracts';
+import type { AlarmOperator, AlarmSeverity } from '@sitewatch/contracts';
 
 /** The pure rules of alarming (docs/alarms.md), kept apart from storage so they are tested on their own. */
 
@@ -58,16 +58,6 @@ export function thresholdStep(
   if (state.active) return { action: 'none', pendingSince: null };
   const since = state.pendingSince ?? now;
   return { action: now - since >= durationSeconds * 1000 ? 'raise' : 'none', pendingSince: since };
-}
-
-/** The device's alarmStatus: the worst severity of its active alarms, NORMAL when none. */
-export function worstSeverity(severities: readonly string[]): string {
-  let worst: AlarmSeverity | null = null;
-  for (const s of severities) {
-    const rank = SEVERITY_RANK[s as AlarmSeverity];
-    if (rank && (!worst || rank > SEVERITY_RANK[worst])) worst = s as AlarmSeverity;
-  }
-  return worst ?? NORMAL_ALARM_STATUS;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import type { DeviceFlags, DeviceRecords } from '../devices/index.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
-import { sideEffects, worstSeverity } from './engine.ts';
+import { sideEffects } from './engine.ts';
 import type { AlarmRepository } from './repository.ts';
 import type { AlarmTicketed } from './service.ts';
 
@@ -63,7 +63,7 @@ export function createExternalAlarms(deps: {
       if (!device) return null;
       const effects = sideEffects(device);
       if (!effects.evaluate) return null;
-      const id = await repo.raiseExternal({
+      const raised = await repo.raiseExternal({
         tenantId: a.tenantId,
         deviceId: a.deviceId,
         key: a.key,
@@ -73,9 +73,8 @@ export function createExternalAlarms(deps: {
         raw: a.raw,
         suppressedBy: effects.suppressedBy,
       });
-      if (id === null) return null;
-      const alarmStatus = worstSeverity(await repo.activeSeverities(a.tenantId, a.deviceId));
-      await link.setAlarmStatus(a.tenantId, a.deviceId, alarmStatus);
+      if (raised === null) return null;
+      const { row: id, alarmStatus } = raised;
       if (effects.ticket && a.createTicket) {
         try {
           const ticket = await deps.tickets.createTicket(a.tenantId, {
@@ -117,10 +116,9 @@ export function createExternalAlarms(deps: {
     async clear(c) {
       const device = await flagsOf(c.tenantId, c.deviceId);
       if (!device || !sideEffects(device).evaluate) return false;
-      const cleared = await repo.clearExternal(c.tenantId, c.deviceId, c.key, c.raw);
-      if (!cleared) return false;
-      const alarmStatus = worstSeverity(await repo.activeSeverities(c.tenantId, c.deviceId));
-      await link.setAlarmStatus(c.tenantId, c.deviceId, alarmStatus);
+      const outcome = await repo.clearExternal(c.tenantId, c.deviceId, c.key, c.raw);
+      if (!outcome) return false;
+      const { row: cleared, alarmStatus } = outcome;
       if (cleared.suppressed_by === null) {
         events.emit({
           type: EVENT_TYPES.alarmCleared,

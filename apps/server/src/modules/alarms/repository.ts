@@ -1,7 +1,7 @@
-import type { AlarmListQuery, AlarmRuleInput } from '@sitewatch/contracts';
+import { type AlarmListQuery, type AlarmRuleInput, NORMAL_ALARM_STATUS, SEVERITY_RANK } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { devicesAtSites, joinExistingDevices } from '../devices/scope.ts';
+import { devicesAtSites, joinExistingDevices, lockDeviceForAlarm, setDeviceAlarmStatus } from '../devices/scope.ts';
 
 export interface PendingRow {
   deviceId: number;
@@ -10,6 +10,41 @@ export interface PendingRow {
   /** Epoch milliseconds. */
   since: number;
   value: unknown;
+}
+
+const BY_RANK = Object.entries(SEVERITY_RANK);
+
+/**
+ * A device's alarm status as SQL (over `deviceId`, a column of the query around it): the worst severity of its
+ * active alarms, NORMAL when none is active. The one definition the engine, the migration check and the tests share.
+ */
+export const alarmStatusOf = (deviceId: string) =>
+  sql<string>`coalesce((select case max(case al.severity ${sql.join(
+    BY_RANK.map(([name, rank]) => sql`when ${sql.lit(name)} then ${sql.lit(rank)}`),
+    sql` `,
+  )} end) ${sql.join(
+    BY_RANK.map(([name, rank]) => sql`when ${sql.lit(rank)} then ${sql.lit(name)}`),
+    sql` `,
+  )} end from alarms al where al.device_id = ${sql.ref(deviceId)} and al.state = 'ACTIVE'), ${sql.lit(NORMAL_ALARM_STATUS)})`;
+
+/**
+ * Runs `change` (which raises or clears an alarm of the device) and sets the device's alarm status from its alarms
+ * in the same transaction, the device's row locked first. Returns what `change` returned with the new status, or
+ * null when `change` changed nothing (the status is left as it was).
+ */
+async function withAlarmStatus<T>(
+  db: Db,
+  tenantId: number,
+  deviceId: number,
+  change: (trx: Db) => Promise<T | undefined>,
+): Promise<{ row: T; alarmStatus: string } | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockDeviceForAlarm(tenantId, deviceId).execute(trx);
+    const row = await change(trx);
+    if (row === undefined) return null;
+    const { rows } = await setDeviceAlarmStatus(tenantId, deviceId, alarmStatusOf('d.id')).execute(trx);
+    return { row, alarmStatus: rows[0]?.alarm_status ?? NORMAL_ALARM_STATUS };
+  });
 }
 
 export function createAlarmRepository(db: Db) {
@@ -97,18 +132,8 @@ export function createAlarmRepository(db: Db) {
             .where('state', '=', 'ACTIVE')
             .where('device_id', 'in', deviceIds)
             .execute(),
-    activeSeverities: async (tenantId: number, deviceId: number) =>
-      (
-        await db
-          .selectFrom('alarms')
-          .select('severity')
-          .where('tenant_id', '=', tenantId)
-          .where('device_id', '=', deviceId)
-          .where('state', '=', 'ACTIVE')
-          .execute()
-      ).map((r) => r.severity),
-    /** Raises unless an active alarm of the rule already exists (returns null then). */
-    async raise(a: {
+    /** Raises unless an active alarm of the rule already exists (null then); the device's alarm status goes with it. */
+    raise(a: {
       tenantId: number;
       deviceId: number;
       ruleId: number;
@@ -120,15 +145,17 @@ export function createAlarmRepository(db: Db) {
     }) {
       const num = typeof a.value === 'number' ? a.value : typeof a.value === 'boolean' ? (a.value ? 1 : 0) : null;
       const txt = typeof a.value === 'string' ? a.value : null;
-      const { rows } = await sql<{ id: number }>`
-        insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, num, txt, suppressed_by)
-        values (${a.tenantId}, ${a.deviceId}, ${a.ruleId}, ${a.ruleName}, ${a.severity}, ${a.message}, ${num}, ${txt}, ${a.suppressedBy})
-        on conflict (device_id, rule_id) where state = 'ACTIVE' do nothing
-        returning id`.execute(db);
-      return rows[0]?.id ?? null;
+      return withAlarmStatus(db, a.tenantId, a.deviceId, async (trx) => {
+        const { rows } = await sql<{ id: number }>`
+          insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, num, txt, suppressed_by)
+          values (${a.tenantId}, ${a.deviceId}, ${a.ruleId}, ${a.ruleName}, ${a.severity}, ${a.message}, ${num}, ${txt}, ${a.suppressedBy})
+          on conflict (device_id, rule_id) where state = 'ACTIVE' do nothing
+          returning id`.execute(trx);
+        return rows[0]?.id;
+      });
     },
     /** Raises an alarm from an outside source unless one of the same key is active on the device (null then). */
-    async raiseExternal(a: {
+    raiseExternal(a: {
       tenantId: number;
       deviceId: number;
       key: string;
@@ -138,37 +165,45 @@ export function createAlarmRepository(db: Db) {
       raw: unknown;
       suppressedBy: string | null;
     }) {
-      const { rows } = await sql<{ id: number }>`
-        insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, suppressed_by, source_key, raw)
-        values (${a.tenantId}, ${a.deviceId}, null, ${a.name}, ${a.severity}, ${a.message}, ${a.suppressedBy}, ${a.key}, ${JSON.stringify(a.raw ?? null)}::jsonb)
-        on conflict (device_id, source_key) where state = 'ACTIVE' and source_key is not null do nothing
-        returning id`.execute(db);
-      return rows[0]?.id ?? null;
+      return withAlarmStatus(db, a.tenantId, a.deviceId, async (trx) => {
+        const { rows } = await sql<{ id: number }>`
+          insert into alarms (tenant_id, device_id, rule_id, rule_name, severity, message, suppressed_by, source_key, raw)
+          values (${a.tenantId}, ${a.deviceId}, null, ${a.name}, ${a.severity}, ${a.message}, ${a.suppressedBy}, ${a.key}, ${JSON.stringify(a.raw ?? null)}::jsonb)
+          on conflict (device_id, source_key) where state = 'ACTIVE' and source_key is not null do nothing
+          returning id`.execute(trx);
+        return rows[0]?.id;
+      });
     },
     /** Clears the active alarm of that key on the device, keeping what ended it beside what raised it. */
     clearExternal: (tenantId: number, deviceId: number, key: string, raw: unknown) =>
-      db
-        .updateTable('alarms')
-        .set({
-          state: 'CLEARED',
-          cleared_at: new Date(),
-          raw: sql<string>`jsonb_build_object('raised', raw, 'cleared', ${JSON.stringify(raw ?? null)}::jsonb)`,
-        })
-        .where('tenant_id', '=', tenantId)
-        .where('device_id', '=', deviceId)
-        .where('source_key', '=', key)
-        .where('state', '=', 'ACTIVE')
-        .returning(['id', 'severity', 'suppressed_by', 'message'])
-        .executeTakeFirst(),
+      withAlarmStatus(db, tenantId, deviceId, (trx) =>
+        trx
+          .updateTable('alarms')
+          .set({
+            state: 'CLEARED',
+            cleared_at: new Date(),
+            raw: sql<string>`jsonb_build_object('raised', raw, 'cleared', ${JSON.stringify(raw ?? null)}::jsonb)`,
+          })
+          .where('tenant_id', '=', tenantId)
+          .where('device_id', '=', deviceId)
+          .where('source_key', '=', key)
+          .where('state', '=', 'ACTIVE')
+          .returning(['id', 'severity', 'suppressed_by', 'message'])
+          .executeTakeFirst(),
+      ),
     setTicket: (id: number, ticketId: number) => db.updateTable('alarms').set({ ticket_id: ticketId }).where('id', '=', id).execute(),
-    clear: (id: number) =>
-      db
-        .updateTable('alarms')
-        .set({ state: 'CLEARED', cleared_at: new Date() })
-        .where('id', '=', id)
-        .where('state', '=', 'ACTIVE')
-        .returning(['id', 'severity', 'suppressed_by', 'message'])
-        .executeTakeFirst(),
+    /** Clears the active alarm; the device's alarm status goes with it. */
+    clear: (tenantId: number, deviceId: number, id: number) =>
+      withAlarmStatus(db, tenantId, deviceId, (trx) =>
+        trx
+          .updateTable('alarms')
+          .set({ state: 'CLEARED', cleared_at: new Date() })
+          .where('id', '=', id)
+          .where('device_id', '=', deviceId)
+          .where('state', '=', 'ACTIVE')
+          .returning(['id', 'severity', 'suppressed_by', 'message'])
+          .executeTakeFirst(),
+      ),
     async list(tenantId: number, q: AlarmListQuery, visibleAssets: number[] | 'all') {
       let base = db
         .selectFrom('alarms as al')

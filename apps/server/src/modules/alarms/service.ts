@@ -17,7 +17,7 @@ import type { DeviceFlags, DeviceRecords } from '../devices/index.ts';
 import type { SystemTickets } from '../helpdesk/ports.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { BatchDevice } from '../telemetry/ingest.ts';
-import { conditionHolds, describe, type RuleView, ruleApplies, sideEffects, thresholdStep, worstSeverity } from './engine.ts';
+import { conditionHolds, describe, type RuleView, ruleApplies, sideEffects, thresholdStep } from './engine.ts';
 import type { AlarmRepository, PendingRow } from './repository.ts';
 
 type RuleRow = Awaited<ReturnType<AlarmRepository['listRules']>>[number];
@@ -161,7 +161,7 @@ export function createAlarmService(deps: {
     const effects = sideEffects(device);
     if (!effects.evaluate) return;
     const message = describe(rule, value);
-    const id = await repo.raise({
+    const raised = await repo.raise({
       tenantId: device.tenantId,
       deviceId: device.id,
       ruleId: rule.id,
@@ -171,11 +171,9 @@ export function createAlarmService(deps: {
       value,
       suppressedBy: effects.suppressedBy,
     });
-    if (id === null) return;
+    if (raised === null) return;
+    const { row: id, alarmStatus } = raised;
     active.get(device.id)?.set(rule.id, id);
-    const severities = await repo.activeSeverities(device.tenantId, device.id);
-    const alarmStatus = worstSeverity(severities);
-    await link.setAlarmStatus(device.tenantId, device.id, alarmStatus);
     if (effects.ticket && rule.createTicket) {
       try {
         // one open device-health ticket per device and rule: a recurring alarm does not pile up tickets
@@ -222,10 +220,9 @@ export function createAlarmService(deps: {
     const alarmId = active.get(device.id)?.get(rule.id);
     if (alarmId === undefined) return;
     active.get(device.id)?.delete(rule.id);
-    const cleared = await repo.clear(alarmId);
-    if (!cleared) return;
-    const alarmStatus = worstSeverity(await repo.activeSeverities(device.tenantId, device.id));
-    await link.setAlarmStatus(device.tenantId, device.id, alarmStatus);
+    const outcome = await repo.clear(device.tenantId, device.id, alarmId);
+    if (!outcome) return;
+    const { row: cleared, alarmStatus } = outcome;
     // whoever was told of the raise is told of the clear
     if (cleared.suppressed_by === null) {
       events.emit({

@@ -4,7 +4,7 @@ import { siteNames } from '../sites/scope.ts';
 
 /**
  * The devices table as device traffic sees it: look a device up by its access token, record activity and the latest
- * state in batches, flip status (Online / Offline) and alarm status, and read the toggles the alarm engine obeys.
+ * state in batches, flip status (Online / Offline), and read the toggles the alarm engine obeys.
  * Telemetry ingest and the alarm engine call it; the devices module owns the SQL.
  */
 
@@ -179,15 +179,6 @@ export function createDeviceActivityRepository(db: Db) {
           and (d.type = any(${types}::text[]) or d.template_id = any(${templateIds}::int[]))
           and d.last_activity_at is not null and d.last_activity_at < ${silentSince.toISOString()}::timestamptz`.execute(db);
       return rows.map(toFlags);
-    },
-
-    async setAlarmStatus(tenantId: number, deviceId: number, alarmStatus: string): Promise<void> {
-      await db
-        .updateTable('devices')
-        .set({ alarm_status: alarmStatus, alarm_updated_at: new Date() })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', deviceId)
-        .execute();
     },
 
     async get(tenantId: number, deviceId: number) {

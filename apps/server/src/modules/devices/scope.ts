@@ -13,6 +13,18 @@ import { assetVisible, contains, siteIdsNamed, siteNameOf, type Viewer } from '.
 export const ALARM_RANK = sql<number>`case d.alarm_status when 'CRITICAL' then 5 when 'MAJOR' then 4 when 'MINOR' then 3 when 'WARNING' then 2 when 'NORMAL' then 1 else 0 end`;
 export const ALARM_BY_RANK = [null, 'NORMAL', 'WARNING', 'MINOR', 'MAJOR', 'CRITICAL'] as const;
 
+/**
+ * The device's row locked for the caller's transaction: an alarm and the device's alarm status change together, and
+ * a second alarm of the same device waits so that it reads the first one's outcome.
+ */
+export const lockDeviceForAlarm = (tenantId: number, deviceId: number) =>
+  sql`select 1 from devices d where d.tenant_id = ${tenantId} and d.id = ${deviceId} for update`;
+
+/** Sets the device's alarm status to `status` (SQL over `d`, the device's row) and stamps alarmUpdatedAt; returns it. */
+export const setDeviceAlarmStatus = (tenantId: number, deviceId: number, status: Expression<string>) =>
+  sql<{ alarm_status: string }>`update devices d set alarm_status = ${status}, alarm_updated_at = now()
+    where d.tenant_id = ${tenantId} and d.id = ${deviceId} returning d.alarm_status`;
+
 /** The columns of a site's row in the query around a builder. */
 export interface SiteColumns {
   tenantId: string;

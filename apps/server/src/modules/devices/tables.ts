@@ -11,7 +11,8 @@ export interface DevicesTable {
   label: string;
   type: string;
   status: ColumnType<string, string | undefined, string>;
-  alarm_status: string | null;
+  /** The worst severity of the device's active alarms, NORMAL when none (set only with the alarm that changes it). */
+  alarm_status: ColumnType<string, string | undefined, string>;
   alarm_updated_at: NullableTime;
   last_activity_at: NullableTime;
   asset_id: number | null;
