@@ -65,6 +65,65 @@ describe('QoS 1 durability', () => {
   }, 120_000);
 });
 
+describe('latest values after a crash', () => {
+  it('catches the latest values and the stored state up with the history at start', async () => {
+    const database = await freshDatabase();
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DEMO: 'false',
+      WEB_DIST: '/nonexistent',
+      TELEMETRY_FLUSH_MS: '20',
+      // the coalesced write of the latest values never comes before the crash
+      TELEMETRY_LATEST_FLUSH_MS: '3600000',
+    } as const;
+    const config = loadConfig(env);
+    const { app: crashed, handles } = await buildApp({ config, database, logger: false });
+    await crashed.ready();
+    const tenantId = await seedFoundation(database.db, DEMO_TENANTS[0] as (typeof DEMO_TENANTS)[0]);
+    const streaming = await makeDevice(database.db, tenantId);
+    const port = await freePort();
+    await handles.telemetry.runtime.startMqtt({ port });
+    const client = await connectDevice(`mqtt://127.0.0.1:${port}`, { username: streaming.token, reconnectPeriod: 0 });
+    for (let i = 0; i < 60; i++)
+      await publish(client, DEVICE_TOPICS.telemetry, JSON.stringify({ ts: Date.now() - 60 + i, values: { n: i, armed: i % 2 === 0 } }), 1);
+    client.end(true);
+    const latestOf = async (deviceId: number) =>
+      Object.fromEntries(
+        (await database.db.selectFrom('telemetry_latest').select(['key', 'value']).where('device_id', '=', deviceId).execute()).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+    const stateOf = async (deviceId: number) =>
+      (await database.db.selectFrom('devices').select('state').where('id', '=', deviceId).executeTakeFirstOrThrow()).state;
+    // every message acknowledged is stored, but what the device page shows as current stayed behind
+    expect(await storedCount({ db: database.db }, streaming.id)).toBe(120);
+    expect(await latestOf(streaming.id)).toEqual({});
+    expect((await stateOf(streaming.id)).n).toBe(0);
+
+    // a process starting on the same database while the crashed one never wrote its coalesced values
+    const { app: restarted, handles: after } = await buildApp({ config, database, logger: false });
+    await restarted.ready();
+    await after.telemetry.runtime.startBackground();
+    expect(await latestOf(streaming.id)).toEqual({ n: 59, armed: false });
+    expect(await stateOf(streaming.id)).toMatchObject({ n: 59, armed: false });
+    const latestRows = await database.db.selectFrom('telemetry_latest').select(['ts']).where('device_id', '=', streaming.id).execute();
+    const newest = await database.db
+      .selectFrom('telemetry')
+      .select((eb) => eb.fn.max('ts').as('ts'))
+      .where('device_id', '=', streaming.id)
+      .executeTakeFirstOrThrow();
+    for (const row of latestRows) expect(new Date(row.ts).getTime()).toBe(new Date(newest.ts as Date).getTime());
+
+    // once caught up, a second start moves nothing
+    expect(await after.telemetry.ingest.catchUpLatest()).toBe(0);
+    await restarted.close();
+    await crashed.close();
+    await database.close();
+  }, 120_000);
+});
+
 describe('backpressure', () => {
   it('answers 503 with Retry-After over HTTP and holds QoS 1 acks over MQTT while the buffer is full', async () => {
     const t = await createTestApp({

@@ -25,6 +25,14 @@ export const setDeviceAlarmStatus = (tenantId: number, deviceId: number, status:
   sql<{ alarm_status: string }>`update devices d set alarm_status = ${status}, alarm_updated_at = now()
     where d.tenant_id = ${tenantId} and d.id = ${deviceId} returning d.alarm_status`;
 
+/**
+ * The keys of the stored state of devices active within `windowMs` before the most recently active device
+ * (`tenant_id`, `device_id`, `key`, `value`): what telemetry catches up with its history after a crash.
+ */
+export const recentDeviceStateKeys = (windowMs: number) =>
+  sql`select d.tenant_id, d.id as device_id, s.key, s.value from devices d cross join jsonb_each(d.state) s
+    where d.last_activity_at >= (select max(last_activity_at) from devices) - make_interval(secs => ${windowMs / 1000})`;
+
 /** The columns of a site's row in the query around a builder. */
 export interface SiteColumns {
   tenantId: string;

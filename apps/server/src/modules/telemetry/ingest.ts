@@ -21,6 +21,11 @@ export interface IngestSettings {
 
 /** A device's last activity and stored state are written at most this often (status changes at once). */
 const ACTIVITY_WRITE_MS = 15_000;
+/**
+ * At start, the latest values of keys written within this time before the newest latest value are caught up with
+ * the history (what a crash left unwritten of the coalesced writes: seconds, or more while the database was slow).
+ */
+const LATEST_CATCH_UP_WINDOW_MS = 3600_000;
 
 /** A device's activity not yet written to its row: newest value per key (with its time) and the last message's time. */
 interface PendingState {
@@ -466,6 +471,26 @@ export function createIngest(deps: {
     },
 
     /** Marks silent devices Offline and tells whoever listens. */
+    /**
+     * Brings the latest values and the devices' stored state up to the stored history (run at start: a crash loses
+     * the coalesced writes not yet made, never the history). Returns how many values moved on.
+     */
+    async catchUpLatest() {
+      const moved = await repo.rebuildLatest(db, LATEST_CATCH_UP_WINDOW_MS);
+      const byDevice = new Map<number, ActivityUpdate>();
+      for (const row of moved) {
+        let update = byDevice.get(row.device_id);
+        if (!update) {
+          update = { deviceId: row.device_id, lastTs: row.ms, state: {}, online: false };
+          byDevice.set(row.device_id, update);
+        }
+        update.state[row.key] = row.value;
+        update.lastTs = Math.max(update.lastTs, row.ms);
+      }
+      const updates = [...byDevice.values()];
+      for (let i = 0; i < updates.length; i += 5000) await link.activityStatement(updates.slice(i, i + 5000)).execute(db);
+      return moved.length;
+    },
     async sweepOffline(timeoutSeconds: number) {
       await writeQuietActivity();
       const changes = await link.markInactiveOffline(timeoutSeconds);

@@ -1,7 +1,7 @@
 import type { TelemetryAggregation, TelemetryValue } from '@sitewatch/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
-import { joinExistingDevices } from '../devices/scope.ts';
+import { joinExistingDevices, recentDeviceStateKeys } from '../devices/scope.ts';
 
 /**
  * Rows of one flush, column by column, as PostgreSQL array literals in the making (one multi-row INSERT per table,
@@ -118,6 +118,39 @@ export function createTelemetryRepository(db: Db) {
       if (parts.length === 0) return [];
       const result = batch.activity ? sql<A>`select * from activity` : sql<A>`select null where false`;
       const { rows } = await sql<A>`with ${sql.join(parts)} ${result}`.execute(db);
+      return rows;
+    },
+
+    /**
+     * After a crash the latest values (written apart from the history, coalesced) may lag behind the stored history.
+     * The keys of recent activity — latest values no older than `windowMs` before the newest one, and the stored state
+     * of devices active within `windowMs` before the most recently active one — get the newest history row after
+     * their latest value as latest value (one index probe per key: (device_id, key, ts)); a boolean stays a boolean.
+     * Returns the values it moved on.
+     */
+    async rebuildLatest(db: Db, windowMs: number) {
+      const { rows } = await sql<{ tenant_id: number; device_id: number; key: string; ms: number; value: TelemetryValue }>`
+        with recent as (
+          select distinct on (c.device_id, c.key) c.tenant_id, c.device_id, c.key, c.ts, c.value from (
+            select l.tenant_id, l.device_id, l.key, l.ts, l.value from telemetry_latest l
+            where l.ts >= (select max(ts) from telemetry_latest) - make_interval(secs => ${windowMs / 1000})
+            union all
+            select s.tenant_id, s.device_id, s.key, '-infinity'::timestamptz, s.value from (${recentDeviceStateKeys(windowMs)}) s
+          ) c order by c.device_id, c.key, c.ts desc
+        ), newer as (
+          select r.tenant_id, r.device_id, r.key, h.ts,
+            case when h.num is null then to_jsonb(h.txt)
+                 when jsonb_typeof(r.value) = 'boolean' then to_jsonb(h.num <> 0)
+                 else to_jsonb(h.num) end as value
+          from recent r cross join lateral (
+            select t.ts, t.num, t.txt from telemetry t
+            where t.device_id = r.device_id and t.key = r.key and t.ts > r.ts
+            order by t.ts desc limit 1) h
+        )
+        insert into telemetry_latest as l (tenant_id, device_id, key, ts, value)
+        select tenant_id, device_id, key, ts, value from newer
+        on conflict (device_id, key) do update set ts = excluded.ts, value = excluded.value where l.ts < excluded.ts
+        returning l.tenant_id, l.device_id, l.key, extract(epoch from l.ts)::float8 * 1000 as ms, l.value`.execute(db);
       return rows;
     },
 

@@ -200,8 +200,12 @@ export function createTelemetryRuntime(deps: {
         onAck: (device, clientId, messageId) => rpc?.acked(device, clientId, messageId),
       });
     },
-    /** Offline sweep, token re-check and partition upkeep on timers. */
+    /** Latest values caught up with the history (after a crash), then the offline sweep, token re-check and partition upkeep on timers. */
     async startBackground() {
+      await ingest
+        .catchUpLatest()
+        .then((moved) => moved > 0 && log.info({ values: moved }, 'latest values caught up with the stored history'))
+        .catch((error) => log.error({ err: error }, 'latest values could not be caught up with the history'));
       await repo
         .maintainPartitions(settings.retentionDays)
         .catch((error) => log.error({ err: error }, 'telemetry partition upkeep failed'));
