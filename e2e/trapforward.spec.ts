@@ -39,9 +39,9 @@ async function manager(community: string): Promise<Manager> {
   return { port, got, close: () => new Promise<void>((r) => receiver.close(() => r())) };
 }
 
-function sendTrap(oid: string) {
+function sendTrap(oid: string, community: string) {
   return new Promise<void>((resolve, reject) => {
-    const session = snmp.createSession('127.0.0.1', 'public', { trapPort: TRAP_PORT, version: snmp.Version2c });
+    const session = snmp.createSession('127.0.0.1', community, { trapPort: TRAP_PORT, version: snmp.Version2c });
     session.trap(
       oid,
       [{ oid: '1.3.6.1.6.3.18.1.3.0', type: snmp.ObjectType.IpAddress, value: DEMO_DEVICE_ADDRESS }],
@@ -86,8 +86,16 @@ test('a customer admin forwards traps to a destination and sees them counted', a
     await page.getByTestId('filter-save').click();
     await expect(page.getByTestId('filter-card').filter({ hasText: `E2E filter ${stamp}` })).toBeVisible();
 
+    // the tenant's own community, on the Receiving tab; the demo lists loopback as a relay
+    await page.goto('/trapforward/filters?tab=receiving');
+    await expect(page.getByRole('textbox', { name: /Relay addresses/ })).toHaveValue('127.0.0.1', { timeout: 30_000 });
+    await expect(page.getByTestId('trap-community')).not.toContainText('sw');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const community = (await page.getByTestId('trap-community').textContent()) ?? '';
+    expect(community).toMatch(/^sw[\w-]{20,}$/);
+
     const oid = `1.3.6.1.4.1.424242.0.${Date.now() % 100000}`;
-    await sendTrap(oid);
+    await sendTrap(oid, community);
     await expect.poll(() => nms.got, { timeout: 30_000 }).toContain(oid);
 
     await page.goto('/trapforward/destinations');
@@ -140,6 +148,9 @@ test.describe('at phone width (390 px)', () => {
     await expect(page.getByTestId('mapping-list')).toContainText('UPS on battery');
     expect(await fits()).toBeLessThanOrEqual(390);
     await page.getByTestId('tab-unmatched').click();
+    expect(await fits()).toBeLessThanOrEqual(390);
+    await page.getByTestId('tab-receiving').click();
+    await expect(page.getByTestId('receiving-panel')).toBeVisible();
     expect(await fits()).toBeLessThanOrEqual(390);
   });
 

@@ -45,7 +45,7 @@ async function freePort(): Promise<number> {
 
 /** The child: sends `rate` traps/s for `seconds` to `target`, counts what reaches `downstream`, prints one JSON line. */
 async function child() {
-  const [, , , targetPort, downstreamPort, rateArg, secondsArg] = process.argv;
+  const [, , , targetPort, downstreamPort, rateArg, secondsArg, community = 'public'] = process.argv;
   const rate = Number(rateArg);
   const seconds = Number(secondsArg);
   const latencies: number[] = [];
@@ -61,7 +61,7 @@ async function child() {
     latencies.push(performance.now() - Number(m[2]));
   });
   await new Promise<void>((r) => sink.bind(Number(downstreamPort), '127.0.0.1', () => r()));
-  const session = snmp.createSession('127.0.0.1', 'public', { trapPort: Number(targetPort), version: snmp.Version2c });
+  const session = snmp.createSession('127.0.0.1', community, { trapPort: Number(targetPort), version: snmp.Version2c });
   session.on('error', () => undefined);
   let seq = 0;
   const started = performance.now();
@@ -92,7 +92,7 @@ async function child() {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-function runPhase(targetPort: number, downstreamPort: number, rate: number, seconds: number): Promise<PhaseResult> {
+function runPhase(targetPort: number, downstreamPort: number, rate: number, seconds: number, community = 'public'): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
     const p = spawn(
       process.execPath,
@@ -104,6 +104,7 @@ function runPhase(targetPort: number, downstreamPort: number, rate: number, seco
         String(downstreamPort),
         String(rate),
         String(seconds),
+        community,
       ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -184,6 +185,12 @@ async function benchProduct(rates: number[], seconds: number) {
     roles: ['customeradmin'],
     permissions: new Set(['add_trap_destination', 'add_trap_filter']),
   };
+  // the product takes traps only with the tenant's own community
+  const { trap_community: community } = await database.db
+    .selectFrom('tenants')
+    .select('trap_community')
+    .where('id', '=', tenantId)
+    .executeTakeFirstOrThrow();
   await handles.snmp.receiver.start();
   for (const rate of rates) {
     const downstream = await freePort();
@@ -213,7 +220,7 @@ async function benchProduct(rates: number[], seconds: number) {
     });
     const before = { ...(handles.snmp.stats.totals(tenantId) ?? { received: 0 }) };
     const cpu0 = process.cpuUsage();
-    const r = await runPhase(trapPort, downstream, rate, seconds);
+    const r = await runPhase(trapPort, downstream, rate, seconds, community);
     const cpu = process.cpuUsage(cpu0);
     const received = (handles.snmp.stats.totals(tenantId)?.received ?? 0) - (before.received ?? 0);
     report('product', rate, seconds, r, (cpu.user + cpu.system) / 1e6, `  received ${received}`);

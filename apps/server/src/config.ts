@@ -81,10 +81,6 @@ const envSchema = z.object({
   /** UDP port of the trap receiver: unprivileged by default (162 needs root or CAP_NET_BIND_SERVICE). */
   SNMP_TRAP_PORT: z.coerce.number().int().min(0).max(65535).default(10162),
   SNMP_TRAP_HOST: z.string().default('0.0.0.0'),
-  /** v1/v2c communities the receiver accepts, comma-separated. */
-  SNMP_TRAP_COMMUNITIES: z.string().default('public'),
-  /** SNMPv3 users the receiver accepts: name[:authProtocol:authKey[:privProtocol:privKey]], comma-separated. */
-  SNMP_TRAP_USERS: z.string().default(''),
   /** A repeat of the same trap within this window is dropped (0: off). */
   SNMP_TRAP_DEDUPE_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
   /** Traps per second accepted from one source (bursts of twice that); the rest are counted and dropped. */
@@ -167,22 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       receiver: e.SNMP_TRAP_RECEIVER,
       port: e.SNMP_TRAP_PORT,
       host: e.SNMP_TRAP_HOST,
-      communities: e.SNMP_TRAP_COMMUNITIES.split(',')
-        .map((c) => c.trim())
-        .filter(Boolean),
-      users: e.SNMP_TRAP_USERS.split(',')
-        .map((u) => u.trim())
-        .filter(Boolean)
-        .map((u) => {
-          const [name = '', authProtocol, authKey, privProtocol, privKey] = u.split(':');
-          return {
-            name,
-            authProtocol: authProtocol || null,
-            authKey: authKey || null,
-            privProtocol: privProtocol || null,
-            privKey: privKey || null,
-          };
-        }),
       dedupeMs: e.SNMP_TRAP_DEDUPE_MS,
       ratePerSource: e.SNMP_TRAP_RATE_PER_SOURCE,
       informTimeoutMs: e.SNMP_INFORM_TIMEOUT_MS,

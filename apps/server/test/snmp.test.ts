@@ -32,6 +32,8 @@ let port: number;
 let ups: { id: number; label: string };
 let router: { id: number; label: string };
 let site: { id: number };
+let communityA: string;
+let communityB: string;
 
 interface Received {
   trapOid: string;
@@ -94,7 +96,7 @@ async function v2c(oid: string, varbinds: string[][], opts: { inform?: boolean; 
       '-v',
       '2c',
       '-c',
-      opts.community ?? 'public',
+      opts.community ?? communityA,
       '-M',
       '/dev/null',
       `127.0.0.1:${port}`,
@@ -133,7 +135,6 @@ beforeAll(async () => {
     {
       TRAP_FORWARD_NETWORKS: 'any',
       SNMP_TRAP_HOST: '127.0.0.1',
-      SNMP_TRAP_USERS: `${V3.user}:sha:${V3.auth}:aes:${V3.priv}`,
       SNMP_TRAP_DEDUPE_MS: '1500',
       SNMP_TRAP_RATE_PER_SOURCE: '20',
       SNMP_INFORM_TIMEOUT_MS: '300',
@@ -143,6 +144,15 @@ beforeAll(async () => {
   port = await t.handles.snmp.receiver.start(0);
   admin = await t.login('customeradmin');
   adminB = await t.login('customeradmin', HOST_B);
+  // both tenants' traps come through a relay on loopback (this test), which names the device in snmpTrapAddress.0
+  const savedA = await admin.put('/api/trapforward/receiving/', {
+    relays: ['127.0.0.1'],
+    users: [{ name: V3.user, securityLevel: 'authPriv', authProtocol: 'sha', authKey: V3.auth, privProtocol: 'aes', privKey: V3.priv }],
+  });
+  expect(savedA.statusCode, savedA.body).toBe(200);
+  communityA = savedA.json().community;
+  communityB = (await adminB.put('/api/trapforward/receiving/', { relays: ['127.0.0.0/8'] })).json().community;
+  await t.handles.snmp.receiver.reloadCredentials();
   viewer = await t.login('customer');
   site = await makeSite(admin, { name: 'Trap Yard' });
   ups = await makeDevice(admin, { type: 'UPS', assetId: site.id, label: 'UPS-TRAP', metadata: { ipAddress: UPS_ADDRESS } });
@@ -190,7 +200,7 @@ describe('trap receiver', () => {
     const raw = await t.db.selectFrom('alarms').select(['raw', 'source_key']).where('id', '=', raised.id).executeTakeFirstOrThrow();
     expect(raw.source_key).toBe('trap:link:3');
     expect(JSON.stringify(raw.raw)).toContain(TRAP_OIDS.linkDown);
-    expect(JSON.stringify(raw.raw)).not.toContain('public');
+    expect(JSON.stringify(raw.raw)).not.toContain(communityA);
     const device = (await admin.get(`/iotapp/devices/${router.id}/`)).json();
     expect(device.alarmStatus).toBe('MAJOR');
 
@@ -217,7 +227,7 @@ describe('trap receiver', () => {
         '-v',
         '1',
         '-c',
-        'public',
+        communityA,
         '-M',
         '/dev/null',
         `127.0.0.1:${port}`,
@@ -272,11 +282,13 @@ describe('trap receiver', () => {
     await until(async () => (await alarmsOf(router.id)).find((a) => a.state === 'ACTIVE' && a.message.includes('(12)')));
   });
 
-  it('refuses an unknown community', async () => {
+  it('refuses an unknown community, and counts it for the install', async () => {
     const before = t.handles.snmp.stats.totals(t.tenantA)?.received ?? 0;
+    const refused = t.handles.snmp.stats.totals(0)?.refused ?? 0;
     await v2c(TRAP_OIDS.linkDown, [at(ROUTER_ADDRESS), [`${IF_INDEX}.20`, 'i', '20']], { community: 'wrong' });
     await settle();
     expect(t.handles.snmp.stats.totals(t.tenantA)?.received ?? 0).toBe(before);
+    expect(t.handles.snmp.stats.totals(0)?.refused).toBe(refused + 1);
   });
 
   it('logs unmatched traps: no mapping for a known device, and unknown sources', async () => {
@@ -300,7 +312,7 @@ describe('trap receiver', () => {
   it('drops repeats within the dedupe window and traps above the per-source rate', async () => {
     const before = { ...(t.handles.snmp.stats.totals(t.tenantA) ?? { deduped: 0, rateLimited: 0 }) };
     // three identical traps at once (separate snmptrap runs may be slower than the window on a loaded machine)
-    const same = snmp.createSession('127.0.0.1', 'public', { trapPort: port, version: snmp.Version2c });
+    const same = snmp.createSession('127.0.0.1', communityA, { trapPort: port, version: snmp.Version2c });
     const dup = [
       { oid: TRAP_OIDS.snmpTrapAddress, type: snmp.ObjectType.IpAddress, value: UPS_ADDRESS },
       { oid: '1.3.6.1.4.1.99999.1', type: snmp.ObjectType.Integer, value: 1 },
@@ -310,7 +322,7 @@ describe('trap receiver', () => {
     await settle();
     expect((t.handles.snmp.stats.totals(t.tenantA)?.deduped ?? 0) - (before.deduped ?? 0)).toBe(2);
     // a burst of distinct traps from one source: 2 s worth of the rate (40) pass, the rest are counted as dropped
-    const session = snmp.createSession('127.0.0.1', 'public', { trapPort: port, version: snmp.Version2c });
+    const session = snmp.createSession('127.0.0.1', communityB, { trapPort: port, version: snmp.Version2c });
     await Promise.all(
       Array.from(
         { length: 100 },
@@ -570,7 +582,7 @@ describe('trap forwarding', () => {
     );
     // B's traps never reach A's destinations
     const before = v2.got.length;
-    await v2c(TRAP_OIDS.linkDown, [at(B_ADDRESS), [`${IF_INDEX}.40`, 'i', '40']]);
+    await v2c(TRAP_OIDS.linkDown, [at(B_ADDRESS), [`${IF_INDEX}.40`, 'i', '40']], { community: communityB });
     await settle();
     expect(v2.got.length).toBe(before);
   });
@@ -593,5 +605,119 @@ describe('trap forwarding', () => {
   it('deletes a destination and takes it out of the filters', async () => {
     expect((await admin.delete(`/api/trapforward/destinations/${destV1.id}/`)).statusCode).toBe(204);
     expect((await admin.get(`/api/trapforward/filters/${filter.id}/`)).json().destinationIds).toEqual([dest.id]);
+  });
+});
+
+describe('trap attribution', () => {
+  const alarmsOfB = async () => {
+    const list = (await adminB.get('/iotapp/devices/?limit=50')).json().contents as Array<{ id: number; label: string }>;
+    const upsB = list.find((d) => d.label === 'UPS-B') as { id: number };
+    return (await adminB.get(`/api/alarms/?deviceId=${upsB.id}&limit=50`)).json().contents as Array<{ state: string; message: string }>;
+  };
+
+  it('gives every tenant a random community of its own, never public, shown to those who may change trap settings', async () => {
+    expect(communityA).toMatch(/^sw[A-Za-z0-9_-]{20,}$/);
+    expect(communityB).toMatch(/^sw[A-Za-z0-9_-]{20,}$/);
+    expect(communityA).not.toBe(communityB);
+    const rows = await t.db.selectFrom('tenants').select('trap_community').execute();
+    expect(new Set(rows.map((r) => r.trap_community)).size).toBe(rows.length);
+    expect(rows.map((r) => r.trap_community)).not.toContain('public');
+    const got = (await admin.get('/api/trapforward/receiving/')).json();
+    expect(got).toMatchObject({ community: communityA, relays: ['127.0.0.1'], port: expect.any(Number) });
+    // v3 keys are write-only
+    expect(got.users).toEqual([
+      { name: V3.user, securityLevel: 'authPriv', authProtocol: 'sha', privProtocol: 'aes', hasAuthKey: true, hasPrivKey: true },
+    ]);
+    expect(JSON.stringify(got)).not.toContain(V3.auth);
+    expect((await viewer.get('/api/trapforward/receiving/')).statusCode).toBe(403);
+  });
+
+  it('refuses the spoof: community public from 127.0.0.1 naming another tenant device in snmpTrapAddress.0', async () => {
+    const refused = t.handles.snmp.stats.totals(0)?.refused ?? 0;
+    const receivedB = t.handles.snmp.stats.totals(t.tenantB)?.received ?? 0;
+    await v2c(TRAP_OIDS.upsTrapOnBattery, [at(B_ADDRESS)], { community: 'public' });
+    await v2c(TRAP_OIDS.upsTrapOnBattery, [at(B_ADDRESS)], { community: 'public', inform: true }).catch(() => undefined);
+    await settle();
+    expect(t.handles.snmp.stats.totals(0)?.refused ?? 0).toBeGreaterThanOrEqual(refused + 2);
+    expect(t.handles.snmp.stats.totals(t.tenantB)?.received ?? 0).toBe(receivedB);
+    expect((await alarmsOfB()).filter((a) => a.state === 'ACTIVE' && a.message.includes('on battery'))).toEqual([]);
+    // a system administrator sees the refusals; tenants see none of it
+    const sys = await t.login('sysadmin');
+    expect((await sys.get('/api/trapforward/stats/')).json().install.refused).toBeGreaterThanOrEqual(refused + 2);
+    expect((await admin.get('/api/trapforward/stats/')).json().install).toBeNull();
+  });
+
+  it("never matches another tenant's device: A's community naming B's device lands in no tenant", async () => {
+    const receivedB = t.handles.snmp.stats.totals(t.tenantB)?.received ?? 0;
+    await v2c(TRAP_OIDS.upsTrapOnBattery, [at(B_ADDRESS)]);
+    await settle();
+    expect(t.handles.snmp.stats.totals(t.tenantB)?.received ?? 0).toBe(receivedB);
+    expect((await alarmsOfB()).filter((a) => a.state === 'ACTIVE' && a.message.includes('on battery'))).toEqual([]);
+    const sys = await t.login('sysadmin');
+    const unknown = (await sys.get('/api/trapforward/unmatched/?reason=unknown-source')).json();
+    expect(unknown.contents.find((r: { source: string; trapOid: string }) => r.source === B_ADDRESS)).toBeTruthy();
+  });
+
+  it("lands each tenant's traps in that tenant only", async () => {
+    await v2c(TRAP_OIDS.upsTrapOnBattery, [at(B_ADDRESS), ['1.3.6.1.4.1.99999.7', 'i', '1']], { community: communityB });
+    const b = await until(async () => (await alarmsOfB()).find((a) => a.state === 'ACTIVE'));
+    expect(b.message).toContain('UPS on battery');
+    expect((await alarmsOf(ups.id)).filter((a) => a.state === 'ACTIVE' && a.message.includes(B_ADDRESS))).toEqual([]);
+    await v2c(TRAP_OIDS.coldStart, [at(UPS_ADDRESS)], { community: communityB });
+    await settle();
+    expect(JSON.stringify((await adminB.get('/api/trapforward/unmatched/')).json())).not.toContain(UPS_ADDRESS);
+  });
+
+  it('believes snmpTrapAddress.0 only from relays the tenant lists', async () => {
+    const saved = await admin.put('/api/trapforward/receiving/', {
+      relays: ['192.0.2.0/24'],
+      users: [{ name: V3.user, securityLevel: 'authPriv', authProtocol: 'sha', privProtocol: 'aes' }],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().users[0]).toMatchObject({ hasAuthKey: true, hasPrivKey: true });
+    await t.handles.snmp.receiver.reloadCredentials();
+    t.handles.snmp.receiver.invalidateDevices();
+    const matched = t.handles.snmp.stats.totals(t.tenantA)?.matched ?? 0;
+    await v2c('1.3.6.1.4.1.99999.0.11', [at(UPS_ADDRESS)]);
+    await settle();
+    expect(t.handles.snmp.stats.totals(t.tenantA)?.matched ?? 0).toBe(matched);
+    const sys = await t.login('sysadmin');
+    const unknown = (await sys.get('/api/trapforward/unmatched/?reason=unknown-source')).json();
+    expect(unknown.contents.find((r: { trapOid: string }) => r.trapOid === '1.3.6.1.4.1.99999.0.11')).toMatchObject({
+      source: '127.0.0.1',
+    });
+    const back = await admin.put('/api/trapforward/receiving/', {
+      relays: ['127.0.0.1'],
+      users: [{ name: V3.user, securityLevel: 'authPriv', authProtocol: 'sha', privProtocol: 'aes' }],
+    });
+    expect(back.statusCode).toBe(200);
+    await t.handles.snmp.receiver.reloadCredentials();
+  });
+
+  it('validates receiving settings and keeps v3 user names unique in the install', async () => {
+    const bad = await admin.put('/api/trapforward/receiving/', { relays: ['10.0.0.0/33'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toBe('Relay must be an IP address or a CIDR such as 192.0.2.0/24');
+    const taken = await adminB.put('/api/trapforward/receiving/', {
+      relays: ['127.0.0.0/8'],
+      users: [{ name: V3.user, securityLevel: 'authPriv', authKey: 'another-key1', privKey: 'another-key2' }],
+    });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().detail).toBe('This SNMPv3 user name is already in use: choose another');
+    const noKey = await adminB.put('/api/trapforward/receiving/', { users: [{ name: 'b-user', securityLevel: 'authNoPriv' }] });
+    expect(noKey.statusCode).toBe(400);
+  });
+
+  it('renews the community: the old one stops working at once', async () => {
+    const renewed = await adminB.post('/api/trapforward/receiving/community/', {});
+    expect(renewed.statusCode).toBe(200);
+    const fresh = renewed.json().community as string;
+    expect(fresh).not.toBe(communityB);
+    await t.handles.snmp.receiver.reloadCredentials();
+    const refused = t.handles.snmp.stats.totals(0)?.refused ?? 0;
+    await v2c(TRAP_OIDS.warmStart, [at(B_ADDRESS)], { community: communityB });
+    await settle();
+    expect(t.handles.snmp.stats.totals(0)?.refused).toBe(refused + 1);
+    communityB = fresh;
   });
 });

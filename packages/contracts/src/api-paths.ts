@@ -23710,6 +23710,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trapforward/receiving/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            port: number;
+                            community: string;
+                            relays: string[];
+                            users: {
+                                name: string;
+                                /** @enum {string} */
+                                securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                                /** @enum {string} */
+                                authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                                /** @enum {string} */
+                                privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                                hasAuthKey: boolean;
+                                hasPrivKey: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default [] */
+                        relays?: string[];
+                        /** @default [] */
+                        users?: {
+                            name: string;
+                            /**
+                             * @default authPriv
+                             * @enum {string}
+                             */
+                            securityLevel?: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                            /**
+                             * @default sha
+                             * @enum {string}
+                             */
+                            authProtocol?: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                            authKey?: string | null;
+                            /**
+                             * @default aes
+                             * @enum {string}
+                             */
+                            privProtocol?: "des" | "aes" | "aes256b" | "aes256r";
+                            privKey?: string | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            port: number;
+                            community: string;
+                            relays: string[];
+                            users: {
+                                name: string;
+                                /** @enum {string} */
+                                securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                                /** @enum {string} */
+                                authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                                /** @enum {string} */
+                                privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                                hasAuthKey: boolean;
+                                hasPrivKey: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trapforward/receiving/community/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            port: number;
+                            community: string;
+                            relays: string[];
+                            users: {
+                                name: string;
+                                /** @enum {string} */
+                                securityLevel: "noAuthNoPriv" | "authNoPriv" | "authPriv";
+                                /** @enum {string} */
+                                authProtocol: "md5" | "sha" | "sha224" | "sha256" | "sha384" | "sha512";
+                                /** @enum {string} */
+                                privProtocol: "des" | "aes" | "aes256b" | "aes256r";
+                                hasAuthKey: boolean;
+                                hasPrivKey: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trapforward/stats/": {
         parameters: {
             query?: never;
@@ -23740,6 +23902,10 @@ export interface paths {
                             rateLimited: number;
                             alarms: number;
                             forwarded: number;
+                            install: {
+                                refused: number;
+                                unknownSource: number;
+                            } | null;
                         };
                     };
                 };

@@ -70,6 +70,12 @@ export const TRAP_MESSAGES = {
   hostUnresolved: 'Host does not resolve',
   destinationsRequired: 'Choose at least one destination',
   varbindPair: 'Give both the varbind OID and its value, or neither',
+  relayInvalid: 'Relay must be an IP address or a CIDR such as 192.0.2.0/24',
+  userTaken: 'This SNMPv3 user name is already in use: choose another',
+  userTwice: 'Each SNMPv3 user name may appear once',
+  userName: 'User name may use letters, digits, dot, dash and underscore',
+  receivingSaved: 'Receiving settings saved',
+  communityRenewed: 'A new community was made: update your devices',
 } as const;
 
 const max = (n: number) => `Please use maximum ${n} characters`;
@@ -240,6 +246,11 @@ export const trapStatsSchema = z.object({
   rateLimited: z.number().int(),
   alarms: z.number().int(),
   forwarded: z.number().int(),
+  /**
+   * System administrators only (null for everyone else): traps no tenant took. `refused`: unknown community or v3
+   * user; `unknownSource`: a tenant's credentials but no device of the tenant at the source.
+   */
+  install: z.object({ refused: z.number().int(), unknownSource: z.number().int() }).nullable(),
 });
 export type TrapStats = z.infer<typeof trapStatsSchema>;
 
@@ -247,3 +258,55 @@ export const trapListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** How a tenant's devices send traps to the receiver: its community, its v3 users, the relays it trusts. */
+export const TRAP_RECEIVING_LIMITS = { relays: 50, users: 20, relay: 49 } as const;
+
+export const trapUserInputSchema = z.strictObject({
+  name: text(TRAP_LIMITS.user)
+    .min(1, TRAP_MESSAGES.userRequired)
+    .regex(/^[A-Za-z0-9._-]+$/, TRAP_MESSAGES.userName),
+  securityLevel: z.enum(SNMP_SECURITY_LEVELS).default('authPriv'),
+  authProtocol: z.enum(SNMP_AUTH_PROTOCOLS).default('sha'),
+  /** Write-only: absent or null keeps the stored key of a user of this name. */
+  authKey: secret.nullable().optional(),
+  privProtocol: z.enum(SNMP_PRIV_PROTOCOLS).default('aes'),
+  privKey: secret.nullable().optional(),
+});
+export type TrapUserInput = z.infer<typeof trapUserInputSchema>;
+
+export const trapReceivingInputSchema = z.strictObject({
+  /** Addresses or CIDRs of relays (a NMS, a proxy) whose snmpTrapAddress.0 names the device. */
+  relays: z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(TRAP_RECEIVING_LIMITS.relay, max(TRAP_RECEIVING_LIMITS.relay))
+        .regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, TRAP_MESSAGES.relayInvalid),
+    )
+    .max(TRAP_RECEIVING_LIMITS.relays, `At most ${TRAP_RECEIVING_LIMITS.relays} relays`)
+    .default([]),
+  users: z.array(trapUserInputSchema).max(TRAP_RECEIVING_LIMITS.users, `At most ${TRAP_RECEIVING_LIMITS.users} users`).default([]),
+});
+export type TrapReceivingInput = z.infer<typeof trapReceivingInputSchema>;
+
+export const trapUserSchema = z.object({
+  name: z.string(),
+  securityLevel: z.enum(SNMP_SECURITY_LEVELS),
+  authProtocol: z.enum(SNMP_AUTH_PROTOCOLS),
+  privProtocol: z.enum(SNMP_PRIV_PROTOCOLS),
+  hasAuthKey: z.boolean(),
+  hasPrivKey: z.boolean(),
+});
+export type TrapUser = z.infer<typeof trapUserSchema>;
+
+export const trapReceivingSchema = z.object({
+  /** The UDP port the receiver listens on. */
+  port: z.number().int(),
+  /** The tenant's v1/v2c community (shown to those who may change trap settings; made at random). */
+  community: z.string(),
+  relays: z.array(z.string()),
+  users: z.array(trapUserSchema),
+});
+export type TrapReceiving = z.infer<typeof trapReceivingSchema>;

@@ -11,6 +11,10 @@ export interface TenantsTable {
   logo: string | null;
   settings: JSONColumnType<Record<string, unknown>>;
   version_info: JSONColumnType<Record<string, string>>;
+  /** The tenant's own v1/v2c trap community (random, made with the tenant; snmp module). */
+  trap_community: Generated<string>;
+  /** Addresses or CIDRs of trap relays whose snmpTrapAddress.0 the tenant trusts. */
+  trap_relays: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Generated<Date>;
 }
 

@@ -15,7 +15,7 @@ import { reportsSeeder } from './reports.ts';
 import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
-import { snmpSeeder } from './snmp.ts';
+import { snmpSeeder, snmpTrapRelaySeeder } from './snmp.ts';
 import { vendorsSeeder } from './vendors.ts';
 import { videoCameraTablesSeeder, videoOnDemandSeeder, videoSeeder } from './video.ts';
 import { videoEvidenceSeeder } from './video-evidence.ts';
@@ -40,6 +40,7 @@ export const seeders: Seeder[] = [
   calendarSeeder,
   fieldWorkSeeder,
   snmpSeeder,
+  snmpTrapRelaySeeder,
   dashboardsSeeder,
   videoEvidenceSeeder,
   videoCameraTablesSeeder,

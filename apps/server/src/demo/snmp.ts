@@ -124,3 +124,19 @@ export const snmpSeeder: Seeder = {
       .execute();
   },
 };
+
+/**
+ * The demo's trap simulator sends on behalf of the demo devices from loopback, naming them in snmpTrapAddress.0:
+ * it is a relay the demo tenants list (a tenant trusts that varbind only from relays it lists). The community each
+ * tenant got at random when it was created stays as it is.
+ */
+export const snmpTrapRelaySeeder: Seeder = {
+  name: 'snmp-trap-relay',
+  async run({ db, tenantId }) {
+    await db
+      .updateTable('tenants')
+      .set({ trap_relays: ['127.0.0.1'] })
+      .where('id', '=', tenantId)
+      .execute();
+  },
+};

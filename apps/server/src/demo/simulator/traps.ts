@@ -7,7 +7,7 @@ const IF_INDEX = '1.3.6.1.2.1.2.2.1.1';
 
 /**
  * Now and then one demo UPS or generator "sends" an SNMP trap to the built-in receiver (on its behalf, with
- * snmpTrapAddress naming it): a link goes down and comes back, a UPS goes on battery and back, a restart, or a
+ * snmpTrapAddress naming it, with the tenant's community, from loopback: a relay the demo tenant lists): a link goes down and comes back, a UPS goes on battery and back, a restart, or a
  * vendor trap no mapping knows. The trap screens and the alarms then have living data.
  */
 export async function startTrapSimulator(options: {
@@ -17,7 +17,9 @@ export async function startTrapSimulator(options: {
   intervalSeconds: number;
   log: { info(obj: object, msg?: string): void };
 }) {
-  const session = snmp.createSession('127.0.0.1', 'public', { trapPort: options.port, version: snmp.Version2c });
+  // the demo tenant's own community (made at random with the tenant)
+  const tenant = await options.db.selectFrom('tenants').select('trap_community').where('slug', '=', options.tenantSlug).executeTakeFirst();
+  const session = snmp.createSession('127.0.0.1', tenant?.trap_community ?? '', { trapPort: options.port, version: snmp.Version2c });
   session.on('error', () => undefined);
   let devices: Array<{ type: string; address: string }> = [];
   const open = new Map<string, string>();

@@ -154,13 +154,13 @@ export function createDeviceActivityRepository(db: Db) {
     },
 
     /** Devices of any tenant that declare one of these addresses (`metadata.ipAddress`): SNMP traps find their device by it. */
-    async byAddresses(addresses: string[]): Promise<Array<DeviceFlags & { address: string }>> {
-      if (addresses.length === 0) return [];
+    /** The tenant's devices declaring this address (`metadata.ipAddress`), oldest first. */
+    async byAddress(tenantId: number, address: string): Promise<DeviceFlags[]> {
       const { rows } = await sql<Record<string, unknown>>`
         ${SELECT_FLAGS}
-        where d.metadata->>'ipAddress' = any(${addresses}::text[])
+        where d.metadata->>'ipAddress' = ${address} and d.tenant_id = ${tenantId}
         order by d.id`.execute(db);
-      return rows.map((r) => ({ ...toFlags(r), address: String((r.metadata as Record<string, unknown>).ipAddress) }));
+      return rows.map(toFlags);
     },
 
     async flags(tenantId: number, deviceIds: number[]): Promise<DeviceFlags[]> {

@@ -82,13 +82,16 @@ export function createSnmpModule(ports: SnmpPorts): DomainModule<SnmpPort> {
     directory: ports.directory,
     networks: settings.forwardNetworks,
     changed: (tenantId) => pipeline?.invalidate(tenantId),
+    credentialsChanged: () => void pipeline?.reloadCredentials(),
     removed: (id) => forwarder.forget(id),
+    receiverPort: settings.port,
   });
 
   pipeline = createTrapPipeline({
     settings,
     log,
-    devicesByAddress: (addresses) => ports.devices.activity.byAddresses(addresses),
+    devicesByAddress: (tenantId, address) => ports.devices.activity.byAddress(tenantId, address),
+    credentials: () => service.credentials(),
     tenantConfig: (tenantId) => service.tenantConfig(tenantId),
     alarms: ports.alarms,
     forwarder,

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { AlarmSeverity } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import snmp from 'net-snmp';
+import { cidrList } from '../../platform/cidr.ts';
 import type { ExternalAlarms } from '../alarms/index.ts';
 import type { DeviceFlags } from '../devices/index.ts';
 import type { DestinationTarget, Forwarder } from './forwarder.ts';
@@ -14,9 +15,6 @@ import { dedupeKeyOf, displayValue, normalise, type RawNotification, rawOf, type
 export interface ReceiverSettings {
   port: number;
   host: string;
-  communities: string[];
-  /** SNMPv3 users the receiver accepts. */
-  users: Array<{ name: string; authProtocol: string | null; authKey: string | null; privProtocol: string | null; privKey: string | null }>;
   dedupeMs: number;
   ratePerSource: number;
 }
@@ -50,9 +48,25 @@ export interface TenantTrapConfig {
   destinations: Map<number, DestinationTarget>;
 }
 
+/** What attributes a trap to a tenant: its community, its v3 users (keys opened), the relays it trusts. */
+export interface ReceiverCredentials {
+  tenants: Array<{ tenantId: number; community: string; relays: string[] }>;
+  users: Array<{
+    tenantId: number;
+    name: string;
+    level: 'noAuthNoPriv' | 'authNoPriv' | 'authPriv';
+    authProtocol: string;
+    authKey: string | null;
+    privProtocol: string;
+    privKey: string | null;
+  }>;
+}
+
 const RANK: Record<AlarmSeverity, number> = { WARNING: 1, MINOR: 2, MAJOR: 3, CRITICAL: 4 };
 const DEVICE_CACHE_MS = 30_000;
 const CONFIG_CACHE_MS = 5_000;
+/** Credentials changed in another process reach the receiver within this. */
+const CREDENTIALS_REFRESH_MS = 10_000;
 const RAISED_MEMORY_MS = 60_000;
 const MAX_ALARM_QUEUE = 10_000;
 
@@ -113,7 +127,9 @@ export function alarmKeyOf(mapping: MappingView, trap: Trap): { key: string; ins
 export function createTrapPipeline(deps: {
   settings: ReceiverSettings;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  devicesByAddress(addresses: string[]): Promise<Array<DeviceFlags & { address: string }>>;
+  /** The tenant's devices declaring this address (never another tenant's). */
+  devicesByAddress(tenantId: number, address: string): Promise<DeviceFlags[]>;
+  credentials(): Promise<ReceiverCredentials>;
   tenantConfig(tenantId: number): Promise<TenantTrapConfig>;
   alarms: ExternalAlarms;
   forwarder: Forwarder;
@@ -131,24 +147,89 @@ export function createTrapPipeline(deps: {
   let receiver: { close(cb?: () => void): void; getAuthorizer(): unknown } | null = null;
   let sweeper: NodeJS.Timeout | null = null;
   let boundPort: number | null = null;
+  let communities = new Map<string, number>();
+  let users = new Map<string, number>();
+  let relays = new Map<number, ReturnType<typeof cidrList>>();
+  let credentialsTimer: NodeJS.Timeout | null = null;
+  let credentialsLoad: Promise<void> | null = null;
 
-  function devicesOf(address: string): DeviceFlags[] | Promise<DeviceFlags[]> {
-    const hit = devices.get(address);
+  type Authorizer = {
+    getCommunities(): string[];
+    addCommunity(c: string): void;
+    deleteCommunity(c: string): void;
+    addUser(u: object): void;
+    deleteUser(name: string): void;
+    getUsers(): Array<{ name: string }>;
+  };
+  /** The receiver's authorizer is kept equal to the credentials: net-snmp drops anything else before it is a trap. */
+  function syncAuthorizer(authorizer: Authorizer, creds: ReceiverCredentials) {
+    const wanted = new Set(creds.tenants.map((t) => t.community));
+    const present = new Set(authorizer.getCommunities());
+    for (const c of present) if (!wanted.has(c)) authorizer.deleteCommunity(c);
+    for (const c of wanted) if (!present.has(c)) authorizer.addCommunity(c);
+    for (const u of authorizer.getUsers().map((x) => x.name)) if (!creds.users.some((x) => x.name === u)) authorizer.deleteUser(u);
+    for (const u of creds.users) {
+      authorizer.addUser({
+        name: u.name,
+        level: snmp.SecurityLevel[u.level],
+        ...(u.level !== 'noAuthNoPriv' && u.authKey
+          ? { authProtocol: snmp.AuthProtocols[u.authProtocol as keyof typeof snmp.AuthProtocols], authKey: u.authKey }
+          : {}),
+        ...(u.level === 'authPriv' && u.privKey
+          ? { privProtocol: snmp.PrivProtocols[u.privProtocol as keyof typeof snmp.PrivProtocols], privKey: u.privKey }
+          : {}),
+      });
+    }
+  }
+
+  function loadCredentials(): Promise<void> {
+    credentialsLoad ??= deps
+      .credentials()
+      .then((creds) => {
+        if (receiver) syncAuthorizer(receiver.getAuthorizer() as Authorizer, creds);
+        communities = new Map(creds.tenants.map((t) => [t.community, t.tenantId]));
+        users = new Map(creds.users.map((u) => [u.name, u.tenantId]));
+        relays = new Map(creds.tenants.filter((t) => t.relays.length > 0).map((t) => [t.tenantId, cidrList(t.relays)]));
+      })
+      .catch((error) => log.error({ err: error }, 'trap credentials could not be loaded'))
+      .finally(() => {
+        credentialsLoad = null;
+      });
+    return credentialsLoad;
+  }
+
+  /** The tenant whose community or v3 user the notification carries. */
+  function tenantOf(notification: RawNotification): number | null {
+    const { community, user } = notification.pdu;
+    if (user !== undefined) return users.get(user) ?? null;
+    return community === undefined ? null : (communities.get(community) ?? null);
+  }
+
+  /** snmpTrapAddress.0 and the v1 agent-addr are believed only from a relay the tenant lists; else the sender is the source. */
+  function trusted(trap: Trap, tenantId: number): Trap {
+    if (trap.candidates.length === 1 && trap.candidates[0] === trap.sender) return trap;
+    if (relays.get(tenantId)?.has(trap.sender)) return trap;
+    return { ...trap, source: trap.sender, candidates: [trap.sender] };
+  }
+
+  function devicesOf(tenantId: number, address: string): DeviceFlags[] | Promise<DeviceFlags[]> {
+    const slot = `${tenantId}|${address}`;
+    const hit = devices.get(slot);
     if (hit && performance.now() - hit.at < DEVICE_CACHE_MS) return hit.list;
-    let pending = lookups.get(address);
+    let pending = lookups.get(slot);
     if (!pending) {
       pending = deps
-        .devicesByAddress([address])
+        .devicesByAddress(tenantId, address)
         .then((list) => {
-          devices.set(address, { at: performance.now(), list });
-          return list as DeviceFlags[];
+          devices.set(slot, { at: performance.now(), list });
+          return list;
         })
         .catch((error) => {
           log.error({ err: error }, 'trap source lookup failed');
           return hit?.list ?? [];
         })
-        .finally(() => lookups.delete(address));
-      lookups.set(address, pending);
+        .finally(() => lookups.delete(slot));
+      lookups.set(slot, pending);
     }
     // a stale entry serves while the refresh runs
     return hit ? hit.list : pending;
@@ -259,30 +340,19 @@ export function createTrapPipeline(deps: {
     }
   }
 
-  function process(trap: Trap, list: DeviceFlags[]) {
-    const first = list[0];
-    const tenantOfCount = first?.tenantId ?? 0;
-    const verdict = storm.admit(trap.source, dedupeKeyOf(trap), performance.now());
-    if (verdict !== 'ok') {
-      stats.count(tenantOfCount, verdict === 'deduped' ? 'deduped' : 'rateLimited');
-      return;
-    }
-    if (!first) {
+  function process(trap: Trap, device: DeviceFlags | undefined) {
+    if (!device) {
+      // the tenant's community, but no device of the tenant has this address: the install's log, no tenant's
       stats.count(0, 'received');
       stats.unmatched(null, trap, 'unknown-source', null);
       return;
     }
-    // one device per tenant: a shared address is about the same equipment
-    const perTenant = new Map<number, DeviceFlags>();
-    for (const d of list) if (!perTenant.has(d.tenantId)) perTenant.set(d.tenantId, d);
-    for (const device of perTenant.values()) {
-      stats.count(device.tenantId, 'received');
-      stats.count(device.tenantId, 'matched');
-      const config = configOf(device.tenantId);
-      if (config instanceof Promise)
-        void config.then((c) => apply(c, trap, device)).catch((error) => log.error({ err: error }, 'trap could not be handled'));
-      else apply(config, trap, device);
-    }
+    stats.count(device.tenantId, 'received');
+    stats.count(device.tenantId, 'matched');
+    const config = configOf(device.tenantId);
+    if (config instanceof Promise)
+      void config.then((c) => apply(c, trap, device)).catch((error) => log.error({ err: error }, 'trap could not be handled'));
+    else apply(config, trap, device);
   }
 
   function apply(config: TenantTrapConfig, trap: Trap, device: DeviceFlags) {
@@ -291,29 +361,42 @@ export function createTrapPipeline(deps: {
     forward(config, trap, device, severity === 'none' ? null : severity);
   }
 
-  function resolveDevices(trap: Trap, i: number): void {
+  function resolveDevice(trap: Trap, tenantId: number, i: number): void {
     const address = trap.candidates[i];
     if (address === undefined) {
-      process(trap, []);
+      process(trap, undefined);
       return;
     }
-    const found = devicesOf(address);
+    const found = devicesOf(tenantId, address);
     if (found instanceof Promise) {
-      void found.then((list) => (list.length > 0 ? process(trap, list) : resolveDevices(trap, i + 1)));
-    } else if (found.length > 0) process(trap, found);
-    else resolveDevices(trap, i + 1);
+      void found.then((list) => (list.length > 0 ? process(trap, list[0]) : resolveDevice(trap, tenantId, i + 1)));
+    } else if (found.length > 0) process(trap, found[0]);
+    else resolveDevice(trap, tenantId, i + 1);
   }
 
-  /** Takes one notification as net-snmp hands it over (also used by tests and the benchmark). */
+  /**
+   * Takes one notification as net-snmp hands it over: the tenant is the one whose community or v3 user it carries
+   * (nothing else), storm control counts per UDP sender, and the device is looked for among that tenant's only.
+   */
   function accept(notification: RawNotification) {
+    const tenantId = tenantOf(notification);
+    if (tenantId === null) {
+      stats.count(0, 'refused');
+      return;
+    }
     let trap: Trap;
     try {
-      trap = normalise(notification, performance.now());
+      trap = trusted(normalise(notification, performance.now()), tenantId);
     } catch (error) {
       log.warn({ err: error }, 'trap could not be read');
       return;
     }
-    resolveDevices(trap, 0);
+    const verdict = storm.admit(trap.sender, `${tenantId}|${dedupeKeyOf(trap)}`, performance.now());
+    if (verdict !== 'ok') {
+      stats.count(tenantId, verdict === 'deduped' ? 'deduped' : 'rateLimited');
+      return;
+    }
+    resolveDevice(trap, tenantId, 0);
   }
 
   return {
@@ -333,30 +416,14 @@ export function createTrapPipeline(deps: {
             transport: 'udp4',
           },
           (error: (Error & { rinfo?: { address: string } }) | null, notification: RawNotification | null) => {
-            // unknown community or user, bad packet: dropped by net-snmp before it is a trap
-            if (error) return;
+            // unknown community or user, bad packet: dropped by net-snmp before it is a trap, counted for the install
+            if (error) {
+              stats.count(0, 'refused');
+              return;
+            }
             if (notification) accept(notification);
           },
         );
-        const authorizer = r.getAuthorizer();
-        for (const c of settings.communities) authorizer.addCommunity(c);
-        for (const u of settings.users) {
-          const level = u.privKey
-            ? snmp.SecurityLevel.authPriv
-            : u.authKey
-              ? snmp.SecurityLevel.authNoPriv
-              : snmp.SecurityLevel.noAuthNoPriv;
-          authorizer.addUser({
-            name: u.name,
-            level,
-            ...(u.authKey
-              ? { authProtocol: snmp.AuthProtocols[(u.authProtocol ?? 'sha') as keyof typeof snmp.AuthProtocols], authKey: u.authKey }
-              : {}),
-            ...(u.privKey
-              ? { privProtocol: snmp.PrivProtocols[(u.privProtocol ?? 'aes') as keyof typeof snmp.PrivProtocols], privKey: u.privKey }
-              : {}),
-          });
-        }
         const socket = (r as { listener: { sockets: Record<string, import('node:dgram').Socket> } }).listener.sockets;
         const udp = Object.values(socket)[0];
         if (!udp) {
@@ -376,13 +443,15 @@ export function createTrapPipeline(deps: {
           }
           receiver = r;
           boundPort = udp.address().port;
+          credentialsTimer = setInterval(() => void loadCredentials(), CREDENTIALS_REFRESH_MS);
+          credentialsTimer.unref();
           sweeper = setInterval(() => {
             const now = performance.now();
             storm.sweep(now);
             for (const [slot, at] of raised) if (now - at > RAISED_MEMORY_MS) raised.delete(slot);
           }, 1000);
           sweeper.unref();
-          resolve(boundPort);
+          void loadCredentials().then(() => resolve(boundPort as number));
         });
       });
     },
@@ -397,6 +466,8 @@ export function createTrapPipeline(deps: {
     invalidateDevices() {
       devices.clear();
     },
+    /** Reloads communities, v3 users and relays now (after a change through the API). */
+    reloadCredentials: () => loadCredentials(),
     /** Waits for the alarm work queued so far (tests). */
     async settled() {
       while (alarmRunning || lookups.size > 0 || configLoads.size > 0) {
@@ -406,7 +477,9 @@ export function createTrapPipeline(deps: {
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
+      if (credentialsTimer) clearInterval(credentialsTimer);
       sweeper = null;
+      credentialsTimer = null;
       const r = receiver;
       receiver = null;
       boundPort = null;

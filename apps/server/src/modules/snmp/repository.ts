@@ -40,6 +40,17 @@ export interface StatsWrite {
   rateLimited: number;
   alarms: number;
   forwarded: number;
+  refused: number;
+}
+
+/** A tenant's v3 user as stored (keys sealed). */
+export interface TrapUserWrite {
+  name: string;
+  security_level: string;
+  auth_protocol: string;
+  auth_key: string | null;
+  priv_protocol: string;
+  priv_key: string | null;
 }
 
 const filterValues = (f: TrapFilterInput) => ({
@@ -242,16 +253,43 @@ export function createSnmpRepository(db: Db) {
       if (rows.length === 0) return;
       const col = (f: (r: StatsWrite) => number) => rows.map(f);
       await sql`
-        insert into trap_stats as s (tenant_id, received, matched, unmatched, deduped, rate_limited, alarms, forwarded)
+        insert into trap_stats as s (tenant_id, received, matched, unmatched, deduped, rate_limited, alarms, forwarded, refused)
         select * from unnest(${col((r) => r.tenantId)}::int[], ${col((r) => r.received)}::bigint[], ${col((r) => r.matched)}::bigint[],
                              ${col((r) => r.unmatched)}::bigint[], ${col((r) => r.deduped)}::bigint[], ${col((r) => r.rateLimited)}::bigint[],
-                             ${col((r) => r.alarms)}::bigint[], ${col((r) => r.forwarded)}::bigint[])
+                             ${col((r) => r.alarms)}::bigint[], ${col((r) => r.forwarded)}::bigint[], ${col((r) => r.refused)}::bigint[])
         on conflict (tenant_id) do update set
           received = s.received + excluded.received, matched = s.matched + excluded.matched, unmatched = s.unmatched + excluded.unmatched,
           deduped = s.deduped + excluded.deduped, rate_limited = s.rate_limited + excluded.rate_limited, alarms = s.alarms + excluded.alarms,
-          forwarded = s.forwarded + excluded.forwarded`.execute(db);
+          forwarded = s.forwarded + excluded.forwarded, refused = s.refused + excluded.refused`.execute(db);
     },
     stats: (tenantId: number) => db.selectFrom('trap_stats').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst(),
+
+    // what attributes a trap to a tenant: its community, its v3 users, the relays it trusts
+    receiving: (tenantId: number) =>
+      db.selectFrom('tenants').select(['trap_community', 'trap_relays']).where('id', '=', tenantId).executeTakeFirstOrThrow(),
+    allReceiving: () => db.selectFrom('tenants').select(['id', 'trap_community', 'trap_relays']).execute(),
+    newCommunity: (tenantId: number, community: string) =>
+      db.updateTable('tenants').set({ trap_community: community }).where('id', '=', tenantId).execute(),
+    setRelays: (tenantId: number, relays: string[]) =>
+      db.updateTable('tenants').set({ trap_relays: relays }).where('id', '=', tenantId).execute(),
+    trapUsers: (tenantId: number) => db.selectFrom('trap_users').selectAll().where('tenant_id', '=', tenantId).orderBy('name').execute(),
+    allTrapUsers: () => db.selectFrom('trap_users').selectAll().execute(),
+    userNameTaken: async (tenantId: number, names: string[]) =>
+      names.length === 0
+        ? []
+        : (await db.selectFrom('trap_users').select('name').where('tenant_id', '<>', tenantId).where('name', 'in', names).execute()).map(
+            (r) => r.name,
+          ),
+    async replaceTrapUsers(tenantId: number, users: TrapUserWrite[]) {
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('trap_users').where('tenant_id', '=', tenantId).execute();
+        if (users.length > 0)
+          await tx
+            .insertInto('trap_users')
+            .values(users.map((u) => ({ tenant_id: tenantId, ...u })))
+            .execute();
+      });
+    },
   };
 }
 export type SnmpRepository = ReturnType<typeof createSnmpRepository>;

@@ -10,6 +10,8 @@ import {
   trapMappingInputSchema,
   trapMappingListSchema,
   trapMappingSchema,
+  trapReceivingInputSchema,
+  trapReceivingSchema,
   trapStatsSchema,
   unmatchedTrapListSchema,
   unmatchedTrapQuerySchema,
@@ -101,6 +103,17 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
     `${base}/unmatched/`,
     { schema: { tags, querystring: unmatchedTrapQuerySchema, response: { 200: unmatchedTrapListSchema } } },
     async (request) => snmp.listUnmatched(requireAuth(request), request.query),
+  );
+  r.get(`${base}/receiving/`, { schema: { tags, response: { 200: trapReceivingSchema } } }, async (request) =>
+    snmp.getReceiving(requireAuth(request)),
+  );
+  r.put(
+    `${base}/receiving/`,
+    { schema: { tags, body: trapReceivingInputSchema, response: { 200: trapReceivingSchema } } },
+    async (request) => snmp.saveReceiving(requireAuth(request), request.body),
+  );
+  r.post(`${base}/receiving/community/`, { schema: { tags, response: { 200: trapReceivingSchema } } }, async (request) =>
+    snmp.renewCommunity(requireAuth(request)),
   );
   r.get(`${base}/stats/`, { schema: { tags, response: { 200: trapStatsSchema } } }, async (request) => snmp.stats(requireAuth(request)));
 }

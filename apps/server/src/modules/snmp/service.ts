@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type AlarmSeverity,
   ROLES_SEEING_ALL_SITES,
@@ -9,15 +10,18 @@ import {
   type TrapFilterInput,
   type TrapMapping,
   type TrapMappingInput,
+  type TrapReceiving,
+  type TrapReceivingInput,
   type TrapStats,
   type UnmatchedTrap,
 } from '@sitewatch/contracts';
 import type { AuthContext } from '../../platform/auth/context.ts';
+import { parseCidr } from '../../platform/cidr.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { checkTrapHost, type DestinationTarget, type ForwardNetworks } from './forwarder.ts';
-import type { FilterView, MappingView, TenantTrapConfig } from './receiver.ts';
-import type { DestinationWrite, SnmpRepository } from './repository.ts';
+import type { FilterView, MappingView, ReceiverCredentials, TenantTrapConfig } from './receiver.ts';
+import type { DestinationWrite, SnmpRepository, TrapUserWrite } from './repository.ts';
 import type { Sealer } from './secrets.ts';
 import { unmatchedVarbinds } from './stats.ts';
 
@@ -52,6 +56,10 @@ export function createSnmpService(deps: {
   changed(tenantId: number): void;
   /** A destination was removed: its session closes. */
   removed(destinationId: number): void;
+  /** A community, v3 user or relay changed: the receiver reloads them. */
+  credentialsChanged(): void;
+  /** The receiver's UDP port (shown with the community). */
+  receiverPort: number;
 }) {
   const { repo, sealer } = deps;
   const need = (actor: Actor, codename: string) => {
@@ -205,8 +213,86 @@ export function createSnmpService(deps: {
     return row;
   }
 
+  const levelOf = (v: string) => v as ReceiverCredentials['users'][number]['level'];
+  async function receiving(tenantId: number): Promise<TrapReceiving> {
+    const [r, users] = await Promise.all([repo.receiving(tenantId), repo.trapUsers(tenantId)]);
+    return {
+      port: deps.receiverPort,
+      community: r.trap_community,
+      relays: r.trap_relays,
+      users: users.map((u) => ({
+        name: u.name,
+        securityLevel: levelOf(u.security_level),
+        authProtocol: u.auth_protocol as TrapReceiving['users'][number]['authProtocol'],
+        privProtocol: u.priv_protocol as TrapReceiving['users'][number]['privProtocol'],
+        hasAuthKey: u.auth_key !== null,
+        hasPrivKey: u.priv_key !== null,
+      })),
+    };
+  }
+
   return {
     targetOf,
+    /** Every tenant's community, v3 users (keys opened) and relays, for the receiver. */
+    async credentials(): Promise<ReceiverCredentials> {
+      const [tenants, users] = await Promise.all([repo.allReceiving(), repo.allTrapUsers()]);
+      return {
+        tenants: tenants.map((t) => ({ tenantId: t.id, community: t.trap_community, relays: t.trap_relays })),
+        users: users.map((u) => ({
+          tenantId: u.tenant_id,
+          name: u.name,
+          level: levelOf(u.security_level),
+          authProtocol: u.auth_protocol,
+          authKey: sealer.open(u.auth_key),
+          privProtocol: u.priv_protocol,
+          privKey: sealer.open(u.priv_key),
+        })),
+      };
+    },
+
+    async getReceiving(actor: Actor) {
+      need(actor, TRAP_PERMISSIONS.changeFilter);
+      return receiving(actor.tenantId);
+    },
+    async saveReceiving(actor: Actor, input: TrapReceivingInput) {
+      need(actor, TRAP_PERMISSIONS.changeFilter);
+      const relays = [...new Set(input.relays)];
+      if (relays.some((r) => parseCidr(r) === null)) throw badRequest(TRAP_MESSAGES.relayInvalid);
+      const names = input.users.map((u) => u.name);
+      if (new Set(names).size !== names.length) throw badRequest(TRAP_MESSAGES.userTwice);
+      if ((await repo.userNameTaken(actor.tenantId, names)).length > 0) throw badRequest(TRAP_MESSAGES.userTaken);
+      const stored = new Map((await repo.trapUsers(actor.tenantId)).map((u) => [u.name, u]));
+      const users: TrapUserWrite[] = input.users.map((u) => {
+        const old = stored.get(u.name);
+        const keep = (given: string | null | undefined, kept: string | null | undefined) => (given ? sealer.seal(given) : (kept ?? null));
+        const authKey = u.securityLevel === 'noAuthNoPriv' ? null : keep(u.authKey, old?.auth_key);
+        const privKey = u.securityLevel === 'authPriv' ? keep(u.privKey, old?.priv_key) : null;
+        if (u.securityLevel !== 'noAuthNoPriv' && (authKey === null || (u.authKey && u.authKey.length < 8)))
+          throw badRequest(TRAP_MESSAGES.authKeyRequired);
+        if (u.securityLevel === 'authPriv' && (privKey === null || (u.privKey && u.privKey.length < 8)))
+          throw badRequest(TRAP_MESSAGES.privKeyRequired);
+        return {
+          name: u.name,
+          security_level: u.securityLevel,
+          auth_protocol: u.authProtocol,
+          auth_key: authKey,
+          priv_protocol: u.privProtocol,
+          priv_key: privKey,
+        };
+      });
+      await repo.setRelays(actor.tenantId, relays);
+      await repo.replaceTrapUsers(actor.tenantId, users);
+      deps.credentialsChanged();
+      return receiving(actor.tenantId);
+    },
+    /** A new random community for the tenant (the old one stops working at once). */
+    async renewCommunity(actor: Actor) {
+      need(actor, TRAP_PERMISSIONS.changeFilter);
+      await repo.newCommunity(actor.tenantId, newCommunity());
+      deps.credentialsChanged();
+      return receiving(actor.tenantId);
+    },
+
     /** Everything the receiver needs of one tenant, loaded in three queries. */
     async tenantConfig(tenantId: number): Promise<TenantTrapConfig> {
       const [mappings, filters, destinations] = await Promise.all([
@@ -381,7 +467,14 @@ export function createSnmpService(deps: {
       if (!actor.permissions.has(TRAP_PERMISSIONS.viewFilter) && !actor.permissions.has(TRAP_PERMISSIONS.viewDestination))
         throw forbidden();
       const r = await repo.stats(actor.tenantId);
+      const install = actor.roles.includes('sysadmin') ? await repo.stats(0) : null;
       return {
+        install: actor.roles.includes('sysadmin')
+          ? {
+              refused: Number(install?.refused ?? 0),
+              unknownSource: Number(install?.unmatched ?? 0),
+            }
+          : null,
         received: Number(r?.received ?? 0),
         matched: Number(r?.matched ?? 0),
         unmatched: Number(r?.unmatched ?? 0),
@@ -394,3 +487,6 @@ export function createSnmpService(deps: {
   };
 }
 export type SnmpService = ReturnType<typeof createSnmpService>;
+
+/** A tenant's trap community: 24 random bytes (never a guessable word such as `public`). */
+export const newCommunity = () => `sw${randomBytes(24).toString('base64url')}`;

@@ -4,7 +4,7 @@ import type { SnmpRepository, StatsWrite, UnmatchedWrite } from './repository.ts
 import { forDisplay, type Trap } from './trap.ts';
 
 type Field = Exclude<keyof StatsWrite, 'tenantId'>;
-const FIELDS: Field[] = ['received', 'matched', 'unmatched', 'deduped', 'rateLimited', 'alarms', 'forwarded'];
+const FIELDS: Field[] = ['received', 'matched', 'unmatched', 'deduped', 'rateLimited', 'alarms', 'forwarded', 'refused'];
 const MAX_FAILURES_PER_FLUSH = 200;
 
 /**
@@ -26,7 +26,7 @@ export function createStatsBook(deps: { repo: SnmpRepository; log: Pick<FastifyB
   const row = (tenantId: number) => {
     let r = stats.get(tenantId);
     if (!r) {
-      r = { tenantId, received: 0, matched: 0, unmatched: 0, deduped: 0, rateLimited: 0, alarms: 0, forwarded: 0 };
+      r = { tenantId, received: 0, matched: 0, unmatched: 0, deduped: 0, rateLimited: 0, alarms: 0, forwarded: 0, refused: 0 };
       stats.set(tenantId, r);
     }
     return r;

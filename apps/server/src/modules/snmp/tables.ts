@@ -74,6 +74,19 @@ export interface TrapUnmatchedTable {
   varbinds: ColumnType<unknown, string, string>;
 }
 
+/** SNMPv3 users a tenant's devices send traps as (names unique in the install; keys sealed). */
+export interface TrapUsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  security_level: string;
+  auth_protocol: Defaulted<string>;
+  auth_key: Defaulted<string | null>;
+  priv_protocol: Defaulted<string>;
+  priv_key: Defaulted<string | null>;
+  created_at: Created;
+}
+
 export interface TrapStatsTable {
   /** 0: traps from no known device. */
   tenant_id: number;
@@ -84,6 +97,8 @@ export interface TrapStatsTable {
   rate_limited: Counter;
   alarms: Counter;
   forwarded: Counter;
+  /** Traps with an unknown community or v3 user (row 0 only). */
+  refused: Counter;
 }
 
 export interface TrapForwardFailuresTable {
@@ -101,5 +116,6 @@ export interface SnmpTables {
   trap_mappings: TrapMappingsTable;
   trap_unmatched: TrapUnmatchedTable;
   trap_stats: TrapStatsTable;
+  trap_users: TrapUsersTable;
   trap_forward_failures: TrapForwardFailuresTable;
 }

@@ -20,10 +20,11 @@ import { useDenied } from '../users/RightsGate.tsx';
 import { PAGE_SIZE, useAllDestinations, useDeleteFilter, useFilters } from './api.ts';
 import { FilterDialog } from './FilterDialog.tsx';
 import { MappingsPanel } from './MappingsPanel.tsx';
+import { ReceivingPanel } from './ReceivingPanel.tsx';
 import { TrapStatsBar } from './TrapStatsBar.tsx';
 import { UnmatchedPanel } from './UnmatchedPanel.tsx';
 
-const TABS = ['filters', 'mappings', 'unmatched'] as const;
+const TABS = ['filters', 'mappings', 'unmatched', 'receiving'] as const;
 
 function describe(f: TrapFilter): string {
   const parts = [f.oidPrefix ? `OID ${f.oidPrefix}…` : 'every trap'];
@@ -114,7 +115,9 @@ export function FiltersPage() {
   const permissions = permissionsOf(useUser());
   const allowed = permissions.has(TRAP_PERMISSIONS.viewFilter);
   const [params, setParams] = useSearchParams();
-  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as (typeof TABS)[number]) : 'filters';
+  const canReceive = permissions.has(TRAP_PERMISSIONS.changeFilter);
+  const asked = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as (typeof TABS)[number]) : 'filters';
+  const tab = asked === 'receiving' && !canReceive ? 'filters' : asked;
   const denied = useDenied(allowed);
   if (denied) return denied;
   return (
@@ -131,13 +134,16 @@ export function FiltersPage() {
         <Tab value="filters" label="Filters" />
         <Tab value="mappings" label="OID mappings" data-testid="tab-mappings" />
         <Tab value="unmatched" label="Unmatched traps" data-testid="tab-unmatched" />
+        {canReceive ? <Tab value="receiving" label="Receiving" data-testid="tab-receiving" /> : null}
       </Tabs>
       {tab === 'filters' ? (
         <FiltersList permissions={permissions} />
       ) : tab === 'mappings' ? (
         <MappingsPanel permissions={permissions} />
-      ) : (
+      ) : tab === 'unmatched' ? (
         <UnmatchedPanel />
+      ) : (
+        <ReceivingPanel />
       )}
     </Box>
   );

@@ -13,6 +13,12 @@ const ITEMS = [
   ['rateLimited', 'Rate limited'],
 ] as const;
 
+/** Seen by system administrators: traps no tenant took. */
+const INSTALL_ITEMS = [
+  ['refused', 'Refused (install)'],
+  ['unknownSource', 'Unknown source (install)'],
+] as const;
+
 /** The receiver's counters for the tenant (storm control's drops included). */
 export function TrapStatsBar() {
   const stats = useTrapStats();
@@ -34,6 +40,18 @@ export function TrapStatsBar() {
           </Typography>
         </Box>
       ))}
+      {s.install
+        ? INSTALL_ITEMS.map(([key, label]) => (
+            <Box key={key}>
+              <Typography variant="caption" color="text.secondary">
+                {label}
+              </Typography>
+              <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }} data-testid={`stat-install-${key}`}>
+                {(s.install as NonNullable<typeof s.install>)[key].toLocaleString()}
+              </Typography>
+            </Box>
+          ))
+        : null}
     </Paper>
   );
 }

@@ -5,6 +5,8 @@ import type {
   TrapFilterInput,
   TrapMapping,
   TrapMappingInput,
+  TrapReceiving,
+  TrapReceivingInput,
   TrapStats,
   UnmatchedTrap,
 } from '@sitewatch/contracts/snmp';
@@ -89,3 +91,9 @@ export const useSaveMapping = (id: number | null) =>
       : http.put<TrapMapping>(`${BASE}/mappings/${id}/`, input, quiet),
   );
 export const useDeleteMapping = () => useTrapMutation((id: number) => http.del<null>(`${BASE}/mappings/${id}/`, quiet));
+
+export const useReceiving = (enabled = true) =>
+  useQuery({ queryKey: trapforwardKeys.receiving, enabled, queryFn: () => http.get<TrapReceiving>(`${BASE}/receiving/`, quiet) });
+export const useSaveReceiving = () =>
+  useTrapMutation((input: TrapReceivingInput) => http.put<TrapReceiving>(`${BASE}/receiving/`, input, quiet));
+export const useRenewCommunity = () => useTrapMutation(() => http.post<TrapReceiving>(`${BASE}/receiving/community/`, {}, quiet));

@@ -7,4 +7,5 @@ export const trapforwardKeys = {
   mappings: ['trapforward', 'mappings'] as const,
   unmatched: (page: number, reason: string) => ['trapforward', 'unmatched', page, reason] as const,
   stats: ['trapforward', 'stats'] as const,
+  receiving: ['trapforward', 'receiving'] as const,
 };
