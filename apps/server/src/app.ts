@@ -45,6 +45,7 @@ import { createLocalBlobStore } from './platform/blobs.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { createEventBus, type EventBus } from './platform/events.ts';
+import { registerIdempotency } from './platform/idempotency/index.ts';
 import { createJobWorker } from './platform/jobs/worker.ts';
 import { createMailSender, type MailSender } from './platform/mail.ts';
 import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
@@ -473,6 +474,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   ];
 
   registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.ports.auth.authenticate, csrf });
+  registerIdempotency(app, db);
   await app.register(async (scope) => {
     for (const module of modules) await module.register(scope);
     if (config.metrics.enabled) metricsRoute(scope, metrics, config.metrics.token);

@@ -22,6 +22,7 @@ import type { UserAdminTables } from '../modules/users/tables.ts';
 import type { VendorTables } from '../modules/vendors/tables.ts';
 import type { VideoTables } from '../modules/video/tables.ts';
 import type { ActivityLogTables } from '../platform/activity-log-tables.ts';
+import type { IdempotencyTables } from '../platform/idempotency/tables.ts';
 import type { JobTables } from '../platform/jobs/tables.ts';
 import type { FoundationTables } from './foundation-tables.ts';
 
@@ -44,6 +45,7 @@ export interface Database
     FormTables,
     UserAdminTables,
     ActivityLogTables,
+    IdempotencyTables,
     AnalysisTables,
     ClusterTables,
     InventoryTables,
