@@ -1,7 +1,9 @@
+import { ALLOWED_PARENT_TYPES, DEVICE_TYPES, ROLES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/platform/routes.ts';
 import { createTestApp, HOST_A, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { OBJECT_ROUTES } from './support/object-routes.ts';
+import { makeDevice, makeSite } from './support/sites-factory.ts';
 
 /**
  * Walks the server's whole route table: every route that is not public refuses a caller without a session and a
@@ -89,4 +91,70 @@ describe('route table', () => {
     }
     expect(failures).toEqual([]);
   });
+});
+
+/** Every kind of device secret, each with a value no answer may carry. */
+const DEVICE_SECRETS = {
+  snmpCommunity: 'cm-LEAKMARK-1',
+  snmpAuthKey: 'ak-LEAKMARK-2',
+  snmpPrivKey: 'pk-LEAKMARK-3',
+  rtspPassword: 'rp-LEAKMARK-4',
+  httpPassword: 'hp-LEAKMARK-5',
+  gatewayToken: 'gt-LEAKMARK-6',
+  rtspUrl: 'rtsp://cam:up-LEAKMARK-7@127.0.0.1:8554/live',
+  httpUrl: 'http://admin:hu-LEAKMARK-8@127.0.0.1/status',
+};
+
+describe('device secrets', () => {
+  it('are write-only: no GET answer carries one, for any role, for any kind of device', async () => {
+    const admin = await t.login('customeradmin');
+    const site = await makeSite(admin, { name: 'Secrets Yard' });
+    const ids: number[] = [];
+    const made = new Map<string, number>();
+    const ordered = [...DEVICE_TYPES].sort((a, b) => ALLOWED_PARENT_TYPES[a].length - ALLOWED_PARENT_TYPES[b].length);
+    for (const type of ordered) {
+      const parentType = ALLOWED_PARENT_TYPES[type].find((p) => made.has(p));
+      const device = await makeDevice(admin, {
+        type,
+        ...(parentType ? { parentId: made.get(parentType) } : { assetId: site.id }),
+        metadata: { ...DEVICE_SECRETS, ipAddress: '127.0.0.9' },
+      });
+      made.set(type, device.id);
+      ids.push(device.id);
+    }
+    expect(ids).toHaveLength(DEVICE_TYPES.length);
+    // a change leaves an activity entry with before and after
+    const changed = await admin.put(`/iotapp/devices/${ids[0]}/`, { metadata: { snmpCommunity: 'cm-LEAKMARK-9' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().secrets).toContain('snmpCommunity');
+    // the URL comes back with its credentials replaced; sending it back unchanged keeps the stored one
+    const cam = made.get('CAMERA') as number;
+    const shown = (await admin.get(`/iotapp/devices/${cam}/`)).json();
+    expect(shown.metadata.rtspUrl).toBe('rtsp://***@127.0.0.1:8554/live');
+    await admin.put(`/iotapp/devices/${cam}/`, { metadata: { rtspUrl: shown.metadata.rtspUrl } });
+    const stored = await t.db.selectFrom('devices').select('metadata').where('id', '=', cam).executeTakeFirstOrThrow();
+    expect((stored.metadata as Record<string, unknown>).rtspUrl).toBe(DEVICE_SECRETS.rtspUrl);
+
+    const gets = t.app.routeCatalog.filter((r) => r.method === 'GET' && !r.access.public && !r.url.startsWith('/api/docs'));
+    const leaks: string[] = [];
+    let answered = 0;
+    const walk = async (client: TestClient, role: string, all: boolean) => {
+      for (const route of gets) {
+        const aboutDevices = /device/i.test(route.url);
+        if (!all && !aboutDevices) continue;
+        const urls = route.url.includes(':id') && aboutDevices ? ids.map((id) => route.url.replace(':id', String(id))) : [route.url];
+        for (const url of urls) {
+          const res = await client.request({ method: 'GET', url: fill(url) });
+          if (res.statusCode === 200) answered++;
+          if (res.body.includes('LEAKMARK')) leaks.push(`${role} GET ${url}`);
+        }
+      }
+    };
+    for (const role of ROLES) {
+      const client = await t.login(role);
+      await walk(client, role, role === 'customeradmin' || role === 'sysadmin');
+    }
+    expect(leaks).toEqual([]);
+    expect(answered).toBeGreaterThan(100);
+  }, 600_000);
 });

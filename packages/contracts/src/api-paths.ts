@@ -3190,6 +3190,7 @@ export interface paths {
                                 createdAt: string;
                                 updatedAt: string;
                                 accessToken?: string;
+                                secrets: string[];
                             }[];
                             totalCount: number;
                         } | {
@@ -3306,6 +3307,7 @@ export interface paths {
                             createdAt: string;
                             updatedAt: string;
                             accessToken?: string;
+                            secrets: string[];
                         };
                     };
                 };
@@ -3538,6 +3540,7 @@ export interface paths {
                             createdAt: string;
                             updatedAt: string;
                             accessToken?: string;
+                            secrets: string[];
                         };
                     };
                 };
@@ -3623,6 +3626,7 @@ export interface paths {
                             createdAt: string;
                             updatedAt: string;
                             accessToken?: string;
+                            secrets: string[];
                         };
                     };
                 };
@@ -3791,6 +3795,7 @@ export interface paths {
                             createdAt: string;
                             updatedAt: string;
                             accessToken?: string;
+                            secrets: string[];
                         };
                     };
                 };

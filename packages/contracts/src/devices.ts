@@ -112,6 +112,29 @@ export const deviceMetadataSchema = z
   .catchall(z.union([z.string().max(500), z.number(), z.boolean(), z.null()]));
 export type DeviceMetadata = z.infer<typeof deviceMetadataSchema>;
 
+/**
+ * Metadata keys that hold a secret of the device: SNMP communities and v3 keys, RTSP and HTTP passwords, tokens of
+ * gateways, API keys. Write-only: never in an answer, export, activity entry or log line (answers list the names of
+ * those that are set in `secrets`).
+ */
+export const DEVICE_SECRET_KEY =
+  /community|passw(or)?d|passphrase|pass$|secret|token|credential|api[-_]?key|auth[-_]?key|priv[-_]?key|private[-_]?key/i;
+export const isDeviceSecretKey = (key: string) => DEVICE_SECRET_KEY.test(key);
+/** A URL with its user name and password replaced (`rtsp://***@host/…`); other text as it is. */
+export const withoutUrlCredentials = (value: string) => value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1***@');
+
+/** The metadata as answered: secret keys left out (their names in `secrets`), URL credentials replaced. */
+export function publicMetadata<T extends Record<string, unknown>>(metadata: T): { metadata: T; secrets: string[] } {
+  const out: Record<string, unknown> = {};
+  const secrets: string[] = [];
+  for (const [key, value] of Object.entries(metadata)) {
+    if (isDeviceSecretKey(key)) {
+      if (value !== null && value !== undefined && value !== '') secrets.push(key);
+    } else out[key] = typeof value === 'string' ? withoutUrlCredentials(value) : value;
+  }
+  return { metadata: out as T, secrets: secrets.sort() };
+}
+
 /** A stored value shown by the dashboards: the last known reading of each key. */
 export const deviceStateSchema = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]));
 export type DeviceState = z.infer<typeof deviceStateSchema>;
@@ -142,6 +165,8 @@ export const deviceSchema = z.object({
   updatedAt: z.string(),
   /** Only for callers who may change devices: the credential the device connects with. */
   accessToken: z.string().optional(),
+  /** Names of the secret metadata keys that are set (the values are write-only). */
+  secrets: z.array(z.string()),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

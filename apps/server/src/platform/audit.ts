@@ -1,3 +1,4 @@
+import { isDeviceSecretKey } from '@sitewatch/contracts';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { requireAuth } from './auth/context.ts';
@@ -185,6 +186,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|private/i;
+const isSecretKey = (key: string) => SECRET_KEY.test(key) || isDeviceSecretKey(key);
 
 const maskedValue = (value: unknown): unknown => {
   if (typeof value === 'string')
@@ -203,7 +205,7 @@ const maskedValue = (value: unknown): unknown => {
 export function masked<T extends Record<string, unknown>>(values: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (SECRET_KEY.test(key) && value !== null && value !== undefined && value !== '') out[key] = '***';
+    if (isSecretKey(key) && value !== null && value !== undefined && value !== '') out[key] = '***';
     else out[key] = maskedValue(value);
   }
   return out as T;

@@ -14,6 +14,8 @@ import {
   deviceMetadataSchema,
   type deviceUpdateSchema,
   NO_SPACES_LABEL,
+  publicMetadata,
+  withoutUrlCredentials,
 } from '@sitewatch/contracts';
 import type { z } from 'zod';
 import { type AuditOrigin, changedFields, masked, writeActivity } from '../../platform/audit.ts';
@@ -46,7 +48,10 @@ const ACTION_TITLE: Record<AlarmActionInput['telemetryKey'], (value: boolean) =>
 };
 
 export function toDevice(row: repo.DeviceRow, withToken: boolean): Device {
-  const metadata = deviceMetadataSchema.safeParse(row.metadata);
+  const parsed = deviceMetadataSchema.safeParse(row.metadata);
+  const { metadata, secrets } = publicMetadata(
+    parsed.success ? parsed.data : { muteDevice: false, maintenance: false, enableDevice: true },
+  );
   return {
     id: row.id,
     name: row.name,
@@ -67,7 +72,8 @@ export function toDevice(row: repo.DeviceRow, withToken: boolean): Device {
     childDevicesCount: row.child_count,
     templateId: row.template_id,
     discovered: row.discovered,
-    metadata: metadata.success ? metadata.data : { muteDevice: false, maintenance: false, enableDevice: true },
+    metadata,
+    secrets,
     state: row.state as Device['state'],
     stateUpdatedAt: iso(row.state_updated_at),
     createdAt: isoOf(row.created_at),
@@ -108,6 +114,16 @@ const recordOf = (d: Omit<repo.NewDevice, 'accessToken' | 'discovered'>) =>
   });
 const rowRecord = (row: repo.DeviceRow) =>
   recordOf({ ...row, assetId: row.asset_id, parentId: row.parent_id, templateId: row.template_id, metadata: row.metadata ?? {} });
+
+/** A form that sends back a URL as it was answered (credentials replaced) keeps the stored one. */
+function keptSecrets(stored: Record<string, unknown>, patch: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const old = stored[key];
+    out[key] = typeof value === 'string' && typeof old === 'string' && value !== old && value === withoutUrlCredentials(old) ? old : value;
+  }
+  return out;
+}
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
@@ -215,7 +231,7 @@ export function createDeviceService(deps: {
     }
     const templateId = patch.templateId !== undefined ? patch.templateId : current.template_id;
     await checkTemplate(viewer.tenantId, templateId);
-    const merged = deviceMetadataSchema.safeParse({ ...current.metadata, ...(patch.metadata ?? {}) });
+    const merged = deviceMetadataSchema.safeParse({ ...current.metadata, ...keptSecrets(current.metadata ?? {}, patch.metadata ?? {}) });
     if (!merged.success) throw badRequest(`metadata: ${merged.error.issues[0]?.message ?? 'invalid'}`);
     const metadata = merged.data;
     await guardUnique(() =>

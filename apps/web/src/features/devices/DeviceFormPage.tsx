@@ -82,7 +82,9 @@ export function DeviceFormPage({ discover = false }: { discover?: boolean }) {
     event.preventDefault();
     if (labelError || !label.trim()) return;
     setFailure(null);
-    const metadata = Object.fromEntries(META_FIELDS.map(([k]) => [k, meta[k]?.trim() || null]).filter(([, v]) => v !== null));
+    const metadata = Object.fromEntries(
+      [...META_FIELDS, ['snmpCommunity', '']].map(([k]) => [k, meta[k]?.trim() || null]).filter(([, v]) => v !== null),
+    );
     const input = {
       label: label.trim(),
       type,
@@ -191,6 +193,16 @@ export function DeviceFormPage({ discover = false }: { discover?: boolean }) {
           {META_FIELDS.map(([key, text]) => (
             <TextField key={key} label={text} value={meta[key] ?? ''} onChange={(e) => setMeta((m) => ({ ...m, [key]: e.target.value }))} />
           ))}
+          {/* write-only: the stored community is never sent to the browser; empty keeps it */}
+          <TextField
+            label="SNMP community"
+            type="password"
+            autoComplete="new-password"
+            value={meta.snmpCommunity ?? ''}
+            onChange={(e) => setMeta((m) => ({ ...m, snmpCommunity: e.target.value }))}
+            helperText={existing.data?.secrets.includes('snmpCommunity') ? 'set: leave empty to keep it' : 'not set'}
+            slotProps={{ htmlInput: { maxLength: 128, 'data-testid': 'device-snmp-community' } }}
+          />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
           <Button onClick={() => navigate(-1)}>Cancel</Button>

@@ -125,6 +125,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
                 ['Serial number', d.metadata.serialNumber ?? '—'],
                 ['IP address', d.metadata.ipAddress ?? '—'],
                 ['Firmware', d.metadata.firmware ?? '—'],
+                ['SNMP community', d.secrets.includes('snmpCommunity') ? 'set' : 'not set'],
+                ...d.secrets.filter((k) => k !== 'snmpCommunity').map((k) => [k, 'set'] as const),
                 ['Last activity', d.lastActivityAt ? formatDateTime(d.lastActivityAt) : 'Never'],
                 ['Created', formatDateTime(d.createdAt)],
                 ...(d.accessToken ? [['Access token', <code key="t">{d.accessToken}</code>] as const] : []),
