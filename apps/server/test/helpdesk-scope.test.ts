@@ -53,7 +53,8 @@ describe('ticket site scope', () => {
   it('refuses a device that is not at the given site', async () => {
     const res = await create({ locationId: otherVisible.id, entityId: myDevice.id });
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toBe(HELPDESK_MESSAGES.entityNotAtLocation);
+    // says which device is where, in words the user can act on
+    expect(res.json().detail).toBe(HELPDESK_MESSAGES.deviceAtOtherSite('GEN-VISIBLE · Visible Depot', 'Second Depot'));
     const ok = await raise(customer, { locationId: mine.id, entityId: myDevice.id });
     expect(ok.additionalInformation).toMatchObject({ assetLabel: 'Visible Depot', deviceLabel: 'GEN-VISIBLE' });
   });

@@ -156,7 +156,7 @@ describe('notification targeting', () => {
       const result = await inbox(clients.customer as TestClient);
       expect(asked).toEqual([[t.tenantA, 8]]);
       expect(result.totalCount).toBe(before + 1);
-      expect(result.contents[0]?.notification.message).toBe('CRITICAL alarm on UPS-88 at Store 8: Battery low');
+      expect(result.contents[0]?.notification.message).toBe('CRITICAL alarm on UPS-88 · Store 8: Battery low');
       expect(result.contents[0]?.notification.metadata.url).toBe('/devices/88/view');
       expect(result.contents[0]?.notification.metadata.data).toMatchObject({ id: 88, locationId: 8, type: 'ALARM' });
     } finally {

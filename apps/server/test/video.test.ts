@@ -318,7 +318,7 @@ describe('video recording', () => {
         expect((await user.get(`/api/camera-tours/${tour.id}/`)).body).not.toContain('Gate Cam');
       }
     }
-    expect((await admin.get(`/api/camera-tours/${tour.id}/`)).json().stops[0].label).toBe('Gate Cam');
+    expect((await admin.get(`/api/camera-tours/${tour.id}/`)).json().stops[0].label).toBe('Gate Cam · Site Gate Cam');
     expect((await admin.delete(`/api/camera-tours/${tour.id}/`)).statusCode).toBe(200);
   });
 
@@ -335,7 +335,7 @@ describe('video recording', () => {
 
     const tour = await admin.post('/api/camera-tours/', { name: 'Night round', layout: 1, stops: [{ cameraId: cam, dwellSec: 10 }] });
     expect(tour.statusCode).toBe(200);
-    expect(tour.json().stops[0]).toMatchObject({ cameraId: cam, dwellSec: 10, label: 'Gate Cam' });
+    expect(tour.json().stops[0]).toMatchObject({ cameraId: cam, dwellSec: 10, label: 'Gate Cam · Site Gate Cam' });
     expect((await admin.post('/api/camera-tours/', { name: 'x', stops: [] })).statusCode).toBe(400);
     expect((await admin.post('/api/camera-tours/', { name: 'x', stops: [{ cameraId: 999999, dwellSec: 10 }] })).statusCode).toBe(400);
 

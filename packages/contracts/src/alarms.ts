@@ -87,6 +87,8 @@ export const alarmSchema = z.object({
   ruleName: z.string(),
   deviceId: z.number().int(),
   deviceLabel: z.string(),
+  /** The device's site: labels repeat at every site, the site tells them apart. */
+  siteName: z.string().nullable(),
   severity: z.enum(ALARM_SEVERITIES),
   state: z.enum(ALARM_STATES),
   message: z.string(),
@@ -102,6 +104,8 @@ export type Alarm = z.infer<typeof alarmSchema>;
 export const alarmListQuerySchema = z.strictObject({
   deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().min(1).max(INT4_MAX).optional(),
   state: z.enum(ALARM_STATES, { message: `state must be one of ${ALARM_STATES.join(', ')}` }).optional(),
+  /** Part of the device's label, its site's name or the alarm's rule. */
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
   page: z.coerce.number({ message: 'page must be a number' }).int().min(1).default(1),
   limit: z.coerce.number({ message: 'limit must be a number' }).int().min(1).max(200, 'limit must be at most 200').default(25),
 });

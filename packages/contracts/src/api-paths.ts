@@ -4958,6 +4958,7 @@ export interface paths {
                 query?: {
                     deviceId?: number;
                     state?: "ACTIVE" | "CLEARED";
+                    search?: string;
                     page?: number;
                     limit?: number;
                 };
@@ -4980,6 +4981,7 @@ export interface paths {
                                 ruleName: string;
                                 deviceId: number;
                                 deviceLabel: string;
+                                siteName: string | null;
                                 /** @enum {string} */
                                 severity: "WARNING" | "MINOR" | "MAJOR" | "CRITICAL";
                                 /** @enum {string} */
@@ -5311,6 +5313,7 @@ export interface paths {
                                 assetId: number | null;
                                 parentId: number | null;
                                 parentLabel: string | null;
+                                siteName: string | null;
                                 configured: boolean;
                                 simulated: boolean;
                                 streamUrl: string | null;
@@ -5368,6 +5371,7 @@ export interface paths {
                             assetId: number | null;
                             parentId: number | null;
                             parentLabel: string | null;
+                            siteName: string | null;
                             configured: boolean;
                             simulated: boolean;
                             streamUrl: string | null;
@@ -5439,6 +5443,7 @@ export interface paths {
                             assetId: number | null;
                             parentId: number | null;
                             parentLabel: string | null;
+                            siteName: string | null;
                             configured: boolean;
                             simulated: boolean;
                             streamUrl: string | null;

@@ -67,6 +67,15 @@ export const assetMetadataSchema = z
 
 export const assetRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
+/** Between a device's (camera's, alarm's) label and its site's name, wherever both are written on one line. */
+export const SITE_SEPARATOR = ' · ';
+/**
+ * How a device, camera or alarm is named wherever it is named: its label and its site's name, since labels repeat at
+ * every site (each site has its RTR-01). Screens, notifications and exports all name things this way.
+ */
+export const nameWithSite = (label: string, siteName: string | null | undefined): string =>
+  siteName ? `${label}${SITE_SEPARATOR}${siteName}` : label;
+
 export const assetRoleUserSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
 
 export const assetSchema = z.object({

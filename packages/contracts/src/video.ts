@@ -151,6 +151,8 @@ export const cameraSchema = z.object({
   assetId: z.number().int().nullable(),
   parentId: z.number().int().nullable(),
   parentLabel: z.string().nullable(),
+  /** The name of the camera's site: labels repeat at every site (CAM-01), the site tells them apart. */
+  siteName: z.string().nullable(),
   configured: z.boolean(),
   simulated: z.boolean(),
   /** Credentials replaced by *** */
@@ -278,6 +280,7 @@ export const tourSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   layout: z.number().int(),
+  /** `label` names the stop's camera with its site (`nameWithSite`), or is null to whoever may not open that camera. */
   stops: z.array(tourStopSchema.extend({ label: z.string().nullable() })),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -133,6 +133,9 @@ export const HELPDESK_MESSAGES = {
   unknownLocation: 'The location is not a site of this customer',
   unknownEntity: 'The device is not a device of this customer',
   entityNotAtLocation: 'The device is not at the selected location',
+  /** A device of another site than the chosen location (both visible to the user): says which is where. */
+  deviceAtOtherSite: (device: string, location: string) =>
+    `${device} is not at the selected location ${location}. Choose a device of ${location}, or clear the location.`,
   unknownIssueType: 'Unknown issue type',
   unknownSubType: 'Unknown issue sub type for this issue type',
   unknownPriority: 'Unknown priority',

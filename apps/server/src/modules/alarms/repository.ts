@@ -211,6 +211,13 @@ export function createAlarmRepository(db: Db) {
         .where('al.tenant_id', '=', tenantId);
       if (q.deviceId) base = base.where('al.device_id', '=', q.deviceId);
       if (q.state) base = base.where('al.state', '=', q.state);
+      if (q.search) {
+        // found by its device's label, its site's name or its rule: labels repeat at every site
+        const like = `%${q.search.replace(/[%_\\]/g, '\\$&')}%`;
+        base = base.where((eb) =>
+          eb.or([eb('d.label', 'ilike', like), eb('d.site_name', 'ilike', like), eb('al.rule_name', 'ilike', like)]),
+        );
+      }
       const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
       const rows = await base
         .select([
@@ -219,6 +226,7 @@ export function createAlarmRepository(db: Db) {
           'al.rule_name',
           'al.device_id',
           'd.label as device_label',
+          'd.site_name',
           'al.severity',
           'al.state',
           'al.message',

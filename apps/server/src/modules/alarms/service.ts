@@ -397,6 +397,7 @@ export function createAlarmService(deps: {
           ruleName: r.rule_name,
           deviceId: r.device_id,
           deviceLabel: r.device_label,
+          siteName: r.site_name,
           severity: r.severity as AlarmSeverity,
           state: r.state as Alarm['state'],
           message: r.message,

@@ -61,6 +61,7 @@ export function createDeviceRecords(db: Db): DeviceRecords {
         assetId: row.asset_id,
         parentId: row.parent_id,
         parentLabel: row.parent_label,
+        siteName: row.site_name,
       };
     },
     activity: createDeviceActivityRepository(db),

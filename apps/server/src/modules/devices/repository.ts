@@ -363,6 +363,7 @@ export const deviceById = (db: Db, tenantId: number, id: number) =>
     .selectFrom('devices as d')
     .leftJoin('devices as p', 'p.id', 'd.parent_id')
     .select(['d.id', 'd.name', 'd.label', 'd.type', 'd.asset_id', 'd.parent_id', 'p.label as parent_label'])
+    .select(siteNameOf('d.asset_id').as('site_name'))
     .where('d.tenant_id', '=', tenantId)
     .where('d.id', '=', id)
     .executeTakeFirst();

@@ -128,19 +128,23 @@ export const devicesLabelled = (db: Db, viewer: Viewer, text: string, limit: num
     .orderBy('d.id')
     .limit(limit);
 
-/** The `id` and `label` of the devices at these sites (or all): joined on an alarm's device, its label and visibility. */
+/**
+ * The `id`, `label` and `site_name` of the devices at these sites (or all): joined on an alarm's device, its name and
+ * visibility.
+ */
 export function devicesAtSites(db: Db, assetIds: number[] | 'all') {
-  const devices = db.selectFrom('devices').select(['id', 'label']);
+  const devices = db.selectFrom('devices').select(['id', 'label', siteNameOf('devices.asset_id').as('site_name')]);
   if (assetIds === 'all') return devices;
   return assetIds.length ? devices.where('asset_id', 'in', assetIds) : devices.where(sql<boolean>`false`);
 }
 
-/** The tenant's CAMERA devices (`id`, `tenant_id`, `name`, `label`, `asset_id`, `parent_id`) with their `parent_label`. */
+/** The tenant's CAMERA devices (`id`, `tenant_id`, `name`, `label`, `asset_id`, `parent_id`) with their `parent_label` and `site_name`. */
 export const cameraDevices = (db: Db, tenantId: number) =>
   db
     .selectFrom('devices as d')
     .leftJoin('devices as p', (j) => j.onRef('p.id', '=', 'd.parent_id').onRef('p.tenant_id', '=', 'd.tenant_id'))
     .select(['d.id', 'd.tenant_id', 'd.name', 'd.label', 'd.asset_id', 'd.parent_id', 'p.label as parent_label'])
+    .select(siteNameOf('d.asset_id').as('site_name'))
     .where('d.tenant_id', '=', tenantId)
     .where('d.type', '=', 'CAMERA');
 

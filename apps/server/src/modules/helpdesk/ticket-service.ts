@@ -4,6 +4,7 @@ import {
   EVENT_TYPES,
   HELPDESK_MESSAGES,
   type HelpdeskConfig,
+  nameWithSite,
   TICKET_NUMBER_PREFIX,
   TICKET_STATUS_COLOURS,
   TICKET_STATUSES,
@@ -298,11 +299,13 @@ export function createTicketService(deps: HelpdeskDeps) {
       deviceName: null,
       entityProfileType: null,
     };
+    const location = place.locationId ? await directory.asset(tenantId, place.locationId) : null;
+    if (place.locationId && (!location || !visible(location.id))) throw badRequest(HELPDESK_MESSAGES.unknownLocation);
     if (entityId) {
       const device = await directory.device(tenantId, entityId);
       if (!device || !visible(device.assetId)) throw badRequest(HELPDESK_MESSAGES.unknownEntity);
-      if (place.locationId && device.assetId !== null && device.assetId !== place.locationId)
-        throw badRequest(HELPDESK_MESSAGES.entityNotAtLocation);
+      if (location && device.assetId !== null && device.assetId !== location.id)
+        throw badRequest(HELPDESK_MESSAGES.deviceAtOtherSite(nameWithSite(device.label, device.siteName), location.name));
       place.deviceLabel = device.label;
       place.parentLabel = device.parentLabel;
       place.deviceName = device.name;
@@ -310,7 +313,7 @@ export function createTicketService(deps: HelpdeskDeps) {
       if (!place.locationId) place.locationId = device.assetId;
     }
     if (place.locationId) {
-      const asset = await directory.asset(tenantId, place.locationId);
+      const asset = location ?? (await directory.asset(tenantId, place.locationId));
       if (!asset || !visible(asset.id)) throw badRequest(HELPDESK_MESSAGES.unknownLocation);
       place.assetLabel = asset.name;
       place.city = asset.city;

@@ -2,6 +2,7 @@ import {
   type AlarmEventPayload,
   EVENT_TYPES,
   type NotificationMetadata,
+  nameWithSite,
   TICKET_NOTICE_BATCH,
   type TicketEventPayload,
   type TicketEventType,
@@ -154,13 +155,12 @@ export async function alarmTargets(event: DomainEvent<'alarm.raised'>, directory
   const p = event.payload;
   const users = new Set(event.userIds ?? []);
   if (p.assetId !== null) for (const id of await directory.usersForAsset(event.tenantId, p.assetId)) users.add(id);
-  const where = p.assetLabel ? ` at ${p.assetLabel}` : '';
   return [
     {
       userIds: users,
       notice: {
         verb: EVENT_TYPES.alarmRaised,
-        message: `${p.severity} alarm on ${p.deviceLabel}${where}: ${p.message}`,
+        message: `${p.severity} alarm on ${nameWithSite(p.deviceLabel, p.assetLabel)}: ${p.message}`,
         metadata: alarmMetadata(p),
       },
     },

@@ -11,6 +11,8 @@ export interface DirectoryDevice {
   assetId: number | null;
   parentId: number | null;
   parentLabel: string | null;
+  /** The name of the site it is at, to name it with its site (`nameWithSite`). */
+  siteName: string | null;
 }
 
 /**

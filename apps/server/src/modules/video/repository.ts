@@ -181,7 +181,7 @@ export function listCameras(
     .selectFrom(cameraDevices(db, tenantId).as('d'))
     .leftJoin('video_cameras as c', (j) => j.onRef('c.device_id', '=', 'd.id').onRef('c.tenant_id', '=', 'd.tenant_id'))
     .leftJoin('video_storages as s', (j) => j.onRef('s.id', '=', 'c.storage_id').onRef('s.tenant_id', '=', 'c.tenant_id'))
-    .select(['d.id', 'd.name', 'd.label as device_label', 'd.asset_id as device_asset_id', 'd.parent_id', 'd.parent_label'])
+    .select(['d.id', 'd.name', 'd.label as device_label', 'd.asset_id as device_asset_id', 'd.parent_id', 'd.parent_label', 'd.site_name'])
     .select([
       'c.device_id as config_device_id',
       'c.simulated',
@@ -202,9 +202,13 @@ export function listCameras(
     q = q.where((eb) => eb.or([eb('d.id', '=', opts.deviceId as number), eb('d.parent_id', '=', opts.deviceId as number)]));
   if (opts.configured !== undefined) q = q.where('c.device_id', opts.configured ? 'is not' : 'is', null);
   if (opts.ids) q = opts.ids.length ? q.where('d.id', 'in', opts.ids) : q.where(sql<boolean>`false`);
-  if (opts.search) q = q.where('d.label', 'ilike', `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`);
+  if (opts.search) {
+    // a camera is found by its label or by its site's name (labels repeat at every site)
+    const like = `%${opts.search.replace(/[%_\\]/g, '\\$&')}%`;
+    q = q.where((eb) => eb.or([eb('d.label', 'ilike', like), eb('d.site_name', 'ilike', like)]));
+  }
   return {
-    rows: () => q.orderBy('d.label').orderBy('d.id').offset(opts.offset).limit(opts.limit).execute(),
+    rows: () => q.orderBy('d.site_name').orderBy('d.label').orderBy('d.id').offset(opts.offset).limit(opts.limit).execute(),
     count: async () =>
       Number(
         (

@@ -8,6 +8,7 @@ import {
   type DownloadJob,
   type EvidencePack,
   type Incident,
+  nameWithSite,
   redactStreamUrl,
   type Storage,
   type StorageInput,
@@ -80,6 +81,7 @@ function toCamera(device: CameraDevice, row: CameraConfig | undefined, tables: s
     assetId: device.assetId,
     parentId: device.parentId,
     parentLabel: device.parentLabel,
+    siteName: device.siteName,
     configured: !!row,
     simulated: row?.simulated ?? false,
     streamUrl: redactStreamUrl(row?.stream_url ?? null),
@@ -251,6 +253,7 @@ export function createVideoService(deps: VideoServiceDeps) {
           assetId: r.device_asset_id,
           parentId: r.parent_id,
           parentLabel: r.parent_label,
+          siteName: r.site_name,
         },
         r.config_device_id === null
           ? undefined
@@ -560,7 +563,7 @@ export function createVideoService(deps: VideoServiceDeps) {
     for (const s of row.stops) {
       const device = await dir.device(auth.tenantId, s.cameraId);
       const mayOpen = device?.type === 'CAMERA' && (sites === 'all' || (device.assetId !== null && sites.includes(device.assetId)));
-      stops.push({ ...s, label: mayOpen ? (device?.label ?? null) : null });
+      stops.push({ ...s, label: mayOpen && device ? nameWithSite(device.label, device.siteName) : null });
     }
     return {
       id: row.id,

@@ -6,13 +6,15 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { formatRelative } from '../../lib/format.ts';
 import { frameUrl, useAnalysisQueue } from '../analysis/api.ts';
 import { analyserLabel } from '../analysis/labels.ts';
 import { useAlarms } from '../telemetry/api.ts';
-import { LiveTile, loadPopups } from '../video/index.ts';
+import { LiveTile, loadPopups, useCameras } from '../video/index.ts';
 
 const SEVERITY_COLOR = { CRITICAL: 'error', MAJOR: 'warning', MINOR: 'info', WARNING: 'default' } as const;
 /** Live tiles the panel plays at once: it sits beside other work, on a wall or in a browser side panel. */
@@ -43,6 +45,11 @@ export function ExtensionPage() {
   const alarms = useAlarms({ state: 'ACTIVE', page: 1, limit: 10 });
   const queue = useAnalysisQueue(null);
   const [popups] = useState(() => loadPopups().ids.slice(0, PANEL_TILES));
+  const popupCameras = new Map((useCameras({ ids: popups }).data?.contents ?? []).map((c) => [c.id, c] as const));
+  const cameraName = (id: number) => {
+    const camera = popupCameras.get(id);
+    return camera ? nameWithSite(camera.label, camera.siteName) : `Camera ${id}`;
+  };
   const next = queue.data?.next ?? null;
   const activeAlarms = alarms.data?.contents ?? [];
   return (
@@ -72,7 +79,14 @@ export function ExtensionPage() {
                   color={SEVERITY_COLOR[a.severity as keyof typeof SEVERITY_COLOR] ?? 'default'}
                   sx={{ mr: 1 }}
                 />
-                <ListItemText primary={`${a.ruleName} · ${a.deviceLabel}`} secondary={formatRelative(a.raisedAt)} />
+                <ListItemText
+                  primary={
+                    <>
+                      {a.ruleName} · <SiteNamed label={a.deviceLabel} site={a.siteName} />
+                    </>
+                  }
+                  secondary={formatRelative(a.raisedAt)}
+                />
               </ListItemButton>
             ))}
           </List>
@@ -94,7 +108,7 @@ export function ExtensionPage() {
           <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', sm: `repeat(${popups.length}, 1fr)` } }}>
             {popups.map((id) => (
               <Box key={id} sx={{ height: 180 }}>
-                <LiveTile cameraId={id} label={`Camera ${id}`} />
+                <LiveTile cameraId={id} label={cameraName(id)} />
               </Box>
             ))}
           </Box>

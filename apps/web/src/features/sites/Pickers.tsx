@@ -1,6 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import type { DeviceType } from '@sitewatch/contracts/devices';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/api.ts';
@@ -107,7 +108,7 @@ export function DevicePicker(props: {
         assetName: d.asset?.name ?? null,
       }))}
       filterOptions={(x) => x}
-      getOptionLabel={(o) => o.label ?? o.name}
+      getOptionLabel={(o) => nameWithSite(o.label ?? o.name, o.assetName)}
       renderOption={(liProps, o) => (
         <li {...liProps} key={o.id}>
           {o.label} <span style={{ opacity: 0.6, marginLeft: 8 }}>{o.assetName ?? o.name}</span>

@@ -3,18 +3,22 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { type Alarm, type AlarmRule, MANAGE_ALARM_RULES } from '@sitewatch/contracts/alarms';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { can } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
+import { useDebounced } from '../sites/hooks.ts';
 import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
 import { useAlarmRules, useAlarms, useDeleteRule } from './api.ts';
 import { SeverityChip } from './DeviceAlarmsPanel.tsx';
@@ -25,7 +29,14 @@ const ADMIN_ROLES = ['sysadmin', 'customeradmin', 'localadmin'];
 function AlarmsTab() {
   const [state, setState] = useState<'ACTIVE' | 'ALL'>('ACTIVE');
   const [paging, setPaging] = useState({ page: 0, pageSize: 25 });
-  const alarms = useAlarms({ state: state === 'ACTIVE' ? 'ACTIVE' : undefined, page: paging.page + 1, limit: paging.pageSize });
+  const [search, setSearch] = useState('');
+  const searched = useDebounced(search.trim(), 400);
+  const alarms = useAlarms({
+    state: state === 'ACTIVE' ? 'ACTIVE' : undefined,
+    ...(searched ? { search: searched } : {}),
+    page: paging.page + 1,
+    limit: paging.pageSize,
+  });
   const seesCameras = can(useUser(), 'view_camera');
   const columns: GridColDef<Alarm>[] = [
     {
@@ -37,9 +48,14 @@ function AlarmsTab() {
     {
       field: 'deviceLabel',
       headerName: 'Device',
-      flex: 1,
-      minWidth: 140,
-      renderCell: (p) => <Link to={`/devices/${p.row.deviceId}/view`}>{p.row.deviceLabel}</Link>,
+      flex: 1.5,
+      minWidth: 260,
+      valueGetter: (_v, row) => nameWithSite(row.deviceLabel, row.siteName),
+      renderCell: (p) => (
+        <Link to={`/devices/${p.row.deviceId}/view`}>
+          <SiteNamed label={p.row.deviceLabel} site={p.row.siteName} />
+        </Link>
+      ),
     },
     { field: 'message', headerName: 'Alarm', flex: 2, minWidth: 220 },
     { field: 'state', headerName: 'State', width: 100, valueFormatter: (v: string) => (v === 'ACTIVE' ? 'Active' : 'Cleared') },
@@ -66,10 +82,22 @@ function AlarmsTab() {
   ];
   return (
     <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'minmax(0, 1fr)' }}>
-      <ToggleButtonGroup size="small" exclusive value={state} onChange={(_e, v) => v && setState(v)} aria-label="Alarm state">
-        <ToggleButton value="ACTIVE">Active</ToggleButton>
-        <ToggleButton value="ALL">All</ToggleButton>
-      </ToggleButtonGroup>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+        <ToggleButtonGroup size="small" exclusive value={state} onChange={(_e, v) => v && setState(v)} aria-label="Alarm state">
+          <ToggleButton value="ACTIVE">Active</ToggleButton>
+          <ToggleButton value="ALL">All</ToggleButton>
+        </ToggleButtonGroup>
+        <TextField
+          size="small"
+          label="Search device, site or rule"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+        />
+      </Box>
       <Paper variant="outlined" sx={{ height: 560 }}>
         <DataGrid
           rows={alarms.data?.contents ?? []}

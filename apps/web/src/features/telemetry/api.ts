@@ -101,7 +101,7 @@ export function useConnection(deviceId: number, enabled: boolean) {
 }
 
 /** Alarm lists: raised and cleared alarms are pushed (they make the lists stale); polled only while the socket is down. */
-export function useAlarms(query: { deviceId?: number; state?: 'ACTIVE' | 'CLEARED'; page: number; limit: number }) {
+export function useAlarms(query: { deviceId?: number; state?: 'ACTIVE' | 'CLEARED'; search?: string; page: number; limit: number }) {
   return useQuery({
     queryKey: telemetryKeys.alarms(query),
     queryFn: () => api.get('/api/alarms/', { query }),

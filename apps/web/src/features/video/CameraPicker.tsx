@@ -1,10 +1,11 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import type { Camera } from '@sitewatch/contracts/video';
 import { useDeferredValue, useState } from 'react';
 import { useCameras } from './api.ts';
 
-const labelOf = (c: Camera) => (c.parentLabel ? `${c.label} (${c.parentLabel})` : c.label);
+const labelOf = (c: Camera) => nameWithSite(c.parentLabel ? `${c.label} (${c.parentLabel})` : c.label, c.siteName);
 
 /** Picks one configured camera the user may see; typing searches all of them on the server. */
 export function CameraPicker({

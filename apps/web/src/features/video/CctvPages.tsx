@@ -5,12 +5,14 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Pagination from '@mui/material/Pagination';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { CAMERA_CONSTANTS, cameraStateText } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { loadState } from '../../components/LoadState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { canAdministerVideo } from '../../lib/access.ts';
 import { countOf, formatDateTime } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
@@ -66,7 +68,9 @@ export function CctvDashboardPage() {
               <CardActionArea component={Link} to={{ pathname: `/cctv/view/${c.id}`, search }}>
                 <Snapshot cameraId={c.id} alt={c.label} height={140} />
                 <CardContent>
-                  <Typography noWrap>{c.label}</Typography>
+                  <Typography noWrap>
+                    <SiteNamed label={c.label} site={c.siteName} />
+                  </Typography>
                   <Typography variant="body2" color="text.secondary" noWrap>
                     {c.parentLabel ?? ''}
                   </Typography>
@@ -106,7 +110,7 @@ export function CctvViewPage() {
     <Box>
       <PageHeader
         title={camera.data.label}
-        subtitle={[selection.label, camera.data.parentLabel].filter(Boolean).join(' · ') || undefined}
+        subtitle={[camera.data.siteName ?? selection.label, camera.data.parentLabel].filter(Boolean).join(' · ') || undefined}
         actions={
           <Box sx={{ display: 'flex', gap: 1 }}>
             <Button component={Link} to={{ pathname: '/cctv/dashboard', search }}>
@@ -120,7 +124,7 @@ export function CctvViewPage() {
           </Box>
         }
       />
-      <LiveTile cameraId={id} label={camera.data.label} height={420} />
+      <LiveTile cameraId={id} label={nameWithSite(camera.data.label, camera.data.siteName)} height={420} />
       <Box sx={{ mt: 2 }}>
         <RecordingPlayer
           key={at ?? 'recent'}

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { Link } from 'react-router';
 import { hasRole, useUser } from '../../lib/session.ts';
 import { useCamera } from './api.ts';
@@ -54,7 +55,7 @@ export function DeviceCameraPanel({ deviceId }: { deviceId: number }) {
             <Typography variant="caption" color="text.secondary">
               Live
             </Typography>
-            <LiveTile cameraId={deviceId} label={c.label} height={300} />
+            <LiveTile cameraId={deviceId} label={nameWithSite(c.label, c.siteName)} height={300} />
           </Box>
           <Box>
             <Typography variant="caption" color="text.secondary">

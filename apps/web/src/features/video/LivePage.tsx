@@ -7,6 +7,7 @@ import Select from '@mui/material/Select';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { VIDEO_MESSAGES } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -41,7 +42,7 @@ export function LivePage() {
   const rows = Math.ceil(layout / cols);
   const shown = tiles.slice(0, layout);
 
-  const add = (camera: { id: number; label: string } | null) => {
+  const add = (camera: { id: number; label: string; siteName: string | null } | null) => {
     if (!camera) return;
     if (tiles.some((t) => t.id === camera.id)) {
       toast.error(VIDEO_MESSAGES.alreadyInGrid);
@@ -51,7 +52,7 @@ export function LivePage() {
       toast.warning(`The ${layout}-camera layout is full: choose a larger layout or remove a camera`);
       return;
     }
-    setTiles([...tiles, { id: camera.id, label: camera.label }]);
+    setTiles([...tiles, { id: camera.id, label: nameWithSite(camera.label, camera.siteName) }]);
   };
 
   return (

@@ -8,10 +8,12 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { type Camera, cameraStateText } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { toast } from '../../lib/toasts.ts';
 import { useCameras } from './api.ts';
 import { CameraPicker } from './CameraPicker.tsx';
@@ -28,6 +30,10 @@ export function PopupsPage() {
   useEffect(() => localStorage.setItem(STORE, JSON.stringify(state)), [state]);
   const cameras = useCameras({ ids: state.ids });
   const byId = new Map((cameras.data?.contents ?? []).map((c) => [c.id, c] as const));
+  const nameOf = (id: number) => {
+    const camera = byId.get(id);
+    return camera ? nameWithSite(camera.label, camera.siteName) : `Camera ${id}`;
+  };
   // cameras no longer visible (removed, or access withdrawn) drop off the list
   const listed = cameras.data ? state.ids.filter((id) => byId.has(id)) : state.ids;
   const open = state.open.filter((id) => listed.includes(id));
@@ -69,7 +75,7 @@ export function PopupsPage() {
                         {isOpen ? 'Close popup' : 'Open popup'}
                       </Button>
                       <Tooltip title="Remove from popups">
-                        <IconButton size="small" aria-label={`Remove ${camera?.label ?? id}`} onClick={() => remove(id)}>
+                        <IconButton size="small" aria-label={`Remove ${nameOf(id)}`} onClick={() => remove(id)}>
                           <CloseIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
@@ -77,7 +83,7 @@ export function PopupsPage() {
                   }
                 >
                   <ListItemText
-                    primary={camera?.label ?? `Camera ${id}`}
+                    primary={camera ? <SiteNamed label={camera.label} site={camera.siteName} /> : `Camera ${id}`}
                     secondary={camera ? [camera.parentLabel, cameraStateText(camera)].filter(Boolean).join(' · ') : undefined}
                   />
                 </ListItem>
@@ -102,7 +108,7 @@ export function PopupsPage() {
             overflow: 'hidden',
           }}
         >
-          <LiveTile cameraId={id} label={byId.get(id)?.label ?? `Camera ${id}`} onRemove={() => toggle(id)} />
+          <LiveTile cameraId={id} label={nameOf(id)} onRemove={() => toggle(id)} />
         </Paper>
       ))}
       {open.length > 0 ? (

@@ -1,5 +1,6 @@
+import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
-import { CAMERA_CONSTANTS } from '@sitewatch/contracts/video';
+import { CAMERA_CONSTANTS, VIDEO_MESSAGES } from '@sitewatch/contracts/video';
 import { useEffect, useState } from 'react';
 import { fetchSnapshot } from './api.ts';
 
@@ -15,6 +16,7 @@ export function Snapshot({ cameraId, alt, height = 180 }: { cameraId: number; al
   const [src, setSrc] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [failed, setFailed] = useState(false);
+  const [loaded, setLoaded] = useState(false);
 
   // a new camera starts over
   const [shownFor, setShownFor] = useState(cameraId);
@@ -23,6 +25,7 @@ export function Snapshot({ cameraId, alt, height = 180 }: { cameraId: number; al
     setSrc(null);
     setAttempt(0);
     setFailed(false);
+    setLoaded(false);
   }
 
   useEffect(() => {
@@ -33,6 +36,8 @@ export function Snapshot({ cameraId, alt, height = 180 }: { cameraId: number; al
         const result = await fetchSnapshot(cameraId).catch(() => ({ err: 'failed' }) as { path?: string; err?: string });
         if (cancelled) return;
         if ('path' in result && result.path) setSrc(result.path);
+        // a camera without video configuration has no picture to wait for
+        else if ('err' in result && result.err === VIDEO_MESSAGES.cameraNotConfigured) setFailed(true);
         else if (attempt + 1 >= CAMERA_CONSTANTS.snapshotTries) setFailed(true);
         else setAttempt((a) => a + 1);
       },
@@ -46,17 +51,23 @@ export function Snapshot({ cameraId, alt, height = 180 }: { cameraId: number; al
 
   if (!src && !failed) return <Skeleton variant="rectangular" height={height} data-testid="snapshot-loading" />;
   return (
-    <img
-      src={failed ? SNAPSHOT_PLACEHOLDER : (src as string)}
-      alt={alt}
-      data-testid={failed ? 'snapshot-placeholder' : 'snapshot'}
-      style={{ width: '100%', height, objectFit: 'cover', display: 'block', background: '#263238' }}
-      onError={() => {
-        // the image itself failed: count it as a try
-        setSrc(null);
-        if (attempt + 1 >= CAMERA_CONSTANTS.snapshotTries) setFailed(true);
-        else setAttempt((a) => a + 1);
-      }}
-    />
+    <Box sx={{ position: 'relative', height }}>
+      <img
+        src={failed ? SNAPSHOT_PLACEHOLDER : (src as string)}
+        alt={alt}
+        data-testid={failed ? 'snapshot-placeholder' : 'snapshot'}
+        style={{ width: '100%', height, objectFit: 'cover', display: 'block', background: '#263238' }}
+        onLoad={() => setLoaded(true)}
+        onError={() => {
+          // the image itself failed: count it as a try
+          setSrc(null);
+          setLoaded(false);
+          if (attempt + 1 >= CAMERA_CONSTANTS.snapshotTries) setFailed(true);
+          else setAttempt((a) => a + 1);
+        }}
+      />
+      {/* until the picture has arrived, a loading shape rather than an empty dark box */}
+      {loaded || failed ? null : <Skeleton variant="rectangular" height={height} sx={{ position: 'absolute', inset: 0 }} />}
+    </Box>
   );
 }

@@ -17,6 +17,7 @@ import { type TourForm, useSaveTour, useTour } from './api.ts';
 const LAYOUTS = [1, 4, 6, 9] as const;
 type Layout = NonNullable<TourForm['layout']>;
 
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { CameraPicker } from './CameraPicker.tsx';
 
 /** /tour/config/{id} ('new' to create): a tour's cameras in order with how long each is shown. */
@@ -85,7 +86,9 @@ export function TourConfigPage() {
         ))}
         <CameraPicker
           label="Add camera"
-          onPick={(c) => c && setStops([...stops, { key: Date.now(), cameraId: c.id, label: c.label, dwellSec: 10 }])}
+          onPick={(c) =>
+            c && setStops([...stops, { key: Date.now(), cameraId: c.id, label: nameWithSite(c.label, c.siteName), dwellSec: 10 }])
+          }
         />
         <Box sx={{ display: 'flex', gap: 1 }}>
           <Button variant="contained" onClick={() => void submit()} disabled={save.isPending || !name || stops.length === 0}>

@@ -1,5 +1,6 @@
 /** What other features may use from video: the SPEC 2.15 popups (ticket view) and the snapshot with retries. */
 
+export { useCameras } from './api.ts';
 export { CameraAtEventButton } from './CameraAtEventButton.tsx';
 export { CameraPicker } from './CameraPicker.tsx';
 export { LiveTile } from './LiveTile.tsx';

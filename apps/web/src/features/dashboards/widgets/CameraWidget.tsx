@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { LINK_TOKEN_HEADER, sharedCameraPlaylistPath } from '@sitewatch/contracts/dashboards';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useMemo, useState } from 'react';
 import { useCamera } from '../../video/api.ts';
 import { HlsPlayer } from '../../video/HlsPlayer.tsx';
@@ -14,7 +15,7 @@ import { cameraModeFor, useSelectedRange } from '../range-sync.ts';
 export function CameraWidget({ cameraId, title }: { cameraId: number | null; title: string }) {
   const range = useSelectedRange();
   const camera = useCamera(cameraId ?? 0);
-  const label = title || camera.data?.label || 'Camera';
+  const label = title || (camera.data ? nameWithSite(camera.data.label, camera.data.siteName) : 'Camera');
   if (!cameraId) {
     return (
       <Typography color="text.secondary" sx={{ p: 2 }}>

@@ -60,6 +60,7 @@ export function valuesOf(t: Ticket): TicketFormValues {
           label: t.additionalInformation.deviceLabel ?? `Device ${t.entityId}`,
           type: t.entityProfileType ?? '',
           assetId: t.locationId,
+          siteName: t.additionalInformation.assetLabel ?? null,
         }
       : null,
     assignee: t.assignee ? { ...t.assignee, roles: [] } : null,

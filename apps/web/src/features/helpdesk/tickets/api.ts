@@ -294,6 +294,8 @@ export interface DeviceOption {
   label: string;
   type: string;
   assetId: number | null;
+  /** Its site's name: the picker names each device with its site (labels repeat at every site). */
+  siteName?: string | null;
 }
 export function useSiteOptions(search: string) {
   const query: Query = { limit: 20, orderBy: 'name', ...(search ? { searchText: search, searchKeys: 'name' } : {}) };
@@ -310,12 +312,21 @@ export function useDeviceOptions(assetId: number | null, search: string) {
     page: 1,
     orderBy: 'label',
     ...(assetId ? { assetId } : {}),
-    ...(search ? { searchText: search, searchKeys: 'label,name' } : {}),
+    ...(search ? { searchText: search, searchKeys: 'label,name,site__name' } : {}),
   };
   return useQuery({
     queryKey: helpdeskKeys.deviceOptions(query),
-    queryFn: async () => devicesOf(await api.get('/iotapp/devices/', { query, toast: false })),
+    queryFn: async (): Promise<{ contents: DeviceOption[] }> => ({
+      contents: devicesOf(await api.get('/iotapp/devices/', { query, toast: false })).contents.map((d) => ({
+        id: d.id,
+        label: d.label,
+        type: d.type,
+        assetId: d.assetId,
+        siteName: d.asset?.name ?? null,
+      })),
+    }),
     staleTime: 60_000,
-    placeholderData: keepPreviousData,
+    // while another location's devices load, the last list stays only if it is of the same location
+    placeholderData: (previous) => (previous?.contents.every((d) => !assetId || d.assetId === assetId) ? previous : undefined),
   });
 }

@@ -2,6 +2,7 @@ import Autocomplete from '@mui/material/Autocomplete';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
 import { type Assignee, type DeviceOption, type SiteOption, useAssignees, useDeviceOptions, usePriorities, useSiteOptions } from './api.ts';
 import { priorityColour, statusColour } from './model.ts';
@@ -104,8 +105,8 @@ export function DevicePicker(props: PickerProps<DeviceOption> & { assetId: numbe
       onChange={(_e, v) => props.onChange(v)}
       inputValue={input}
       onInputChange={(_e, v) => setInput(v)}
-      options={devices.data?.contents ?? []}
-      getOptionLabel={(d) => `${d.label} (${d.type})`}
+      options={(devices.data?.contents ?? []).filter((d) => props.assetId === null || d.assetId === props.assetId)}
+      getOptionLabel={(d) => nameWithSite(`${d.label} (${d.type})`, d.siteName)}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       filterOptions={(x) => x}
       loading={devices.isFetching}

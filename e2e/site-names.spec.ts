@@ -1,0 +1,111 @@
+import { HELPDESK_MESSAGES } from '@sitewatch/contracts/helpdesk/tickets';
+import { apiSession, expect, test } from './fixtures.ts';
+
+/**
+ * Labels repeat at every site (each has its CAM-01, RTR-01, ACS-01): wherever a camera, device or alarm is named,
+ * its site is named beside it, and a search by the site's name finds it (issue 52, part 1).
+ */
+
+test.beforeAll(async ({ request }) => {
+  await expect.poll(async () => (await request.get('/api/auth/captcha/')).status(), { timeout: 30_000 }).toBe(200);
+});
+
+test.describe('named with its site', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('the camera grid names each camera with its site, groups and filters by site, and never shows an empty box', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn('customeradmin');
+    await page.goto('/camview');
+    const cards = page.getByTestId('camera-card');
+    await expect(cards.first()).toBeVisible({ timeout: 30_000 });
+    const count = await cards.count();
+    expect(count).toBeGreaterThan(3);
+    // every card names its site, under a heading of that site
+    await expect(page.getByTestId('camera-site-group').first()).toBeVisible();
+    for (let i = 0; i < count; i++) await expect(cards.nth(i).getByTestId('site-name')).not.toBeEmpty();
+    // each shows a picture: the snapshot, or the default picture when none can be had
+    await expect
+      .poll(async () => page.locator('[data-testid="camera-card"] img[data-testid^="snapshot"]').count(), { timeout: 45_000 })
+      .toBe(count);
+
+    // searching by a site's name finds that site's cameras, and only them
+    const site = ((await cards.first().getByTestId('site-name').textContent()) ?? '').replace(/^ · /, '');
+    expect(site.length).toBeGreaterThan(2);
+    await page.getByLabel('Search cameras or sites').fill(site);
+    // (another site's name may begin with this one's)
+    await expect
+      .poll(async () => (await page.getByTestId('camera-site-group').allTextContents()).every((t) => t.includes(site)))
+      .toBe(true);
+    await expect(page.getByTestId('camera-site-group').first()).toHaveText(site);
+    for (const name of await cards.getByTestId('site-name').allTextContents()) expect(name).toContain(site);
+
+    // the site filter does the same
+    await page.getByLabel('Search cameras or sites').fill('');
+    await page.getByTestId('site-picker').getByRole('combobox').fill(site);
+    await page.getByRole('option', { name: site, exact: true }).click();
+    await expect(page.getByTestId('camera-site-group')).toHaveText([site]);
+  });
+
+  test('device health names the site of every alarm and finds alarms by site name', async ({ page, signIn }) => {
+    await signIn('customeradmin');
+    await page.goto('/device-health');
+    const cells = page.locator('.MuiDataGrid-row [data-field="deviceLabel"]');
+    await expect(cells.first()).toBeVisible({ timeout: 30_000 });
+    const rows = await cells.count();
+    for (let i = 0; i < rows; i++) await expect(cells.nth(i).getByTestId('site-name')).not.toBeEmpty();
+    const site = ((await cells.first().getByTestId('site-name').textContent()) ?? '').replace(/^ · /, '');
+    await page.getByLabel('Search device, site or rule').fill(site);
+    await expect.poll(async () => [...new Set(await cells.getByTestId('site-name').allTextContents())]).toEqual([` · ${site}`]);
+  });
+
+  test('the extension panel names the site of each active alarm', async ({ page, signIn }) => {
+    await signIn('customeradmin');
+    await page.goto('/extension');
+    const section = page.getByRole('region', { name: /Active alarms/ });
+    const items = section.locator('.MuiListItemButton-root');
+    await expect(items.first()).toBeVisible({ timeout: 30_000 });
+    for (const item of await items.all()) await expect(item.getByTestId('site-name')).not.toBeEmpty();
+  });
+
+  test("Add Ticket's device picker lists the chosen location's devices, each named with its site", async ({ page, signIn, baseURL }) => {
+    await signIn('customeradmin');
+    await page.goto('/tickets/all/create');
+    const device = page.getByRole('combobox', { name: 'Device' });
+    // before a location is chosen: every device is named with its site
+    await device.fill('ACS-01');
+    const options = page.getByRole('option');
+    await expect(options.first()).toBeVisible({ timeout: 30_000 });
+    await expect.poll(async () => (await options.allTextContents()).every((t) => /^ACS-01 \(ACCESSCONTROL\) · \S/.test(t))).toBe(true);
+    const before = await options.allTextContents();
+    expect(before.length).toBeGreaterThan(1);
+    const sites = before.map((t) => t.split(' · ')[1]);
+    expect(new Set(sites).size).toBe(sites.length);
+    await page.keyboard.press('Escape');
+    await device.fill('');
+
+    // after: only that location's devices
+    const site = sites[1] as string;
+    await page.getByRole('combobox', { name: 'Location' }).fill(site);
+    await page.getByRole('option', { name: site, exact: true }).click();
+    await device.click();
+    await expect(options.first()).toBeVisible({ timeout: 30_000 });
+    await expect.poll(async () => (await options.allTextContents()).every((t) => t.endsWith(` · ${site}`))).toBe(true);
+
+    // a mismatch that still reaches the server is told in words
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const found = await (await api.get('/iotapp/devices/?type=ACCESSCONTROL&limit=2&orderBy=id')).json();
+    const [a, b] = found.contents as { id: number; label: string; assetId: number; asset: { name: string } }[];
+    const res = await api.post('/helpdesk/tickets/', {
+      title: 'Door stuck',
+      event: 'Power Failure',
+      locationId: b?.assetId,
+      entityId: a?.id,
+    });
+    expect(res.status()).toBe(400);
+    expect((await res.json()).detail).toBe(HELPDESK_MESSAGES.deviceAtOtherSite(`${a?.label} · ${a?.asset.name}`, b?.asset.name as string));
+    await api.dispose();
+  });
+});
