@@ -12,7 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isNumeric, printedCell, wallClock } from '../../apps/server/src/modules/downloads/cells.ts';
 import { encode, PDF_MAX_ROWS } from '../../apps/server/src/modules/downloads/formats.ts';
+import type { ExportColumn } from '../../apps/server/src/modules/downloads/registry.ts';
 import { createLocalBlobStore } from '../../apps/server/src/platform/blobs.ts';
 
 const ROWS_PDF = Number(process.env.ROWS_PDF ?? 10_000);
@@ -20,16 +22,16 @@ const ROWS_XLSX = Number(process.env.ROWS_XLSX ?? 100_000);
 const PAGE = 1000;
 const KINDS = ['Receive', 'Transfer', 'Issue', 'Return', 'Write-off'];
 
-const columns = [
-  { key: 'createdAt', header: 'Date' },
-  { key: 'kind', header: 'Type' },
-  { key: 'itemCode', header: 'Code' },
-  { key: 'itemName', header: 'Item' },
-  { key: 'quantity', header: 'Quantity' },
-  { key: 'fromStore', header: 'From store' },
-  { key: 'toStore', header: 'To store' },
-  { key: 'ticketId', header: 'Ticket' },
-  { key: 'note', header: 'Note' },
+const columns: ExportColumn[] = [
+  { key: 'createdAt', header: 'Date', type: 'datetime' },
+  { key: 'kind', header: 'Type', type: 'text' },
+  { key: 'itemCode', header: 'Code', type: 'text' },
+  { key: 'itemName', header: 'Item', type: 'text' },
+  { key: 'quantity', header: 'Quantity', type: 'integer' },
+  { key: 'fromStore', header: 'From store', type: 'text' },
+  { key: 'toStore', header: 'To store', type: 'text' },
+  { key: 'ticketId', header: 'Ticket', type: 'integer' },
+  { key: 'note', header: 'Note', type: 'text' },
 ];
 
 async function* pages(total: number) {
@@ -59,12 +61,15 @@ async function* pages(total: number) {
 async function* pdfOnThisThread(total: number): AsyncGenerator<Uint8Array> {
   // loaded here only: pdfmake is not in the baseline of the other measures
   const { pdfDefinition, usePdfmake } = await import('../../apps/server/src/modules/downloads/pdf-worker.ts');
-  const body: unknown[][] = [columns.map((c) => ({ text: c.header, bold: true }))];
-  for await (const page of pages(total)) for (const r of page) body.push(columns.map((c) => String(r[c.key as keyof typeof r] ?? '')));
+  const wall = wallClock('UTC');
+  const body: string[][] = [];
+  for await (const page of pages(total))
+    for (const r of page) body.push(columns.map((c) => printedCell(c, r[c.key as keyof typeof r], wall)));
   const job = {
     title: 'Stock movements',
-    headers: columns.map((c) => c.header),
-    generatedAt: new Date().toISOString(),
+    columns: columns.map((c) => ({ header: c.header, numeric: isNumeric(c.type), nowrap: c.type !== 'text' })),
+    exportedAt: new Date().toISOString(),
+    filters: '',
     maxRows: PDF_MAX_ROWS,
   };
   yield await usePdfmake()

@@ -201,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log,
     dataDir,
     retentionHours: async (tenantId) => (await settings(tenantId)).downloadRetentionHours,
+    timeZone: async (tenantId) => (await settings(tenantId)).timeZone,
     clock,
   });
   const exports = downloads.ports.exports;

@@ -207,7 +207,7 @@ describe('stopping, retries, crashes and expiry', () => {
     registry.registerSource({
       kind: 'test-endless',
       label: 'Endless',
-      columns: [{ key: 'n', header: 'N' }],
+      columns: [{ key: 'n', header: 'N', type: 'integer' }],
       allowed: () => true,
       async fetchPage(_scope, _params, cursor) {
         pages++;
@@ -220,7 +220,7 @@ describe('stopping, retries, crashes and expiry', () => {
     registry.registerSource({
       kind: 'test-flaky',
       label: 'Flaky',
-      columns: [{ key: 'n', header: 'N' }],
+      columns: [{ key: 'n', header: 'N', type: 'integer' }],
       allowed: () => true,
       count: async () => 1000,
       pageSize: 100,
@@ -406,14 +406,14 @@ describe('columns decided per export', () => {
     t.handles.downloads.exports.registerSource<{ extra?: string[] }>({
       kind: 'test-columns',
       label: 'Dynamic columns',
-      columns: [{ key: 'n', header: 'N' }],
+      columns: [{ key: 'n', header: 'N', type: 'integer' }],
       async columnsFor(scope, params) {
         asked++;
         if (failuresLeft-- > 0) throw new Error('columns unavailable');
         return [
-          { key: 'n', header: 'N' },
-          { key: 'user', header: `User ${scope.userId}` },
-          ...(params.extra ?? []).map((e) => ({ key: `x:${e}`, header: e })),
+          { key: 'n', header: 'N', type: 'integer' },
+          { key: 'user', header: `User ${scope.userId}`, type: 'text' },
+          ...(params.extra ?? []).map((e) => ({ key: `x:${e}`, header: e, type: 'text' as const })),
         ];
       },
       allowed: () => true,

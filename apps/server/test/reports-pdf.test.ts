@@ -4,10 +4,10 @@ import { encode, PDF_MAX_ROWS } from '../src/modules/downloads/formats.ts';
 import { pdfDefinition, usePdfmake } from '../src/modules/downloads/pdf-worker.ts';
 
 const columns = [
-  { key: 'code', header: 'Code' },
-  { key: 'name', header: 'Item' },
-  { key: 'qty', header: 'Quantity' },
-];
+  { key: 'code', header: 'Code', type: 'text' },
+  { key: 'name', header: 'Item', type: 'text' },
+  { key: 'qty', header: 'Quantity', type: 'integer' },
+] as const;
 const generatedAt = new Date('2026-03-01T08:30:00Z');
 
 async function* pages(total: number, pageSize = 100, failAt = Number.POSITIVE_INFINITY) {
@@ -48,10 +48,15 @@ describe('PDF export in a worker thread', () => {
     const fromWorker = await collect(encode('pdf', { title: 'Stock', columns }, pages(250), generatedAt));
     expect(fromWorker.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
-    const body = [columns.map((c) => ({ text: c.header, bold: true })), ...rows];
-    const job = { title: 'Stock', headers: columns.map((c) => c.header), generatedAt: generatedAt.toISOString(), maxRows: PDF_MAX_ROWS };
+    const job = {
+      title: 'Stock',
+      columns: columns.map((c) => ({ header: c.header, numeric: c.type === 'integer', nowrap: c.type !== 'text' })),
+      exportedAt: '2026-03-01 08:30 (UTC)',
+      filters: '',
+      maxRows: PDF_MAX_ROWS,
+    };
     const inThread = await usePdfmake()
-      .createPdf(pdfDefinition(job, body, rows.length, false))
+      .createPdf(pdfDefinition(job, rows, rows.length, false))
       .getBuffer();
     const drawn = content(fromWorker);
     expect(drawn.length).toBeGreaterThan(3);
@@ -78,6 +83,7 @@ describe('PDF export in a worker thread', () => {
 
 async function collectRows(total: number) {
   const rows: string[][] = [];
-  for await (const page of pages(total)) for (const r of page) rows.push(columns.map((c) => String(r[c.key as keyof typeof r])));
+  for await (const page of pages(total))
+    for (const r of page) rows.push(columns.map((c) => (c.type === 'integer' ? r[c.key].toLocaleString('en-US') : String(r[c.key]))));
   return rows;
 }

@@ -1432,6 +1432,8 @@ export interface paths {
                                 activityLogRetentionDays: number;
                                 /** @default 200 */
                                 attendanceGeofenceMeters: number;
+                                /** @default UTC */
+                                timeZone: string;
                                 /**
                                  * @default [
                                  *       {
@@ -1564,6 +1566,7 @@ export interface paths {
                         registrationEmailDomains?: string[];
                         activityLogRetentionDays?: number;
                         attendanceGeofenceMeters?: number;
+                        timeZone?: string;
                         treeNavigation?: {
                             /** @enum {string} */
                             nodeType: "asset" | "device";
@@ -1698,6 +1701,8 @@ export interface paths {
                                 activityLogRetentionDays: number;
                                 /** @default 200 */
                                 attendanceGeofenceMeters: number;
+                                /** @default UTC */
+                                timeZone: string;
                                 /**
                                  * @default [
                                  *       {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneSchema } from './calendar.ts';
 import { DEFAULT_ALIASES, TICKET_DEFAULTS } from './constants.ts';
 import { DEFAULT_TREE_NAVIGATION, treeNavigationSchema } from './devices.ts';
 import { roleSchema } from './role-schemas.ts';
@@ -86,6 +87,8 @@ export const customerSettingsSchema = z.object({
   activityLogRetentionDays: z.number().int().min(30).max(3650).default(365),
   /** Attendance: how far from a site's coordinates (metres) a check-in is accepted. */
   attendanceGeofenceMeters: z.number().int().min(10).max(10_000).default(200),
+  /** The tenant's IANA time zone: times in exported spreadsheets and PDFs are its local times. */
+  timeZone: timeZoneSchema.default('UTC'),
   /** SPEC 2.13: the asset tree's right-click navigation entries. */
   treeNavigation: treeNavigationSchema.default(() => DEFAULT_TREE_NAVIGATION.map((e) => ({ ...e }))),
 });

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { CSV_BOM, csvLine, type ExportFormat } from '@sitewatch/contracts';
 import type ExcelJS from 'exceljs';
+import { isNumeric, printedCell, spreadsheetCell, wallClock, wallText, xlsxFormat } from './cells.ts';
 import type { FromPdfWorker, PdfJob, ToPdfWorker } from './pdf-worker.ts';
 import type { ExportColumn } from './registry.ts';
 
@@ -9,9 +10,12 @@ import type { ExportColumn } from './registry.ts';
  * The file formats of an export. Each encoder takes the export's pages (rows keyed by column) as they are read and
  * yields the file's bytes, so the runner streams every format into the blob store the same way:
  * - CSV: one line per row, formula prefixes neutralised (`csvLine`);
- * - XLSX: exceljs's streaming WorkbookWriter (rows are committed and zipped as they come: memory stays bounded);
- * - PDF: pdfmake, a landscape table whose header repeats on every page, laid out in a worker thread; the document
- *   is built in memory, so a PDF holds at most `PDF_MAX_ROWS` rows.
+ * - XLSX: exceljs's streaming WorkbookWriter (rows are committed and zipped as they come: memory stays bounded), cells
+ *   typed by the column's declared type (dates in the tenant's time zone, numbers, durations) with number formats,
+ *   a frozen header row and an autofilter;
+ * - PDF: pdfmake, laid out in a worker thread (`pdf-worker.ts`: every column on paper); the document is built in
+ *   memory, so a PDF holds at most `PDF_MAX_ROWS` rows.
+ * CSV keeps the raw values (ISO UTC times); XLSX and PDF show times in the tenant's time zone (`timeZone`).
  */
 export const PDF_MAX_ROWS = 10_000;
 
@@ -25,10 +29,11 @@ export type Pages = AsyncIterable<Array<Record<string, unknown>>>;
 export interface Document {
   title: string;
   columns: readonly ExportColumn[];
+  /** IANA zone of the tenant: times in XLSX and PDF are its wall-clock times. UTC when not given. */
+  timeZone?: string;
+  /** The filters the export was asked with, as label and value, printed under the PDF's title. */
+  filters?: ReadonlyArray<readonly [string, string]>;
 }
-
-const asText = (v: unknown) => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v));
-const asCell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'number' || v instanceof Date ? v : String(v));
 
 async function* csv(doc: Document, pages: Pages): AsyncGenerator<string> {
   yield CSV_BOM + csvLine(doc.columns.map((c) => c.header));
@@ -63,21 +68,52 @@ function zipBacklog(sheet: ExcelJS.Worksheet): { behind(): boolean; caughtUp(): 
   };
 }
 
+/** Characters of the widest of the header and the first rows' values, within bounds: the sheet's column widths. */
+function columnWidths(doc: Document, sample: Array<Record<string, unknown>>, wall: (d: Date) => Date) {
+  return doc.columns.map((c) => {
+    let widest = c.header.length + 3; // room for the autofilter's button
+    for (const r of sample.slice(0, 200)) widest = Math.max(widest, printedCell(c, r[c.key], wall).length + 1);
+    return Math.min(60, Math.max(8, widest));
+  });
+}
+
 async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
   const out = new PassThrough();
-  // No styles: exceljs's per-cell style bookkeeping costs several times the time and memory of the rows themselves.
   // Loaded with the first workbook: exceljs is several megabytes of heap that most processes never use.
   const { default: excel } = await import('exceljs');
-  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(doc.title.slice(0, 31).replace(/[[\]*?/\\:]/g, ' ') || 'Report', {
     views: [{ state: 'frozen', ySplit: 1 }],
   });
-  sheet.columns = doc.columns.map((c) => ({ header: c.header, key: c.key, width: Math.min(40, Math.max(10, c.header.length + 4)) }));
-  sheet.getRow(1).commit();
+  const wall = wallClock(doc.timeZone ?? 'UTC');
+  // One style object per column, shared by all its cells: exceljs looks a style up by identity, so a shared object
+  // costs a map lookup per cell where a fresh one per cell cost several times the rows themselves.
+  const styles = doc.columns.map((c) => {
+    const numFmt = xlsxFormat(c);
+    return numFmt ? { numFmt } : {};
+  });
+  const headerStyle = { font: { bold: true } };
   let failure: unknown = null;
   const producer = (async () => {
+    let started = false;
+    const start = (sample: Array<Record<string, unknown>>) => {
+      started = true;
+      const widths = columnWidths(doc, sample, wall);
+      sheet.columns = doc.columns.map((c, i) => ({ header: c.header, key: c.key, width: widths[i] }));
+      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, doc.columns.length) } };
+      const header = sheet.getRow(1);
+      header.eachCell((cell) => {
+        cell.style = headerStyle;
+      });
+      header.commit();
+    };
     for await (const rows of pages) {
-      for (const r of rows) sheet.addRow(doc.columns.map((c) => asCell(r[c.key]))).commit();
+      if (!started) start(rows);
+      for (const r of rows) {
+        const row = sheet.addRow(doc.columns.map((c) => spreadsheetCell(c, r[c.key], wall)));
+        for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i] as Partial<ExcelJS.Style>;
+        row.commit();
+      }
       // Let the file writer take what was zipped so far before the next page is read.
       await new Promise((resolve) => setImmediate(resolve));
       if (out.writableLength > 256 * 1024) await new Promise((resolve) => out.once('drain', resolve));
@@ -86,6 +122,7 @@ async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
       const backlog = zipBacklog(sheet);
       while (backlog?.behind()) await backlog.caughtUp();
     }
+    if (!started) start([]);
     sheet.commit();
     await workbook.commit();
   })().catch((error: unknown) => {
@@ -103,10 +140,17 @@ async function* xlsx(doc: Document, pages: Pages): AsyncGenerator<Uint8Array> {
  */
 async function* pdf(doc: Document, pages: Pages, generatedAt: Date, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   signal?.throwIfAborted();
+  const timeZone = doc.timeZone ?? 'UTC';
+  const wall = wallClock(timeZone);
   const job: PdfJob = {
     title: doc.title,
-    headers: doc.columns.map((c) => c.header),
-    generatedAt: generatedAt.toISOString(),
+    columns: doc.columns.map((c) => ({
+      header: c.header,
+      numeric: isNumeric(c.type),
+      nowrap: c.type !== 'text',
+    })),
+    exportedAt: `${wallText(wall(generatedAt))} (${timeZone})`,
+    filters: (doc.filters ?? []).map(([label, value]) => `${label}: ${value}`).join(' · '),
     maxRows: PDF_MAX_ROWS,
   };
   const worker = new Worker(new URL('./pdf-worker.ts', import.meta.url), { workerData: { pdfJob: job }, execArgv: workerExecArgv() });
@@ -122,13 +166,14 @@ async function* pdf(doc: Document, pages: Pages, generatedAt: Date, signal?: Abo
     let rows = 0;
     let truncated = false;
     for await (const page of pages) {
+      signal?.throwIfAborted();
       const batch: string[][] = [];
       for (const r of page) {
         if (rows >= PDF_MAX_ROWS) {
           truncated = true;
           break;
         }
-        batch.push(doc.columns.map((c) => asText(r[c.key])));
+        batch.push(doc.columns.map((c) => printedCell(c, r[c.key], wall)));
         rows++;
       }
       if (batch.length > 0) worker.postMessage({ rows: batch } satisfies ToPdfWorker);

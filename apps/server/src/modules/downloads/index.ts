@@ -10,7 +10,7 @@ import { downloadRoutes } from './routes.ts';
 import { createExportRunner, EXPORT_LEASE_SECONDS, EXPORT_QUEUE } from './runner.ts';
 import { createDownloadService, type DownloadService } from './service.ts';
 
-export type { DownloadProvider, ExportColumn, ExportRegistry, ExportScope, ExportSource } from './registry.ts';
+export type { DownloadProvider, ExportColumn, ExportColumnType, ExportRegistry, ExportScope, ExportSource } from './registry.ts';
 export type { DownloadService } from './service.ts';
 
 const CLEANUP_QUEUE = 'downloads.cleanup';
@@ -24,6 +24,8 @@ export interface DownloadsPorts {
   dataDir: string;
   /** Hours a finished export stays downloadable (a tenant setting). */
   retentionHours(tenantId: number): Promise<number>;
+  /** The tenant's IANA time zone (a tenant setting): exported XLSX and PDF times are its local times. */
+  timeZone(tenantId: number): Promise<string>;
   clock: Clock;
 }
 
@@ -41,7 +43,16 @@ export function createDownloadsModule(ports: DownloadsPorts): DomainModule<Downl
   const { db, events, jobs, log } = ports;
   const registry = createExportRegistry();
   const blobs = createLocalBlobStore(join(ports.dataDir, 'blobs'));
-  const runner = createExportRunner({ db, blobs, registry, events, retentionHours: ports.retentionHours, clock: ports.clock, log });
+  const runner = createExportRunner({
+    db,
+    blobs,
+    registry,
+    events,
+    retentionHours: ports.retentionHours,
+    timeZone: ports.timeZone,
+    clock: ports.clock,
+    log,
+  });
   const downloads = createDownloadService({ db, blobs, registry, runner, events, poke: () => jobs.poke(), clock: ports.clock, log });
   return {
     ports: { exports: registry, downloads },

@@ -10,9 +10,18 @@ export interface ExportScope {
   permissions: string[];
 }
 
+/**
+ * What a column holds, which decides its cells in each format (`cells.ts`): text; integer or decimal numbers
+ * (right-aligned, `decimals` places, 2 by default); datetime or date (Date or ISO string; printed and written in the
+ * tenant's time zone); duration (a number of hours); boolean (true/false or 'Yes'/'No').
+ */
+export type ExportColumnType = 'text' | 'integer' | 'decimal' | 'datetime' | 'date' | 'duration' | 'boolean';
+
 export interface ExportColumn {
   key: string;
   header: string;
+  type: ExportColumnType;
+  decimals?: number;
 }
 
 export interface ExportPage {

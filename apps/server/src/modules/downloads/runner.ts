@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
 import type { Clock } from '../../platform/module.ts';
+import { describeFilters, wallClock } from './cells.ts';
 import { encode, FORMAT_INFO, PDF_MAX_ROWS } from './formats.ts';
 import type { ExportPage, ExportRegistry, ExportScope } from './registry.ts';
 import * as repo from './repository.ts';
@@ -24,6 +25,8 @@ export interface RunnerDeps {
   registry: ExportRegistry;
   events: EventBus;
   retentionHours(tenantId: number): Promise<number>;
+  /** The tenant's IANA time zone: times in XLSX and PDF files are its local times (UTC when not given). */
+  timeZone?(tenantId: number): Promise<string>;
   /** A file's expiry counts from this clock's time when it is ready (or failed). */
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -177,7 +180,9 @@ export function createExportRunner(deps: RunnerDeps) {
       }, STOP_CHECK_MS);
       let size: number;
       try {
-        const bytes = encode(format, { title: row.name, columns }, pages(), deps.clock.now(), controller.signal);
+        const timeZone = (await deps.timeZone?.(tenantId)) ?? 'UTC';
+        const filters = describeFilters(params, wallClock(timeZone));
+        const bytes = encode(format, { title: row.name, columns, timeZone, filters }, pages(), deps.clock.now(), controller.signal);
         size = await blobs.write(key, bytes, controller.signal);
       } finally {
         clearInterval(watch);

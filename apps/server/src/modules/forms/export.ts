@@ -15,11 +15,11 @@ const params = z.strictObject({
 type Params = z.infer<typeof params>;
 
 const FIXED_COLUMNS: readonly ExportColumn[] = [
-  { key: 'id', header: 'Response ID' },
-  { key: 'form', header: 'Form' },
-  { key: 'version', header: 'Version' },
-  { key: 'submittedBy', header: 'Submitted By' },
-  { key: 'createdAt', header: 'Submitted At' },
+  { key: 'id', header: 'Response ID', type: 'integer' },
+  { key: 'form', header: 'Form', type: 'text' },
+  { key: 'version', header: 'Version', type: 'integer' },
+  { key: 'submittedBy', header: 'Submitted By', type: 'text' },
+  { key: 'createdAt', header: 'Submitted At', type: 'datetime' },
 ];
 /** The row key of a field's column: a field key has no colon, so a field named "version" is no fixed column. */
 const fieldColumn = (key: string) => `field:${key}`;
@@ -71,7 +71,7 @@ export function formResponsesSource(db: Db, users: Pick<UserDirectory, 'byIds'>)
       const add = ([key, field]: [string, FormField]) => {
         if (seen.has(key)) return;
         seen.add(key);
-        columns.push({ key: fieldColumn(key), header: field.label || key });
+        columns.push({ key: fieldColumn(key), header: field.label || key, type: 'text' });
       };
       const current = fieldsInOrder(template.metadata);
       current.forEach(add);

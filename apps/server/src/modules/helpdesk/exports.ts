@@ -1,5 +1,5 @@
 import { TICKET_COLUMNS, type TicketColumn, type TicketFilter, ticketFilterSchema } from '@sitewatch/contracts';
-import type { ExportScope, ExportSource } from '../downloads/registry.ts';
+import type { ExportColumnType, ExportScope, ExportSource } from '../downloads/registry.ts';
 import type { TicketService } from './ticket-service.ts';
 
 /** SPEC 9: the ticket export reads 100 rows a page, 500 ms apart, at most 10000 rows. */
@@ -29,6 +29,9 @@ const value: Record<TicketColumn, (t: Summary) => unknown> = {
   updatedAt: (t) => t.updatedAt,
 };
 const KEYS = Object.keys(TICKET_COLUMNS) as TicketColumn[];
+const DATES: ReadonlySet<TicketColumn> = new Set(['dueDate', 'createdAt', 'resolvedDate', 'assignedDate', 'updatedAt']);
+const typeOf = (key: TicketColumn): ExportColumnType =>
+  key === 'ticketId' ? 'text' : DATES.has(key) ? 'datetime' : key === 'acknowledged' ? 'boolean' : 'text';
 
 /**
  * The ticket list with the filters of the list screen, through the helpdesk's own service (its visibility
@@ -40,7 +43,7 @@ export function ticketExports(tickets: TicketService): ExportSource<TicketFilter
     kind: 'tickets',
     label: 'Tickets',
     params: ticketFilterSchema,
-    columns: KEYS.map((key) => ({ key, header: TICKET_COLUMNS[key] })),
+    columns: KEYS.map((key) => ({ key, header: TICKET_COLUMNS[key], type: typeOf(key) })),
     allowed: (scope) => scope.roles.some((r) => ADMIN_ROLES.includes(r)) || scope.permissions.includes('view_ticket'),
     ...TICKET_EXPORT,
     async count(scope, params) {

@@ -9,7 +9,7 @@ import {
   stockReportFilterSchema,
 } from '@sitewatch/contracts';
 import type { ZodType } from 'zod';
-import type { ExportScope, ExportSource } from '../downloads/index.ts';
+import type { ExportColumnType, ExportScope, ExportSource } from '../downloads/index.ts';
 import type { InventoryReports } from '../inventory/index.ts';
 import type { PurchaseRequestService } from '../purchase-requests/index.ts';
 
@@ -37,7 +37,7 @@ function reportSource<P, R extends Row>(
   kind: ReportKind,
   spec: {
     params: ZodType<P>;
-    columns: ReadonlyArray<readonly [key: string, header: string]>;
+    columns: ReadonlyArray<readonly [key: string, header: string, type: ExportColumnType]>;
     permission: string;
     count?(actor: Actor, params: P): Promise<number>;
     paging: 'offset' | 'id';
@@ -50,7 +50,7 @@ function reportSource<P, R extends Row>(
     kind,
     label: REPORT_KIND_LABELS[kind],
     params: spec.params,
-    columns: spec.columns.map(([key, header]) => ({ key, header })),
+    columns: spec.columns.map(([key, header, type]) => ({ key, header, type })),
     allowed: (scope) => scope.permissions.includes(spec.permission),
     pageSize: PAGE,
     count: count && ((scope, params) => count(actorOf(scope), params)),
@@ -72,17 +72,17 @@ export function createReportSources(deps: { inventory: InventoryReports; request
       'inventory-stock': reportSource('inventory-stock', {
         params: stockReportFilterSchema,
         columns: [
-          ['code', 'Code'],
-          ['name', 'Item'],
-          ['category', 'Category'],
-          ['storeName', 'Store'],
-          ['siteName', 'Site'],
-          ['onHand', 'On hand'],
-          ['unit', 'Unit'],
-          ['threshold', 'Low-stock threshold'],
-          ['low', 'Low'],
-          ['unitCost', 'Unit cost'],
-          ['value', 'Value'],
+          ['code', 'Code', 'text'],
+          ['name', 'Item', 'text'],
+          ['category', 'Category', 'text'],
+          ['storeName', 'Store', 'text'],
+          ['siteName', 'Site', 'text'],
+          ['onHand', 'On hand', 'integer'],
+          ['unit', 'Unit', 'text'],
+          ['threshold', 'Low-stock threshold', 'integer'],
+          ['low', 'Low', 'boolean'],
+          ['unitCost', 'Unit cost', 'decimal'],
+          ['value', 'Value', 'decimal'],
         ],
         permission: 'view_inventory',
         count: async (actor, params) => (await inventory.stock(actor, params, { offset: 0, limit: 1 })).totalCount,
@@ -93,15 +93,15 @@ export function createReportSources(deps: { inventory: InventoryReports; request
       'inventory-movements': reportSource('inventory-movements', {
         params: movementReportFilterSchema,
         columns: [
-          ['createdAt', 'Date'],
-          ['kind', 'Type'],
-          ['itemCode', 'Code'],
-          ['itemName', 'Item'],
-          ['quantity', 'Quantity'],
-          ['fromStore', 'From store'],
-          ['toStore', 'To store'],
-          ['ticketId', 'Ticket'],
-          ['note', 'Note'],
+          ['createdAt', 'Date', 'datetime'],
+          ['kind', 'Type', 'text'],
+          ['itemCode', 'Code', 'text'],
+          ['itemName', 'Item', 'text'],
+          ['quantity', 'Quantity', 'integer'],
+          ['fromStore', 'From store', 'text'],
+          ['toStore', 'To store', 'text'],
+          ['ticketId', 'Ticket', 'text'],
+          ['note', 'Note', 'text'],
         ],
         permission: 'view_inventory',
         count: async (actor, params) => (await inventory.movements(actor, params, { offset: 0, limit: 1 })).totalCount,
@@ -112,15 +112,15 @@ export function createReportSources(deps: { inventory: InventoryReports; request
       'inventory-consumption': reportSource('inventory-consumption', {
         params: consumptionReportFilterSchema,
         columns: [
-          ['period', 'Period'],
-          ['siteName', 'Site'],
-          ['itemCode', 'Code'],
-          ['itemName', 'Item'],
-          ['unit', 'Unit'],
-          ['issued', 'Issued'],
-          ['returned', 'Returned'],
-          ['consumed', 'Consumed'],
-          ['value', 'Value'],
+          ['period', 'Period', 'text'],
+          ['siteName', 'Site', 'text'],
+          ['itemCode', 'Code', 'text'],
+          ['itemName', 'Item', 'text'],
+          ['unit', 'Unit', 'text'],
+          ['issued', 'Issued', 'integer'],
+          ['returned', 'Returned', 'integer'],
+          ['consumed', 'Consumed', 'integer'],
+          ['value', 'Value', 'decimal'],
         ],
         permission: 'view_inventory',
         paging: 'offset',
@@ -129,16 +129,16 @@ export function createReportSources(deps: { inventory: InventoryReports; request
       'purchase-requests': reportSource('purchase-requests', {
         params: prReportFilterSchema,
         columns: [
-          ['number', 'Number'],
-          ['title', 'Title'],
-          ['state', 'State'],
-          ['source', 'Raised from'],
-          ['store', 'Store'],
-          ['site', 'Site'],
-          ['ticket', 'Ticket'],
-          ['requester', 'Requester'],
-          ['createdAt', 'Created'],
-          ['total', 'Total'],
+          ['number', 'Number', 'text'],
+          ['title', 'Title', 'text'],
+          ['state', 'State', 'text'],
+          ['source', 'Raised from', 'text'],
+          ['store', 'Store', 'text'],
+          ['site', 'Site', 'text'],
+          ['ticket', 'Ticket', 'text'],
+          ['requester', 'Requester', 'text'],
+          ['createdAt', 'Created', 'datetime'],
+          ['total', 'Total', 'decimal'],
         ],
         permission: 'view_purchaserequest',
         paging: 'id',
