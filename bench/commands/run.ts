@@ -8,60 +8,20 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { DEMO_TENANTS, seedFoundation } from '../../apps/server/src/demo/foundation.ts';
-import { type DbHandle, openPglite, openPostgres } from '../../apps/server/src/platform/db.ts';
-import { migrateToLatest } from '../../apps/server/src/platform/migrate.ts';
-import { adminQuery } from '../../apps/server/test/support/pg-admin.ts';
 import { signIn } from '../support/sign-in.ts';
+import { BENCH_CAPTCHA, withCommandsServer } from './server.ts';
 
 const DEVICES = Number(process.env.DEVICES ?? 500);
 const ADMIN_URL = process.env.BENCH_PG;
-const CAPTCHA = 'BENCH';
-const dataDir = mkdtempSync(join(tmpdir(), 'sw-bench-commands-'));
-const dbName = `sw_bench_commands_${randomBytes(4).toString('hex')}`;
-
-const admin = (statement: string) => adminQuery(ADMIN_URL as string, statement);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
 async function main() {
-  let database: DbHandle;
-  if (!ADMIN_URL) database = await openPglite(null);
-  else {
-    await admin(`create database ${dbName}`);
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    database = openPostgres(u.toString(), 10);
-  }
   let stopDevices = () => {};
-  try {
-    await migrateToLatest(database.db);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DEMO: 'false',
-      DATA_DIR: dataDir,
-      WEB_DIST: '/nonexistent',
-      CAPTCHA_FIXED_ANSWER: CAPTCHA,
-      LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
-    });
-    const { app, handles } = await buildApp({ config, database, logger: false });
-    await app.ready();
-    const tenantId = await seedFoundation(database.db, DEMO_TENANTS[0] as (typeof DEMO_TENANTS)[0]);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const base = `http://localhost:${port}`;
-    (app as unknown as { jobs: { start(): void } }).jobs.start();
-    await handles.telemetry.runtime.startMqtt({ port: 0 });
-    const mqttPort = handles.telemetry.runtime.mqttPort as number;
-
+  await withCommandsServer('commands', async ({ app, handles, database, tenantId, port, base, mqttPort }) => {
     const site = await database.db
       .insertInto('assets')
       .values({ tenant_id: tenantId, name: 'Bench Yard', address: ['Bench'] as never, metadata: '{}' as never })
@@ -101,7 +61,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
     const subscribed = handles.commands.dispatcher.connected().mqtt;
 
-    const session = await signIn(base, CAPTCHA);
+    const session = await signIn(base, BENCH_CAPTCHA);
     const ws = new WebSocket(`ws://localhost:${port}/ws`, { headers: { cookie: session.cookie, host: `localhost:${port}` } });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -167,11 +127,7 @@ async function main() {
     ws.close();
     stopDevices();
     await app.close();
-  } finally {
-    await database.close();
-    if (ADMIN_URL) await admin(`drop database if exists ${dbName}`).catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  }).finally(() => stopDevices());
 }
 
 await main();

@@ -23986,6 +23986,12 @@ export interface paths {
                                     id: number;
                                     name: string;
                                 } | null;
+                                history?: {
+                                    /** @enum {string} */
+                                    state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                    transport: string | null;
+                                    at: string;
+                                }[];
                             }[];
                             totalCount: number;
                         };
@@ -24047,6 +24053,12 @@ export interface paths {
                                 id: number;
                                 name: string;
                             } | null;
+                            history?: {
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                transport: string | null;
+                                at: string;
+                            }[];
                         };
                     };
                 };
@@ -24232,6 +24244,12 @@ export interface paths {
                                     id: number;
                                     name: string;
                                 } | null;
+                                history?: {
+                                    /** @enum {string} */
+                                    state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                    transport: string | null;
+                                    at: string;
+                                }[];
                             }[];
                             devicesCount: number;
                         };
@@ -24333,6 +24351,12 @@ export interface paths {
                                     id: number;
                                     name: string;
                                 } | null;
+                                history?: {
+                                    /** @enum {string} */
+                                    state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                    transport: string | null;
+                                    at: string;
+                                }[];
                             }[];
                             devicesCount: number;
                         };
@@ -24395,6 +24419,12 @@ export interface paths {
                                 id: number;
                                 name: string;
                             } | null;
+                            history?: {
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                                transport: string | null;
+                                at: string;
+                            }[];
                         };
                     };
                 };
@@ -28410,6 +28440,17 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -134,6 +134,8 @@ export const commandSchema = z.object({
   completedAt: z.string().nullable(),
   /** Who sent it (null: the system). */
   createdBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** Every state change, oldest first, with the transport that held the command then (only when read one by one). */
+  history: z.array(z.object({ state: z.enum(COMMAND_STATES), transport: z.string().nullable(), at: z.string() })).optional(),
 });
 export type DeviceCommand = z.infer<typeof commandSchema>;
 

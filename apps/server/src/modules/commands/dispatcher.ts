@@ -74,12 +74,15 @@ export function createDispatcher(deps: {
   let chain: Promise<void> = Promise.resolve();
   const acks: number[] = [];
   let ackTimer: NodeJS.Timeout | undefined;
+  /** The acknowledgements being written, in the order they came (a requeue waits for them). */
+  let ackWrites: Promise<void> = Promise.resolve();
   const replies: Array<Parameters<typeof repo.markRepliedMany>[1][number]> = [];
   const brokerSeen = new Map<number, { token: string; at: number }>();
   const arriving = new Set<number>();
   /** Devices whose connection went away, with their tenant, waiting to have their unacknowledged commands queued. */
   const departing = new Map<number, number>();
   let replyBatch: Promise<void> | null = null;
+  let replyWrites: Promise<void> = Promise.resolve();
 
   const inflightOf = (clientId: string) => {
     let messages = inflight.get(clientId);
@@ -99,10 +102,35 @@ export function createDispatcher(deps: {
   };
   const fail = (error: unknown) => log.error({ err: error }, 'device command dispatch failed');
 
+  /** Writes the acknowledgements received so far (sent → delivered); resolves once they and those before are written. */
+  function flushAcks() {
+    if (ackTimer) clearTimeout(ackTimer);
+    ackTimer = undefined;
+    const ids = acks.splice(0);
+    if (ids.length > 0) {
+      ackWrites = ackWrites.then(() => repo.markDelivered(db, null, ids, clock.now()).then(report)).catch(fail);
+    }
+    return ackWrites;
+  }
+
+  /**
+   * sent → queued for commands whose device may not have them. An acknowledgement received before is written first,
+   * so that a PUBACK is never undone by the disconnect (or failed write) that follows it.
+   */
+  async function requeue(ids: number[]) {
+    if (ids.length === 0) return;
+    await flushAcks();
+    report(await repo.requeue(db, ids));
+  }
+
+  /** Replies not yet written are written before a command is claimed, so that a command answered is never sent again. */
+  const repliesWritten = () => Promise.all([replyBatch, replyWrites]).catch(() => undefined);
+
   /** Writes what waits for these embedded-broker subscribers, claimed (queued → sent) in one statement. */
   async function sendMqtt(deviceIds: number[]) {
     const broker = runtime.broker;
     if (!broker || deviceIds.length === 0) return [];
+    await repliesWritten();
     const claimed = await repo.claimPendingFor(db, deviceIds, clock.now(), 'mqtt');
     const failed: number[] = [];
     const sent: repo.Changed[] = [];
@@ -122,7 +150,7 @@ export function createDispatcher(deps: {
       }),
     );
     report(sent);
-    if (failed.length > 0) report(await repo.requeue(db, failed));
+    await requeue(failed);
     return claimed;
   }
 
@@ -200,13 +228,9 @@ export function createDispatcher(deps: {
         const devices = [...departing];
         departing.clear();
         for (let i = 0; i < devices.length; i += 500) {
+          await flushAcks();
           const unacked = await repo.sentOverMqtt(db, devices.slice(i, i + 500));
-          report(
-            await repo.requeue(
-              db,
-              unacked.map((r) => r.id),
-            ),
-          );
+          await requeue(unacked.map((r) => r.id));
         }
       })
       .catch(fail);
@@ -239,7 +263,7 @@ export function createDispatcher(deps: {
             if (claimed.length === 0) return;
             set.delete(waiter);
             if (waiter.take(first)) report(claimed);
-            else report(await repo.requeue(db, [first.id]));
+            else await requeue([first.id]);
           })(),
         );
         continue;
@@ -281,11 +305,7 @@ export function createDispatcher(deps: {
       acks.push(commandId);
       // the acknowledgements of a burst (a bulk command) are written together
       if (ackTimer) return;
-      ackTimer = setTimeout(() => {
-        ackTimer = undefined;
-        const ids = acks.splice(0);
-        void repo.markDelivered(db, null, ids, clock.now()).then(report).catch(fail);
-      }, ACK_BATCH_MS);
+      ackTimer = setTimeout(() => void flushAcks(), ACK_BATCH_MS);
     },
     seenOnBroker(device) {
       const now = clock.now().getTime();
@@ -303,16 +323,21 @@ export function createDispatcher(deps: {
       const id = Number(requestId);
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) return Promise.resolve();
       replies.push({ deviceId: device.id, id, ...readReply(payload) });
-      // the replies of a burst are written together; each device's publish is acknowledged once its reply is
+      // the replies of a burst are written together; each device's publish is acknowledged once its reply is. A
+      // reply that could not be written rejects: the broker then acknowledges nothing and the device sends it again
       if (!replyBatch) {
-        replyBatch = new Promise<void>((resolve) => setTimeout(resolve, ACK_BATCH_MS)).then(async () => {
+        replyBatch = new Promise<void>((resolve) => setTimeout(resolve, ACK_BATCH_MS)).then(() => {
           replyBatch = null;
           const batch = replies.splice(0);
-          try {
-            report(await repo.markRepliedMany(db, batch, clock.now()));
-          } catch (error) {
-            fail(error);
-          }
+          const write = replyWrites
+            .catch(() => undefined)
+            .then(() => repo.markRepliedMany(db, batch, clock.now()))
+            .then(report, (error: unknown) => {
+              fail(error);
+              throw error;
+            });
+          replyWrites = write;
+          return write;
         });
       }
       return replyBatch;

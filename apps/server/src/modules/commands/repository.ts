@@ -100,6 +100,17 @@ export function commandById(db: Db, tenantId: number, id: number) {
   return db.selectFrom('device_commands').select(COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 }
 
+/** The command's state changes, oldest first. */
+export function historyOf(db: Db, tenantId: number, commandId: number) {
+  return db
+    .selectFrom('device_command_history')
+    .select(['state', 'transport', 'at'])
+    .where('tenant_id', '=', tenantId)
+    .where('command_id', '=', commandId)
+    .orderBy('id')
+    .execute();
+}
+
 export async function listCommands(
   db: Db,
   viewer: Viewer,
@@ -297,8 +308,9 @@ export function markDelivered(db: Db, deviceId: number | null, ids: number[], no
 }
 
 /**
- * Replies of a burst in one statement: each sent/delivered two-way command of its own device → successful or failed
- * (also one claimed for the external broker whose PUBACK is not recorded yet: the reply proves it was published).
+ * Replies of a burst in one statement: each two-way command of its own device that is not final yet → successful or
+ * failed. A queued command is answered too: the device had it (a reply proves it) and the acknowledgement was lost
+ * with its connection, or the command was claimed for the external broker and its PUBACK is not recorded yet.
  */
 export async function markRepliedMany(
   db: Db,
@@ -317,7 +329,7 @@ export async function markRepliedMany(
       completed_at = ${now}::timestamptz
     from (values ${values}) as v(id, device_id, state, response, error)
     where c.id = v.id and c.device_id = v.device_id and not c.oneway
-      and (c.state in ('sent', 'delivered') or (c.state = 'queued' and c.transport = 'broker'))
+      and c.state in ('queued', 'sent', 'delivered')
     returning c.id, c.tenant_id, c.device_id, c.asset_id, c.bulk_id, c.state`.execute(db);
   return rows;
 }

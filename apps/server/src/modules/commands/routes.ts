@@ -119,14 +119,21 @@ export function deviceRpcRoutes(app: FastifyInstance, opts: { ingest: Ingest; di
         schema: {
           tags: ['device-api'],
           params: replyParams,
-          response: { 200: z.object({}).passthrough(), 401: z.object({}).passthrough() },
+          response: { 200: z.object({}).passthrough(), 401: z.object({}).passthrough(), 503: z.object({}).passthrough() },
         },
       },
       async (request, reply) => {
         const device = await ingest.deviceForToken(request.params.token);
         if (!device) return reply.status(401).send(unknownToken);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await dispatcher.handler.replied(device, request.params.requestId, body);
+        try {
+          await dispatcher.handler.replied(device, request.params.requestId, body);
+        } catch {
+          return reply
+            .status(503)
+            .header('Retry-After', '1')
+            .send({ detail: 'The reply could not be recorded, send it again.', code: 'unavailable' });
+        }
         return reply.status(200).send({});
       },
     );

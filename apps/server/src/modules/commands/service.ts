@@ -248,7 +248,11 @@ export function createCommandService(deps: CommandServiceDeps) {
 
     async one(viewer: Viewer, id: number): Promise<DeviceCommand> {
       const row = await visibleCommand(viewer, id);
-      return toCommand(row, await names(viewer.tenantId, [row.created_by]));
+      const [byId, history] = await Promise.all([names(viewer.tenantId, [row.created_by]), repo.historyOf(db, viewer.tenantId, id)]);
+      return {
+        ...toCommand(row, byId),
+        history: history.map((h) => ({ state: h.state as CommandState, transport: h.transport, at: iso(h.at) as string })),
+      };
     },
 
     async bulks(viewer: Viewer, page: number, limit: number): Promise<BulkCommandList> {

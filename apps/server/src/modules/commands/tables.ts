@@ -43,7 +43,18 @@ export interface DeviceCommandsTable {
   timeout_at: MaybeStamp;
 }
 
+/** Every state (or transport) change of a command, written by a trigger on device_commands. */
+export interface DeviceCommandHistoryTable {
+  id: Generated<string>;
+  tenant_id: number;
+  command_id: number;
+  state: string;
+  transport: string | null;
+  at: Stamp;
+}
+
 export interface CommandTables {
   device_command_bulks: DeviceCommandBulksTable;
   device_commands: DeviceCommandsTable;
+  device_command_history: DeviceCommandHistoryTable;
 }
