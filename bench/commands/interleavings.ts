@@ -88,6 +88,7 @@ async function main() {
     const total: InterleavingOutcome = { executedTwice: 0, repliesLost: 0, resentAfterAck: 0, neverDelivered: 0 };
     const failing: number[] = [];
     let next = 0;
+    let finished = 0;
     let steps = 0;
     const started = performance.now();
     await Promise.all(
@@ -112,7 +113,7 @@ async function main() {
               .execute();
             console.log(run, plan.join(' '), JSON.stringify(outcome), JSON.stringify(rows));
           }
-          if ((run + 1) % 1000 === 0) process.stderr.write(`  ${run + 1} interleavings\n`);
+          if (++finished % 500 === 0) process.stderr.write(`  ${finished} interleavings: ${JSON.stringify(total)}\n`);
         }
       }),
     );
