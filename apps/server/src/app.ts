@@ -17,6 +17,7 @@ import { type CalendarPort, createCalendarModule } from './modules/calendar/inde
 import { type ClustersPort, createClustersModule } from './modules/clusters/index.ts';
 import { type CommandsPort, createCommandsModule } from './modules/commands/index.ts';
 import { createDashboardReads, createDashboardSources, createDashboardsModule, type DashboardsPort } from './modules/dashboards/index.ts';
+import { createDeviceApiModule, type DeviceApiPort } from './modules/device-api/index.ts';
 import { createDeviceOpsModule } from './modules/device-ops/index.ts';
 import { createDeviceRecords, createDevicesModule } from './modules/devices/index.ts';
 import { createDownloadsModule, type DownloadsPort } from './modules/downloads/index.ts';
@@ -89,6 +90,7 @@ export interface AppHandles {
   notifications: NotificationsPort;
   helpdesk: HelpdeskPort;
   telemetry: TelemetryPort;
+  deviceApi: DeviceApiPort;
   alarms: AlarmsPort;
   video: VideoPort;
   downloads: DownloadsPort;
@@ -272,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     users: users.ports.directory,
   });
   const telemetry = createTelemetryModule({ database, config, events, log, devices: deviceRecords, directory });
+  const deviceApi = createDeviceApiModule({ db, clock, telemetry: telemetry.ports, provision: devices.ports.provision });
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
   const video = createVideoModule({
     db,
@@ -452,6 +455,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     push,
     notifications,
     telemetry,
+    deviceApi,
     alarms,
     video,
     helpdesk,
@@ -494,6 +498,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       notifications: notifications.ports,
       helpdesk: helpdesk.ports,
       telemetry: telemetry.ports,
+      deviceApi: deviceApi.ports,
       alarms: alarms.ports,
       video: video.ports,
       downloads: downloads.ports,

@@ -624,13 +624,17 @@ describe('discovery and inventory', () => {
       provisionDeviceSecret: cred.provisionDeviceSecret,
     });
     expect(again.json().status).toBe('FAILURE');
-    // Another tenant's host does not know this customer's key.
+    // The key names the tenant, whatever host the device reached: never the host's tenant.
     const elsewhere = await t.anonymous(HOST_B).post('/api/v1/provision', {
       deviceName: 'GW-002',
       provisionDeviceKey: cred.provisionDeviceKey,
       provisionDeviceSecret: cred.provisionDeviceSecret,
     });
-    expect(elsewhere.json().status).toBe('NOT_FOUND');
+    expect(elsewhere.json().status).toBe('SUCCESS');
+    const inB = await t.login('customeradmin', HOST_B);
+    expect((await inB.get('/iotapp/devices/?discovered=true')).json().contents.map((d: { label: string }) => d.label)).not.toContain(
+      'GW-002',
+    );
 
     const discovered = (await admin.get('/iotapp/devices/?discovered=true')).json();
     const gw = discovered.contents.find((d: { label: string }) => d.label === 'GW-001');

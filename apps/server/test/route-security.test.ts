@@ -158,3 +158,22 @@ describe('device secrets', () => {
     expect(answered).toBeGreaterThan(100);
   }, 600_000);
 });
+
+describe('device API routes', () => {
+  it('refuses an unknown device token on every route that takes one', async () => {
+    const deviceRoutes = t.app.routeCatalog.filter((r) => r.access.tenantless && r.url.includes(':token'));
+    expect(deviceRoutes.length).toBeGreaterThanOrEqual(7);
+    const failures: string[] = [];
+    for (const route of deviceRoutes) {
+      const url = route.url.replace(':token', 'not-a-device-token').replace(/:(\w+)/g, '1');
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: route.method === 'GET' && url.includes('?') === false ? `${url}?timeout=0` : url,
+        headers: { host: 'devices.example.net', 'content-type': 'application/json' },
+        payload: route.method === 'GET' ? undefined : '{}',
+      });
+      if (res.statusCode !== 401) failures.push(`${route.method} ${route.url} -> ${res.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@ export * from './common.ts';
 export * from './constants.ts';
 export * from './csv.ts';
 export * from './dashboards.ts';
+export * from './device-api.ts';
 export * from './device-ops.ts';
 export * from './devices.ts';
 export * from './downloads.ts';

@@ -5,6 +5,7 @@ import type { CalendarTables } from '../modules/calendar/tables.ts';
 import type { ClusterTables } from '../modules/clusters/tables.ts';
 import type { CommandTables } from '../modules/commands/tables.ts';
 import type { DashboardTables } from '../modules/dashboards/tables.ts';
+import type { DeviceApiTables } from '../modules/device-api/tables.ts';
 import type { DeviceOpsTables } from '../modules/device-ops/tables.ts';
 import type { DeviceTables } from '../modules/devices/tables.ts';
 import type { DownloadTables } from '../modules/downloads/tables.ts';
@@ -38,6 +39,7 @@ export interface Database
     SiteTables,
     DeviceTables,
     DeviceOpsTables,
+    DeviceApiTables,
     VideoTables,
     TelemetryTables,
     AlarmTables,

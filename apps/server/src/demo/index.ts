@@ -2,6 +2,7 @@ import type { Db } from '../platform/db.ts';
 import { analysisSeeder } from './analysis.ts';
 import { calendarSeeder } from './calendar.ts';
 import { dashboardsSeeder } from './dashboards.ts';
+import { deviceApiSeeder } from './device-api.ts';
 import { deviceOpsSeeder } from './device-ops.ts';
 import { fieldWorkSeeder } from './field-work.ts';
 import { formsSeeder } from './forms.ts';
@@ -44,6 +45,7 @@ export const seeders: Seeder[] = [
   dashboardsSeeder,
   videoEvidenceSeeder,
   videoCameraTablesSeeder,
+  deviceApiSeeder,
 ];
 
 /**

@@ -6,6 +6,7 @@ import { fieldWorkObjectRoutes as fieldWork } from '../attendance-fixtures.ts';
 import { calendarObjectRoutes as calendar } from '../calendar-fixtures.ts';
 import { commandsObjectRoutes as commands } from '../commands-fixtures.ts';
 import { dashboardsObjectRoutes as dashboards } from '../dashboards-fixtures.ts';
+import { deviceApiObjectRoutes as deviceApi } from '../device-api-fixtures.ts';
 import { deviceOpsObjectRoutes as deviceOps } from '../device-ops-fixtures.ts';
 import { directoriesObjectRoutes as directories } from '../directories-fixtures.ts';
 import { formsObjectRoutes as forms } from '../forms-fixtures.ts';
@@ -59,6 +60,8 @@ export const OBJECT_ROUTES: Record<string, ObjectFixture> = {
   ...deviceOps,
   // device commands, server-side RPC (issue 17)
   ...commands,
+  // ThingsBoard device API: shared attributes (issue 45)
+  ...deviceApi,
   // video (issue 7)
   'GET /api/cameras/:camId/': video.camera,
   'PUT /api/cameras/:camId/configs/': video.configs,

@@ -13,7 +13,7 @@ import { deviceExports } from './exports.ts';
 import { createDeviceMaintenance, type DeviceMaintenance } from './maintenance.ts';
 import { camerasMappedTo, deleteMappingsOf, deviceById, renameSiteRoot, replaceHardware, templateExists } from './repository.ts';
 import { deviceRoutes } from './routes.ts';
-import { createDeviceService } from './service.ts';
+import { createDeviceService, type DeviceService } from './service.ts';
 
 export type {
   ActivityRow,
@@ -85,7 +85,7 @@ export interface DevicesPorts {
   tickets: SystemTickets;
   sites: SiteService;
   /** The site customer whose device-provisioning key this is (the sites module owns customers). */
-  provisionCustomer(tenantId: number, key: string): Promise<{ id: number; provision_secret: string } | undefined>;
+  provisionCustomer(key: string): Promise<{ id: number; tenant_id: number; provision_secret: string } | undefined>;
   exports: ExportRegistry;
   /** Names in the alarm-action log (the users module owns users). */
   users: UserDirectory;
@@ -94,6 +94,8 @@ export interface DevicesPorts {
 export interface DevicesPort {
   /** Maintenance mode switched by the system (calendar maintenance windows). */
   maintenance: DeviceMaintenance;
+  /** ThingsBoard's device provisioning (also reached over MQTT through the device-api module). */
+  provision: DeviceService['provision'];
 }
 
 /** Devices: the list and tree, templates, mappings, provisioning, alarm actions. */
@@ -111,7 +113,7 @@ export function createDevicesModule(ports: DevicesPorts): DomainModule<DevicesPo
   const catalog = createCatalogService(db, ports.sites);
   for (const source of deviceExports(devices)) ports.exports.registerSource(source);
   return {
-    ports: { maintenance: createDeviceMaintenance(db, ports.events) },
+    ports: { maintenance: createDeviceMaintenance(db, ports.events), provision: devices.provision },
     register(app) {
       deviceRoutes(app, { db, devices, catalog, sites: ports.sites, provisionRateLimit: 30 });
     },

@@ -25,6 +25,8 @@ import {
   entityMappingQuerySchema,
   entityMappingSchema,
   idParamSchema,
+  provisionRequestSchema,
+  provisionResponseSchema,
   statusCountsQuerySchema,
   statusCountsSchema,
   templateListQuerySchema,
@@ -33,7 +35,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { hasPermission, permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { hasPermission, permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { viewerOf } from '../sites/scope.ts';
 import type { SiteService } from '../sites/service.ts';
@@ -236,29 +238,17 @@ export function deviceRoutes(
   );
 
   // Device self-provisioning (ThingsBoard's provision API): a device presenting its customer's key and secret is
-  // registered as discovered, waiting for an administrator to add it to the inventory.
+  // registered as discovered in that customer's tenant (the key names it, whatever host the device reached),
+  // waiting for an administrator to add it to the inventory. The same over MQTT: see the device-api module.
   r.post(
     '/api/v1/provision',
     {
-      config: { access: { public: true, csrf: false }, rateLimit: { max: opts.provisionRateLimit, timeWindow: '1 minute' } },
-      schema: {
-        tags,
-        body: z.object({
-          deviceName: z.string().trim().min(1).max(120),
-          deviceType: deviceTypeSchema.default('ROUTER'),
-          provisionDeviceKey: z.string().min(1).max(100),
-          provisionDeviceSecret: z.string().min(1).max(100),
-        }),
-        response: {
-          200: z.object({
-            status: z.enum(['SUCCESS', 'NOT_FOUND', 'FAILURE']),
-            credentialsType: z.literal('ACCESS_TOKEN').optional(),
-            credentialsValue: z.string().optional(),
-            errorMsg: z.string().optional(),
-          }),
-        },
+      config: {
+        access: { tenantless: true, public: true, csrf: false },
+        rateLimit: { max: opts.provisionRateLimit, timeWindow: '1 minute' },
       },
+      schema: { tags: ['device-api'], body: provisionRequestSchema, response: { 200: provisionResponseSchema } },
     },
-    async (request) => devices.provision(requireTenant(request).id, request.body),
+    async (request) => devices.provision(request.body),
   );
 }

@@ -14,6 +14,8 @@ import {
   deviceMetadataSchema,
   type deviceUpdateSchema,
   NO_SPACES_LABEL,
+  type ProvisionRequest,
+  type ProvisionResponse,
   publicMetadata,
   withoutUrlCredentials,
 } from '@sitewatch/contracts';
@@ -134,7 +136,7 @@ export function createDeviceService(deps: {
   /** The helpdesk raises the ticket an alarm action asks for (SPEC 2.14). */
   tickets: SystemTickets;
   /** The customer whose device-provisioning key this is (the sites module owns customers). */
-  provisionCustomer: (tenantId: number, key: string) => Promise<{ id: number; provision_secret: string } | undefined>;
+  provisionCustomer: (key: string) => Promise<{ id: number; tenant_id: number; provision_secret: string } | undefined>;
   /** Names of who took each alarm action (the users module owns users). */
   users: Pick<UserDirectory, 'byIds'>;
   /** The sites devices are placed at (the sites module owns them). */
@@ -453,21 +455,23 @@ export function createDeviceService(deps: {
 
     deviceById: (tenantId: number, id: number) => repo.deviceById(db, tenantId, id),
 
-    /** ThingsBoard's provision API: a device with its customer's key and secret registers itself as discovered. */
-    async provision(
-      tenantId: number,
-      body: { deviceName: string; deviceType: DeviceType; provisionDeviceKey: string; provisionDeviceSecret: string },
-    ) {
-      const customer = await deps.provisionCustomer(tenantId, body.provisionDeviceKey);
+    /**
+     * ThingsBoard's provision API: a device with its customer's key and secret registers itself as discovered, in
+     * the tenant of that customer (the key names it: keys are unique), with the token it brought or a new one.
+     */
+    async provision(body: ProvisionRequest): Promise<ProvisionResponse> {
+      const customer = await deps.provisionCustomer(body.provisionDeviceKey);
       if (!customer || !safeEqual(customer.provision_secret, body.provisionDeviceSecret)) {
-        return { status: 'NOT_FOUND' as const, errorMsg: 'Provision data was not found!' };
+        return { status: 'NOT_FOUND', errorMsg: 'Provision data was not found!' };
       }
-      const accessToken = randomToken(15);
+      const accessToken = body.token ?? randomToken(15);
+      const deviceType: DeviceType = body.deviceType ?? 'ROUTER';
+      const name = body.deviceName ?? `${deviceType}-${randomToken(6)}`;
       try {
-        await repo.insertDevice(db, tenantId, {
-          name: body.deviceName,
-          label: body.deviceName,
-          type: body.deviceType,
+        await repo.insertDevice(db, customer.tenant_id, {
+          name,
+          label: name,
+          type: deviceType,
           assetId: null,
           parentId: null,
           templateId: null,
@@ -476,10 +480,16 @@ export function createDeviceService(deps: {
           metadata: { muteDevice: false, maintenance: false, enableDevice: true, customerId: customer.id },
         });
       } catch (error) {
-        if (isUniqueViolation(error)) return { status: 'FAILURE' as const, errorMsg: 'Device with this name already exists' };
+        if (isUniqueViolation(error)) {
+          const tokenTaken = String((error as { constraint?: string }).constraint ?? '').includes('token');
+          return {
+            status: 'FAILURE',
+            errorMsg: tokenTaken ? 'Device credentials are already in use' : 'Device with this name already exists',
+          };
+        }
         throw error;
       }
-      return { status: 'SUCCESS' as const, credentialsType: 'ACCESS_TOKEN' as const, credentialsValue: accessToken };
+      return { status: 'SUCCESS', credentialsType: 'ACCESS_TOKEN', credentialsValue: accessToken };
     },
   };
 }

@@ -115,11 +115,6 @@ export const rotateSecret = (db: Db, tenantId: number, id: number, secret: strin
     .executeTakeFirst()
     .then((r) => Number(r.numUpdatedRows) > 0);
 
-/** Device self-provisioning: the customer whose key the device presents, within the request's tenant. */
-export const customerByProvisionKey = (db: Db, tenantId: number, key: string) =>
-  db
-    .selectFrom('customers')
-    .select(['id', 'provision_secret'])
-    .where('tenant_id', '=', tenantId)
-    .where('provision_key', '=', key)
-    .executeTakeFirst();
+/** Device self-provisioning: the customer whose key the device presents (keys are unique across tenants). */
+export const customerByProvisionKey = (db: Db, key: string) =>
+  db.selectFrom('customers').select(['id', 'tenant_id', 'provision_secret']).where('provision_key', '=', key).executeTakeFirst();

@@ -115,7 +115,7 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
     async rotate(tenantId: number, id: number) {
       if (!(await repo.rotateSecret(db, tenantId, id, randomToken(24)))) throw notFound();
     },
-    byProvisionKey: (tenantId: number, key: string) => repo.customerByProvisionKey(db, tenantId, key),
+    byProvisionKey: (key: string) => repo.customerByProvisionKey(db, key),
   };
 }
 export type SiteCustomerService = ReturnType<typeof createSiteCustomerService>;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
 import { type DbHandle, openPostgres } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { DomainModule } from '../../platform/module.ts';
@@ -13,7 +14,7 @@ import { createTelemetryRuntime, type TelemetryRuntime } from './runtime.ts';
 import { createTelemetryService } from './service.ts';
 
 export type { BatchDevice, Ingest } from './ingest.ts';
-export type { DeviceRpcHandler, TelemetryRuntime } from './runtime.ts';
+export type { DeviceApiHandler, DeviceRpcHandler, TelemetryRuntime } from './runtime.ts';
 
 export interface TelemetryPorts {
   database: DbHandle;
@@ -30,6 +31,10 @@ export interface TelemetryPort {
   ingest: Ingest;
   /** The MQTT side and the background timers: main starts them, tests drive them. */
   runtime: TelemetryRuntime;
+  /** The device, if the caller's tenant owns it and the caller sees its site (404 otherwise). */
+  visibleDevice(auth: AuthContext, deviceId: number): Promise<{ id: number; asset_id: number | null }>;
+  /** A device's client attributes, as it last reported them. */
+  clientAttributes(tenantId: number, deviceId: number, keys?: string[]): Promise<Array<{ key: string; value: unknown }>>;
 }
 
 /**
@@ -65,7 +70,12 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
   });
   const service = createTelemetryService({ repo, link, directory, config });
   return {
-    ports: { ingest, runtime },
+    ports: {
+      ingest,
+      runtime,
+      visibleDevice: service.visibleDevice,
+      clientAttributes: (tenantId, deviceId, keys) => repo.clientAttributes(tenantId, deviceId, keys),
+    },
     register(app) {
       deviceApiRoutes(app, { ingest });
       telemetryRoutes(app, { service, ingest, mqttClients: () => runtime.broker?.clients().length ?? 0 });

@@ -177,6 +177,18 @@ export function createTelemetryRepository(db: Db) {
       return { telemetry, attributes };
     },
 
+    /** A device's client attributes (all, or these keys). */
+    async clientAttributes(tenantId: number, deviceId: number, keys?: string[]) {
+      if (keys?.length === 0) return [];
+      let q = db
+        .selectFrom('device_attributes')
+        .select(['key', 'value'])
+        .where('tenant_id', '=', tenantId)
+        .where('device_id', '=', deviceId);
+      if (keys) q = q.where('key', 'in', keys);
+      return q.orderBy('key').execute();
+    },
+
     async latestOf(tenantId: number, deviceIds: number[], keys: string[] | undefined) {
       let q = db
         .selectFrom('telemetry_latest')

@@ -1,4 +1,4 @@
-import { DEVICE_TOPICS } from '@sitewatch/contracts';
+import { DEVICE_API_TOPICS, DEVICE_TOPICS } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../platform/mqtt/broker.ts';
 import { type ExternalConsumer, startExternalConsumer } from '../../platform/mqtt/external.ts';
@@ -34,6 +34,34 @@ export interface DeviceRpcHandler {
   brokerConnected?(): void;
 }
 
+/**
+ * The rest of ThingsBoard's device API over the embedded broker (the device-api module): attribute requests and
+ * updates, device-side RPC, and provisioning clients (MQTT username `provision`).
+ */
+export interface DeviceApiHandler {
+  /** Topic filters a device (or, with `provisioning`, a provisioning client) may subscribe to. */
+  subscribable(topic: string, provisioning: boolean): boolean;
+  subscribed(device: IngestDevice, clientId: string, topic: string): void;
+  disconnected(device: IngestDevice, clientId: string): void;
+  /** A device's publish on one of the handler's topics (resolves once answered); null: not one of its topics. */
+  published(device: IngestDevice, clientId: string, topic: string, payload: Buffer): Promise<void> | null;
+  /** A provisioning client's publish; null: not a provisioning topic. */
+  provision(clientId: string, topic: string, payload: Buffer): Promise<void> | null;
+}
+
+/** The principal of a client connected with the username `provision`: it may only ask to be provisioned. */
+export const PROVISIONING_CLIENT: IngestDevice = Object.freeze({
+  id: 0,
+  tenantId: 0,
+  label: 'provision',
+  type: '',
+  templateId: null,
+  assetId: null,
+  status: '',
+  token: '',
+  keyTypes: undefined,
+});
+
 /** `v1/devices/{who}/rpc/response/{requestId}` → its parts, or null. */
 export function parseRpcResponseTopic(topic: string): { who: string; requestId: string } | null {
   const parts = topic.split('/');
@@ -67,6 +95,7 @@ export function createTelemetryRuntime(deps: {
   let broker: EmbeddedBroker<IngestDevice> | null = null;
   let external: ExternalConsumer | null = null;
   let rpc: DeviceRpcHandler | null = null;
+  let deviceApi: DeviceApiHandler | null = null;
   const timers: NodeJS.Timeout[] = [];
   let sweeping = false;
   const afterSweep: Array<() => Promise<void>> = [];
@@ -77,8 +106,18 @@ export function createTelemetryRuntime(deps: {
   /** What the broker waits for before it acknowledges: the commit for QoS 1, nothing for QoS 0. */
   const ackAfter = (result: SubmitResult, qos: number) => (result.ok && qos > 0 ? result.stored : STORED);
 
-  function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number): Promise<void> {
+  function handleEmbedded(device: IngestDevice, topic: string, payload: Buffer, qos: number, clientId: string): Promise<void> {
+    if (device === PROVISIONING_CLIENT) {
+      const answered = deviceApi?.provision(clientId, topic, payload);
+      if (answered) return answered;
+      ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
+      return Promise.reject(new Error('a provisioning client may publish only a provision request'));
+    }
     const parsed = parseDeviceTopic(topic);
+    if (!parsed && deviceApi) {
+      const answered = deviceApi.published(device, clientId, topic, payload);
+      if (answered) return answered;
+    }
     if (!parsed && rpc) {
       const reply = parseRpcResponseTopic(topic);
       if (reply && (reply.who === 'me' || reply.who === device.token)) return rpc.replied(device, reply.requestId, payload);
@@ -123,7 +162,7 @@ export function createTelemetryRuntime(deps: {
 
   async function recheckTokens() {
     if (!broker) return;
-    const tokens = [...new Set(broker.clients().map((c) => c.principal.token))];
+    const tokens = [...new Set(broker.clients().flatMap((c) => (c.principal === PROVISIONING_CLIENT ? [] : [c.principal.token])))];
     if (tokens.length === 0) return;
     const live = await deps.checkTokens(tokens);
     const dead = new Set(tokens.filter((t) => !live.has(t)));
@@ -150,6 +189,10 @@ export function createTelemetryRuntime(deps: {
     /** Hands device commands their MQTT side (subscriptions, acks, replies); set before `startMqtt`. */
     handleRpc(handler: DeviceRpcHandler) {
       rpc = handler;
+    },
+    /** Hands attributes, device-side RPC and provisioning their MQTT side; set before `startMqtt`. */
+    handleDeviceApi(handler: DeviceApiHandler) {
+      deviceApi = handler;
     },
     /** How long a device stays Online after its last message. */
     inactivityTimeoutSeconds: settings.inactivityTimeoutSeconds,
@@ -191,13 +234,29 @@ export function createTelemetryRuntime(deps: {
         host: settings.host,
         port: overrides.port ?? settings.mqttPort,
         log,
-        authenticate: async (username) => (username ? ingest.deviceForToken(username) : null),
+        authenticate: async (username) => {
+          if (username === DEVICE_API_TOPICS.provisionUsername && deviceApi) return PROVISIONING_CLIENT;
+          return username ? ingest.deviceForToken(username) : null;
+        },
         onPublish: handleEmbedded,
         overloaded: () => ingest.buffer.full,
-        subscribable: (topic) => rpc?.subscribable(topic) ?? false,
-        onSubscribe: (device, clientId, _topic, qos) => rpc?.subscribed(device, clientId, qos),
-        onDisconnect: (device, clientId) => rpc?.disconnected(device, clientId),
-        onAck: (device, clientId, messageId) => rpc?.acked(device, clientId, messageId),
+        subscribable: (topic, device) => {
+          if (device === PROVISIONING_CLIENT) return deviceApi?.subscribable(topic, true) ?? false;
+          return (rpc?.subscribable(topic) || deviceApi?.subscribable(topic, false)) ?? false;
+        },
+        onSubscribe: (device, clientId, topic, qos) => {
+          if (device === PROVISIONING_CLIENT) return;
+          if (rpc?.subscribable(topic)) rpc.subscribed(device, clientId, qos);
+          else deviceApi?.subscribed(device, clientId, topic);
+        },
+        onDisconnect: (device, clientId) => {
+          if (device === PROVISIONING_CLIENT) return;
+          rpc?.disconnected(device, clientId);
+          deviceApi?.disconnected(device, clientId);
+        },
+        onAck: (device, clientId, messageId) => {
+          if (device !== PROVISIONING_CLIENT) rpc?.acked(device, clientId, messageId);
+        },
       });
     },
     /** Latest values caught up with the history (after a crash), then the offline sweep, token re-check and partition upkeep on timers. */

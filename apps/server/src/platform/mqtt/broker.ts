@@ -15,14 +15,14 @@ export interface BrokerOptions<P> {
   /** The principal for these credentials, or null to refuse the connection (CONNACK "not authorized"). */
   authenticate(username: string | undefined, password: Buffer | undefined, clientId: string): Promise<P | null>;
   /** Handles a publish; resolve to acknowledge it, reject to close the client's connection without an ack. */
-  onPublish(principal: P, topic: string, payload: Buffer, qos: number): Promise<void>;
+  onPublish(principal: P, topic: string, payload: Buffer, qos: number, clientId: string): Promise<void>;
   /**
    * Whether publishes now wait for room (the caller is full). A client that publishes meanwhile is read no further
    * until there is room: its socket's buffer fills, then the kernel's, and TCP makes the device wait.
    */
   overloaded?(): boolean;
   /** Topic filters a client may subscribe to (none when absent); each granted subscription is reported. */
-  subscribable?(topic: string): boolean;
+  subscribable?(topic: string, principal: P): boolean;
   onSubscribe?(principal: P, clientId: string, topic: string, qos: number): void;
   onDisconnect?(principal: P, clientId: string): void;
   /** The client acknowledged (PUBACK) a QoS 1 message the server sent it with `send`. */
@@ -79,7 +79,7 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
       const principal = (client as WithPrincipal<P>)[PRINCIPAL];
       if (principal === undefined) return callback(new Error('not authenticated'));
       gate.holdIfOverloaded(client.conn as Socket);
-      options.onPublish(principal, packet.topic, packet.payload as Buffer, packet.qos).then(
+      options.onPublish(principal, packet.topic, packet.payload as Buffer, packet.qos, client.id).then(
         () => {
           callback(null);
           gate.reopen();
@@ -91,7 +91,8 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
       );
     },
     authorizeSubscribe(client, subscription, callback) {
-      const allowed = client && options.subscribable?.(subscription.topic);
+      const principal = client ? (client as WithPrincipal<P>)[PRINCIPAL] : undefined;
+      const allowed = principal !== undefined && options.subscribable?.(subscription.topic, principal);
       if (!allowed) return callback(null, null);
       callback(null, { ...subscription, qos: Math.min(subscription.qos, 1) as 0 | 1 });
     },
@@ -123,7 +124,8 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
     const principal = client ? (client as WithPrincipal<P>)[PRINCIPAL] : undefined;
     if (principal === undefined || !client) return;
     for (const sub of subscriptions) {
-      if ((sub.qos as number) !== 128 && options.subscribable?.(sub.topic)) options.onSubscribe?.(principal, client.id, sub.topic, sub.qos);
+      if ((sub.qos as number) !== 128 && options.subscribable?.(sub.topic, principal))
+        options.onSubscribe?.(principal, client.id, sub.topic, sub.qos);
     }
   });
   // A clean session keeps no outgoing store, so aedes cannot tell which message a PUBACK is for: report its id.
