@@ -255,6 +255,52 @@ describe('provisioning', () => {
   });
 });
 
+describe('MQTT 5', () => {
+  it('speaks the whole device API with an MQTT 5 client', async () => {
+    const d = await sharedDevice();
+    await admin.put(`/api/device-api/devices/${d.id}/shared-attributes/`, { level: 2 });
+    const fw = await firmware(d.accessToken, 5);
+    expect(await fw.subscribe(T.attributesResponseSubscription)).toBe(1);
+    expect(await fw.subscribe(T.attributes, 0)).toBe(0);
+    expect(await fw.subscribe(T.clientRpcResponseSubscription)).toBe(1);
+    expect(await fw.subscribe(COMMAND_TOPICS.requestSubscription)).toBe(1);
+    await publish(fw.client, 'v1/devices/me/telemetry', JSON.stringify({ temperature: 21 }));
+    await publish(fw.client, T.attributes, JSON.stringify({ fw: '5.0' }));
+    await publish(fw.client, `${T.attributesRequestPrefix}1`, JSON.stringify({ clientKeys: 'fw', sharedKeys: 'level' }));
+    expect(await fw.next(T.attributesResponse('1'))).toEqual({ client: { fw: '5.0' }, shared: { level: 2 } });
+    await admin.put(`/api/device-api/devices/${d.id}/shared-attributes/`, { level: 3 });
+    expect(await fw.next(T.attributes)).toEqual({ level: 3 });
+    await publish(fw.client, `${T.clientRpcRequestPrefix}5`, JSON.stringify({ method: 'getCurrentTime' }));
+    expect(await fw.next(T.clientRpcResponse('5'))).toEqual({ time: expect.any(Number) });
+    const sent = (await admin.post('/api/commands/', { deviceId: d.id, method: 'blink' })).json() as DeviceCommand;
+    expect(await fw.next(COMMAND_TOPICS.request(sent.id))).toEqual({ method: 'blink', params: {} });
+    await publish(fw.client, COMMAND_TOPICS.response(sent.id), '{"done":true}');
+    await eventually(async () => (await admin.get(`/api/commands/${sent.id}/`)).json().state === 'successful');
+    await new Promise<void>((resolve, reject) => fw.client.unsubscribe(T.attributes, (error) => (error ? reject(error) : resolve())));
+    expect(closes.get(fw.client)).toBe(0);
+  });
+
+  it('says why it refuses: CONNACK, SUBACK and DISCONNECT reason codes', async () => {
+    const refused = await connectDevice(url, { username: 'no-such-token', clientId: 'v5-x', protocolVersion: 5 }).then(
+      () => null,
+      (e: { code?: number }) => e,
+    );
+    expect(refused?.code).toBe(135);
+
+    const d = await sharedDevice();
+    const fw = await firmware(d.accessToken, 5);
+    // SUBACK reason code 135, which the client library reports by its name
+    await expect(fw.subscribe('v1/devices/+/telemetry')).rejects.toThrow('Subscribe error: Not authorized');
+    const disconnect = new Promise<{ reasonCode?: number; properties?: { reasonString?: string } }>((resolve) =>
+      fw.client.once('disconnect', (packet) => resolve(packet)),
+    );
+    fw.client.publish('some/other/topic', 'x', { qos: 1 });
+    const packet = await disconnect;
+    expect(packet.reasonCode).toBe(135);
+    expect(packet.properties?.reasonString).toMatch(/publish allowed only to/);
+  });
+});
+
 describe('refusals carry a reason', () => {
   it('refuses an unknown token with CONNACK 5 (MQTT 3.1.1)', async () => {
     const error = await connectDevice(url, { username: 'no-such-token', clientId: 'x1' }).then(

@@ -124,7 +124,11 @@ export function createTelemetryRuntime(deps: {
     }
     if (!parsed || (parsed.who !== 'me' && parsed.who !== device.token)) {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
-      return Promise.reject(new Error('publish allowed only to v1/devices/me/telemetry and v1/devices/me/attributes'));
+      return Promise.reject(
+        new Error(
+          'publish allowed only to v1/devices/me/telemetry, v1/devices/me/attributes, and the request and response topics of attributes and RPC',
+        ),
+      );
     }
     // refused input is counted and acknowledged, so that the device does not resend it forever
     const result = ingest.submit(device, parsed.kind, payload, true);

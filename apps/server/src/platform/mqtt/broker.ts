@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import './packet-numbers.ts';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { acceptMqtt5, DISCONNECT_REASONS, installMqtt5, sayWhyBeforeClosing } from './mqtt5.ts';
 
 /**
  * The embedded MQTT broker (aedes). It knows nothing of devices: the caller decides who may connect
@@ -54,8 +55,13 @@ export class MqttPortInUseError extends Error {
 }
 
 export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise<EmbeddedBroker<P>> {
+  installMqtt5();
   const broker = await Aedes.createBroker({
     concurrency: 1000,
+    preConnect(client, packet, callback) {
+      acceptMqtt5(client.conn, packet);
+      callback(null, true);
+    },
     authenticate(client, username, password, done) {
       options.authenticate(username, password, client.id).then(
         (principal) => {
@@ -84,10 +90,11 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
           callback(null);
           gate.reopen();
         },
-        (error: Error) => {
-          callback(error);
-          gate.reopen();
-        },
+        (error: Error) =>
+          void sayWhyBeforeClosing(client.conn as Socket, DISCONNECT_REASONS.notAuthorized, error.message).then(() => {
+            callback(error);
+            gate.reopen();
+          }),
       );
     },
     authorizeSubscribe(client, subscription, callback) {
