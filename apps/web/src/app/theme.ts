@@ -14,6 +14,8 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false): Theme {
     ...(reducedMotion ? STILL : {}),
     palette: {
       mode,
+      // Labels on filled buttons and chips (contained warning, info, …) pass WCAG AA: black where white would not.
+      contrastThreshold: 4.5,
       primary: { main: dark ? '#64b5f6' : '#1565c0' },
       secondary: { main: dark ? '#80cbc4' : '#00796b' },
       background: dark ? { default: '#10141a', paper: '#1b222c' } : { default: '#f4f6f8', paper: '#ffffff' },

@@ -12,11 +12,13 @@ import {
   type TemplateTelemetry,
 } from '@sitewatch/contracts/devices';
 import type { ReactNode } from 'react';
+import { filledChip, useStatusColours } from '../../lib/contrast.ts';
 import { formatRelative } from '../../lib/format.ts';
 
 /** Online / Offline / Not yet connected, in the status colours. */
 export function StatusChip({ status }: { status: string }) {
-  const colour = DEVICE_STATUS_COLOURS[status as DeviceStatus] ?? '#9e9e9e';
+  const colours = useStatusColours();
+  const colour = colours.text(DEVICE_STATUS_COLOURS[status as DeviceStatus] ?? '#9e9e9e');
   return (
     <Chip
       size="small"
@@ -31,7 +33,7 @@ export function StatusChip({ status }: { status: string }) {
 export function AlarmChip({ alarmStatus }: { alarmStatus: string | null }) {
   if (!alarmStatus) return null;
   const colour = ALARM_STATUS_COLOURS[alarmStatus as AlarmStatus] ?? '#4F6F77';
-  return <Chip size="small" label={alarmStatus} sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }} />;
+  return <Chip size="small" label={alarmStatus} sx={{ ...filledChip(colour), fontWeight: 600 }} />;
 }
 
 /** Maintenance, muted and disabled flags of a device. */

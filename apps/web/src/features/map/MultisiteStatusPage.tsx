@@ -16,6 +16,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { filledChip } from '../../lib/contrast.ts';
 import { countOf } from '../../lib/format.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useAssetAlias } from '../sites/alias.ts';
@@ -133,8 +134,8 @@ function MultisiteMap() {
         actions={
           <>
             <Chip label={countOf(list.length, alias.toLowerCase())} />
-            <Chip label={`${online} online`} sx={{ bgcolor: statusColour('Online'), color: '#fff' }} />
-            <Chip label={`${offline} offline`} sx={{ bgcolor: statusColour('Offline'), color: '#fff' }} />
+            <Chip label={`${online} online`} sx={filledChip(statusColour('Online'))} />
+            <Chip label={`${offline} offline`} sx={filledChip(statusColour('Offline'))} />
           </>
         }
       />

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { DEFAULT_DEVICE_TYPE_CONFIG, DEVICE_STATUS_COLOURS, type DeviceType, SUMMARY_STATUS_LABELS } from '@sitewatch/contracts/devices';
 import { SITE_SUMMARY } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
+import { useStatusColours } from '../../lib/contrast.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { type TypeCount, useStatusCounts } from '../devices/api.ts';
 
@@ -26,6 +27,7 @@ function CountCard({
   selected: boolean;
   onSelect(): void;
 }) {
+  const colours = useStatusColours();
   return (
     <Card
       variant="outlined"
@@ -47,7 +49,7 @@ function CountCard({
               ] as const
             ).map(([key, status]) => (
               <Box key={key} sx={{ display: 'contents' }}>
-                <Typography variant="body2" sx={{ color: DEVICE_STATUS_COLOURS[status] }}>
+                <Typography variant="body2" sx={{ color: colours.text(DEVICE_STATUS_COLOURS[status]) }}>
                   {SUMMARY_STATUS_LABELS[key]}
                 </Typography>
                 <Typography variant="body2" sx={{ fontWeight: 600, textAlign: 'right' }}>

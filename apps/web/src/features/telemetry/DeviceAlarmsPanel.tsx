@@ -6,6 +6,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { ALARM_STATUS_COLOURS, type AlarmStatus } from '@sitewatch/contracts/devices';
 import { can } from '../../lib/access.ts';
+import { filledChip, useStatusColours } from '../../lib/contrast.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
@@ -13,12 +14,13 @@ import { useAlarms } from './api.ts';
 
 export function SeverityChip({ severity, cleared }: { severity: string; cleared?: boolean }) {
   const colour = ALARM_STATUS_COLOURS[severity as AlarmStatus] ?? '#4F6F77';
+  const colours = useStatusColours();
   return (
     <Chip
       size="small"
       label={severity}
       variant={cleared ? 'outlined' : 'filled'}
-      sx={cleared ? { borderColor: colour, color: colour } : { bgcolor: colour, color: '#fff' }}
+      sx={cleared ? { borderColor: colours.text(colour), color: colours.text(colour) } : filledChip(colour)}
     />
   );
 }

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { filledChip } from '../../../lib/contrast.ts';
 import type { Query } from '../../../lib/http-client.ts';
 import { usePollingFallback } from '../../../lib/realtime.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
@@ -31,12 +32,9 @@ export function StatusStrip({ type, filter }: { type: DeviceType; filter: Query 
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }} data-testid="status-strip">
       <Chip label={`Total ${c?.total ?? 0}`} />
-      <Chip label={`${SUMMARY_STATUS_LABELS.online} ${c?.online ?? 0}`} sx={{ bgcolor: DEVICE_STATUS_COLOURS.Online, color: '#fff' }} />
-      <Chip label={`${SUMMARY_STATUS_LABELS.offline} ${c?.offline ?? 0}`} sx={{ bgcolor: DEVICE_STATUS_COLOURS.Offline, color: '#fff' }} />
-      <Chip
-        label={`${SUMMARY_STATUS_LABELS.notC} ${c?.notC ?? 0}`}
-        sx={{ bgcolor: DEVICE_STATUS_COLOURS['Not yet connected'], color: '#fff' }}
-      />
+      <Chip label={`${SUMMARY_STATUS_LABELS.online} ${c?.online ?? 0}`} sx={filledChip(DEVICE_STATUS_COLOURS.Online)} />
+      <Chip label={`${SUMMARY_STATUS_LABELS.offline} ${c?.offline ?? 0}`} sx={filledChip(DEVICE_STATUS_COLOURS.Offline)} />
+      <Chip label={`${SUMMARY_STATUS_LABELS.notC} ${c?.notC ?? 0}`} sx={filledChip(DEVICE_STATUS_COLOURS['Not yet connected'])} />
     </Box>
   );
 }

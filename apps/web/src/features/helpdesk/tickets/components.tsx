@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
+import { filledChip, useStatusColours } from '../../../lib/contrast.ts';
 import { type Assignee, type DeviceOption, type SiteOption, useAssignees, useDeviceOptions, usePriorities, useSiteOptions } from './api.ts';
 import { priorityColour, statusColour } from './model.ts';
 
@@ -15,7 +16,7 @@ export function StatusChip({ status, size = 'small' }: { status: string; size?: 
     <Chip
       size={size}
       label={TICKET_STATUS_LABELS[status as TicketStatus] ?? status}
-      sx={{ bgcolor: colour, color: '#fff', fontWeight: 600 }}
+      sx={{ ...filledChip(colour), fontWeight: 600 }}
       data-testid="status-chip"
       data-status={status}
     />
@@ -24,7 +25,7 @@ export function StatusChip({ status, size = 'small' }: { status: string; size?: 
 
 export function PriorityChip({ priority }: { priority: string }) {
   const priorities = usePriorities();
-  const colour = priorityColour(priorities.data?.contents, priority);
+  const colour = useStatusColours().text(priorityColour(priorities.data?.contents, priority));
   return <Chip size="small" variant="outlined" label={priority} sx={{ borderColor: colour, color: colour, fontWeight: 600 }} />;
 }
 
