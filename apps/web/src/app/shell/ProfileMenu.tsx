@@ -50,7 +50,8 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
     <>
       <ButtonBase
         onClick={(event) => setAnchor(event.currentTarget)}
-        aria-label={t('topBar.profile', { name })}
+        // The name and role the button shows are its name too (WCAG 2.5.3), the menu it opens is in aria-haspopup.
+        aria-label={[name, roleText].filter(Boolean).join(', ')}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
         aria-controls={anchor ? 'profile-menu' : undefined}

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -43,17 +44,19 @@ export function SideNav({ items, ticketAlias, open, temporary, onClose }: Props)
     <Box component="nav" id="side-nav" aria-label={t('nav.menu')} sx={{ width: SIDE_NAV_WIDTH, py: 1 }} data-testid="side-nav">
       {hasScreen(OPEN_TICKETS_SHORTCUT) ? (
         <List dense disablePadding sx={{ px: 1, mb: 1 }}>
-          <ListItemButton
-            component={RouterLink}
-            to={OPEN_TICKETS_SHORTCUT}
-            onClick={temporary ? onClose : undefined}
-            data-testid="nav-open-tickets"
-          >
-            <ListItemIcon>
-              <PendingActionsOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('nav.openTickets', { ticket: ticketAlias || DEFAULT_ALIASES.ticket })} />
-          </ListItemButton>
+          <ListItem disablePadding>
+            <ListItemButton
+              component={RouterLink}
+              to={OPEN_TICKETS_SHORTCUT}
+              onClick={temporary ? onClose : undefined}
+              data-testid="nav-open-tickets"
+            >
+              <ListItemIcon>
+                <PendingActionsOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary={t('nav.openTickets', { ticket: ticketAlias || DEFAULT_ALIASES.ticket })} />
+            </ListItemButton>
+          </ListItem>
         </List>
       ) : null}
       <List dense disablePadding sx={{ px: 1 }}>
@@ -111,8 +114,9 @@ function NavEntry({ item, pathname, depth, onNavigate }: { item: MenuItem; pathn
   const indent = { pl: 2 + depth * 2 };
   if (item.children?.length) {
     const groupId = `nav-group-${depth}-${item.label.replace(/\W+/g, '-')}`;
+    // Every entry is a list item of its list, a group's own list inside it (valid list markup for screen readers).
     return (
-      <>
+      <ListItem disablePadding sx={{ display: 'block' }}>
         <ListItemButton
           onClick={() => setExpanded((v) => !v)}
           aria-expanded={expanded}
@@ -133,23 +137,25 @@ function NavEntry({ item, pathname, depth, onNavigate }: { item: MenuItem; pathn
             ))}
           </List>
         </Collapse>
-      </>
+      </ListItem>
     );
   }
   return (
-    <ListItemButton
-      component={RouterLink}
-      to={item.value}
-      selected={active}
-      aria-current={active ? 'page' : undefined}
-      onClick={onNavigate}
-      sx={{ ...indent, borderRadius: 1, mb: 0.25 }}
-      data-testid={`nav-item-${item.value}`}
-    >
-      <ListItemIcon>
-        <NavIcon name={item.icon} />
-      </ListItemIcon>
-      <ListItemText primary={item.label} />
-    </ListItemButton>
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      <ListItemButton
+        component={RouterLink}
+        to={item.value}
+        selected={active}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+        sx={{ ...indent, borderRadius: 1, mb: 0.25 }}
+        data-testid={`nav-item-${item.value}`}
+      >
+        <ListItemIcon>
+          <NavIcon name={item.icon} />
+        </ListItemIcon>
+        <ListItemText primary={item.label} />
+      </ListItemButton>
+    </ListItem>
   );
 }

@@ -28,6 +28,16 @@ export function PasswordLoginForm({ role, onResult }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const captchaRequest = useRef(0);
+  const form = useRef<HTMLFormElement>(null);
+  // After a refused sign-in the focus goes back to the password (the fields were disabled while it was sent, which
+  // would leave the focus on the page itself), so the next Tab reaches the new captcha.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals === 0 || busy) return;
+    const field = form.current?.querySelector<HTMLInputElement>('input[name="password"]');
+    field?.focus();
+    field?.select();
+  }, [refusals, busy]);
 
   const loadCaptcha = useCallback(async () => {
     const request = ++captchaRequest.current;
@@ -92,10 +102,12 @@ export function PasswordLoginForm({ role, onResult }: Props) {
       const message = await onResult(result);
       if (message) {
         setError(message);
+        setRefusals((n) => n + 1);
         void loadCaptcha();
       }
     } catch (failure) {
       setError(loginErrorMessage(failure));
+      setRefusals((n) => n + 1);
       void loadCaptcha();
     } finally {
       setBusy(false);
@@ -103,7 +115,7 @@ export function PasswordLoginForm({ role, onResult }: Props) {
   };
 
   return (
-    <form className="login__form" noValidate onSubmit={handleSubmit} data-testid="password-login-form">
+    <form ref={form} className="login__form" noValidate onSubmit={handleSubmit} data-testid="password-login-form">
       {error ? <ErrorBox>{error}</ErrorBox> : null}
       <Field
         label={t('login.username')}

@@ -227,7 +227,16 @@ export function CalendarPage() {
         data-color-scheme={theme.palette.mode}
         data-testid="calendar"
         aria-busy={items.isFetching}
-        sx={{ p: { xs: 0.5, sm: 1.5 }, fontSize: { xs: 13, sm: 14 }, minHeight: 400, minWidth: 0, overflowX: 'auto' }}
+        sx={{
+          p: { xs: 0.5, sm: 1.5 },
+          fontSize: { xs: 13, sm: 14 },
+          minHeight: 400,
+          minWidth: 0,
+          overflowX: 'auto',
+          // Event chips are targets of at least 24 px (WCAG 2.5.8), and show their focus.
+          '& .fc-daygrid-event': { minHeight: 24, alignItems: 'center' },
+          '& .fc-event:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
+        }}
       >
         <FullCalendar
           plugins={[classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}

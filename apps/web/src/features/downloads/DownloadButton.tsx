@@ -53,6 +53,8 @@ export function DownloadButton() {
             value={progress}
             size={36}
             thickness={3}
+            // the button's own name says how far the downloads are
+            aria-hidden
             sx={{
               position: 'absolute',
               color: active.length ? downloadStatusColour('processing') : downloadStatusColour(jobs[0]?.status ?? ''),

@@ -1,5 +1,6 @@
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -31,18 +32,19 @@ export function UserDashboardsNav({ onNavigate }: { onNavigate?: () => void }) {
       {items.map((d) => {
         const to = `/dashboards/${d.id}/view`;
         return (
-          <ListItemButton
-            key={d.id}
-            component={RouterLink}
-            to={to}
-            selected={location.pathname.startsWith(`/dashboards/${d.id}/`)}
-            onClick={onNavigate}
-          >
-            <ListItemIcon>
-              <DashboardOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={d.name} slotProps={{ primary: { noWrap: true } }} />
-          </ListItemButton>
+          <ListItem key={d.id} disablePadding>
+            <ListItemButton
+              component={RouterLink}
+              to={to}
+              selected={location.pathname.startsWith(`/dashboards/${d.id}/`)}
+              onClick={onNavigate}
+            >
+              <ListItemIcon>
+                <DashboardOutlined fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary={d.name} slotProps={{ primary: { noWrap: true } }} />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </List>

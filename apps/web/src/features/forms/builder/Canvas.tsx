@@ -66,14 +66,15 @@ export function Palette({ onAdd }: { onAdd(type: FormFieldType): void }) {
 }
 
 function PaletteItem({ type, onAdd }: { type: FormFieldType; onAdd(type: FormFieldType): void }) {
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: `palette:${type}` });
+  const { listeners, setNodeRef, isDragging } = useDraggable({ id: `palette:${type}` });
   return (
     <Box component="li" ref={setNodeRef} sx={{ opacity: isDragging ? 0.5 : 1 }}>
       <Button
         fullWidth
         variant="outlined"
         size="small"
-        startIcon={<DragIndicator {...listeners} {...attributes} aria-label={`Drag ${FIELD_LABELS[type]}`} />}
+        // The button adds the field by keyboard; the handle drags it by pointer only, so it takes no Tab stop of its own.
+        startIcon={<DragIndicator {...listeners} />}
         onClick={() => onAdd(type)}
         sx={{ justifyContent: 'flex-start' }}
         data-testid={`palette-${type}`}

@@ -55,6 +55,7 @@ function Bars({
             <LinearProgress
               variant="determinate"
               value={(100 * r.count) / max}
+              aria-label={`${title}: ${label ? label(r.key) : r.key}, ${r.count}`}
               sx={{ height: 10, borderRadius: 5, '& .MuiLinearProgress-bar': r.color ? { bgcolor: r.color } : undefined }}
             />
             <Typography variant="body2" align="right">

@@ -218,6 +218,7 @@ function TicketList({ fixedType }: { fixedType?: TicketType }) {
   // The export runs as a server job with the list's filters; it then shows in the downloads job centre.
   const canExport = Boolean(exportSources.data?.some((source) => source.kind === 'tickets'));
   const exportList = () => {
+    if (startExport.isPending) return;
     if (range.from && range.to && exceedsMonths(range.from, range.to)) {
       toast.error(EXPORT_RANGE_MESSAGE);
       return;
@@ -340,7 +341,13 @@ function TicketList({ fixedType }: { fixedType?: TicketType }) {
         </Tooltip>
         {canExport ? (
           <Tooltip title="Export CSV">
-            <IconButton onClick={exportList} disabled={startExport.isPending} aria-label="Export" data-testid="open-export">
+            <IconButton
+              onClick={exportList}
+              // aria-disabled, not disabled: a disabled button would drop the keyboard focus to the page
+              aria-disabled={startExport.isPending}
+              aria-label="Export"
+              data-testid="open-export"
+            >
               <FileDownloadOutlined />
             </IconButton>
           </Tooltip>
