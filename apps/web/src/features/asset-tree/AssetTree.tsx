@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ASSET_MESSAGES, ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
 import { useQueryClient } from '@tanstack/react-query';
-import { type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAssetAlias } from '../sites/alias.ts';
 import { assetQuery } from '../sites/api.ts';
@@ -18,6 +18,7 @@ import { NodeIcon } from './NodeIcon.tsx';
 import { revealSite } from './reveal.ts';
 import { TreeContextMenu } from './TreeContextMenu.tsx';
 import { fetchChildren, searchTree } from './tree-api.ts';
+import { focusable, treeKey } from './tree-keys.ts';
 import { initialTree, ROOT, type Row, selectionTarget, type TreeAction, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
 import { useAlarmRefresh } from './useAlarmRefresh.ts';
 
@@ -235,6 +236,45 @@ function VirtualRows(props: {
       setScrollTop(el.scrollTop);
     }
   }, [reveal, rows]);
+  // One Tab stop: the active row (roving tabindex); the keys of the tree pattern move it (tree-keys.ts).
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const typed = useRef({ text: '', at: 0 });
+  const moved = useRef(false);
+  const current = focusable(rows).some((r) => r.key === activeKey) ? activeKey : (props.selectedKey ?? focusable(rows)[0]?.key ?? null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !moved.current || !current) return;
+    moved.current = false;
+    const index = rows.findIndex((r) => r.key === current);
+    const top = index * ROW_HEIGHT;
+    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
+      setScrollTop(el.scrollTop);
+    }
+    requestAnimationFrame(() => el.querySelector<HTMLElement>(`[data-row="${CSS.escape(current)}"]`)?.focus());
+  }, [current, rows]);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    let text = '';
+    if (event.key.length === 1 && event.key !== ' ') {
+      const now = Date.now();
+      typed.current = { text: (now - typed.current.at < 700 ? typed.current.text : '') + event.key, at: now };
+      text = typed.current.text;
+    }
+    const action = treeKey(rows, current, event.key, text);
+    if (!action) return;
+    event.preventDefault();
+    const row = rows.find((r) => r.key === action.key);
+    if (action.kind === 'focus') {
+      moved.current = true;
+      setActiveKey(action.key);
+    } else if (row?.kind === 'node' && (action.kind === 'expand' || action.kind === 'collapse')) {
+      props.onToggle(row);
+    } else if (action.kind === 'activate') {
+      if (row?.kind === 'node') props.onSelect(row.state.node);
+      else if (row?.kind === 'loadMore') props.onMore(row.parent);
+    }
+  };
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(props.rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   return (
@@ -242,6 +282,7 @@ function VirtualRows(props: {
       ref={ref}
       role="tree"
       aria-label="Asset tree"
+      onKeyDown={onKeyDown}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       sx={{ flex: 1, overflowY: 'auto', position: 'relative' }}
     >
@@ -265,6 +306,11 @@ function VirtualRows(props: {
                 key={row.key}
                 component="button"
                 type="button"
+                role="treeitem"
+                aria-level={row.depth + 1}
+                tabIndex={current === row.key ? 0 : -1}
+                data-row={row.key}
+                onFocus={() => setActiveKey(row.key)}
                 onClick={() => props.onMore(row.parent)}
                 data-testid="tree-load-more"
                 sx={{
@@ -294,6 +340,10 @@ function VirtualRows(props: {
               aria-expanded={node.children ? row.state.expanded : undefined}
               aria-selected={selected}
               aria-level={row.depth + 1}
+              aria-label={node.text}
+              tabIndex={current === row.key ? 0 : -1}
+              data-row={row.key}
+              onFocus={(e) => e.target === e.currentTarget && setActiveKey(row.key)}
               data-testid="tree-node"
               data-node={row.key}
               onContextMenu={(e) => props.onContextMenu(e, node)}
@@ -308,6 +358,7 @@ function VirtualRows(props: {
                 pl: `${indent}px`,
                 bgcolor: selected ? 'action.selected' : undefined,
                 '&:hover': { bgcolor: 'action.hover' },
+                '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
                 whiteSpace: 'nowrap',
               }}
             >
@@ -316,6 +367,7 @@ function VirtualRows(props: {
                   size="small"
                   sx={{ p: 0.25 }}
                   aria-label={row.state.expanded ? `Collapse ${node.text}` : `Expand ${node.text}`}
+                  tabIndex={-1}
                   onClick={() => props.onToggle(row)}
                   data-testid="tree-toggle"
                 >
@@ -333,6 +385,7 @@ function VirtualRows(props: {
               <Box
                 component="button"
                 type="button"
+                tabIndex={-1}
                 onClick={() => props.onSelect(node)}
                 onDoubleClick={() => node.children && props.onToggle(row)}
                 sx={{

@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
 import type { TicketColumn } from '@sitewatch/contracts/helpdesk/admin';
 import type { TicketSummary } from '@sitewatch/contracts/helpdesk/tickets';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { formatRelative } from '../../../lib/format.ts';
 import { PriorityChip, StatusChip } from './components.tsx';
@@ -23,12 +23,36 @@ import { ALL_COLUMNS, columnLabel, columnText, groupByDay, type ListType, SORTAB
 
 /** The four ways to show a page of tickets: table, grouped by day, thumbnails and compact (SPEC 2.15). */
 
-function cell(column: TicketColumn, t: TicketSummary, type: ListType): ReactNode {
+/**
+ * The ticket's link in the grid: the grid is one Tab stop with arrow keys inside (the grid pattern), so the link
+ * takes the grid's tab index and the focus when its cell has it; Enter then opens the ticket.
+ */
+function GridLink({ to, hasFocus, tabIndex, children }: { to: string; hasFocus: boolean; tabIndex: -1 | 0; children: ReactNode }) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (hasFocus) ref.current?.focus();
+  }, [hasFocus]);
+  return (
+    <Link ref={ref} to={to} tabIndex={tabIndex} data-testid="ticket-link">
+      {children}
+    </Link>
+  );
+}
+
+function cell(column: TicketColumn, t: TicketSummary, type: ListType, focus?: { hasFocus: boolean; tabIndex: -1 | 0 }): ReactNode {
   if (column === 'status') return <StatusChip status={t.status} />;
   if (column === 'priority') return <PriorityChip priority={t.priority} />;
   if (column === 'ticketId') {
+    const to = viewPath(type === 'all' ? 'all' : t.type, t.id);
+    if (focus) {
+      return (
+        <GridLink to={to} hasFocus={focus.hasFocus} tabIndex={focus.tabIndex}>
+          {t.ticketId}
+        </GridLink>
+      );
+    }
     return (
-      <Link to={viewPath(type === 'all' ? 'all' : t.type, t.id)} data-testid="ticket-link">
+      <Link to={to} data-testid="ticket-link">
         {t.ticketId}
       </Link>
     );
@@ -79,7 +103,7 @@ export function TableView(props: PagingProps & { orderBy: string; onOrder(orderB
     flex: WIDTH[c] ? undefined : (FLEX[c] ?? 1),
     width: WIDTH[c],
     minWidth: WIDTH[c] ?? MIN_TEXT_WIDTH[c] ?? 120,
-    renderCell: (p) => cell(c, p.row, props.type),
+    renderCell: (p) => cell(c, p.row, props.type, { hasFocus: p.hasFocus, tabIndex: p.tabIndex }),
     valueGetter: (_v, row) => columnText(c, row),
   }));
   const field = props.orderBy.replace(/^-/, '');
