@@ -13,6 +13,8 @@ import { type AlarmsPort, createAlarmsModule } from './modules/alarms/index.ts';
 import { type AnalysisPort, createAnalysisModule } from './modules/analysis/index.ts';
 import { type AttendancePort, createAttendanceModule, type SiteStills } from './modules/attendance/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
+import { BACKUP_FAILED_VERB, backupFailureMetadata, createBackupsModule } from './modules/backups/index.ts';
+import type { BackupService } from './modules/backups/service.ts';
 import { type CalendarPort, createCalendarModule } from './modules/calendar/index.ts';
 import { type ClustersPort, createClustersModule } from './modules/clusters/index.ts';
 import { type CommandsPort, createCommandsModule } from './modules/commands/index.ts';
@@ -42,6 +44,7 @@ import type { RouteAccess } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
+import { type BackupRunner, createBackupRunner } from './platform/backup/runner.ts';
 import { createLocalBlobStore } from './platform/blobs.ts';
 import type { DbHandle } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
@@ -105,6 +108,7 @@ export interface AppHandles {
   inventory: InventoryPort;
   purchaseRequests: PurchaseRequestPort;
   reports: ReportsPort;
+  backups: { backups: BackupService; runner: BackupRunner };
 }
 
 export interface BuiltApp {
@@ -437,6 +441,30 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     telemetry: telemetry.ports,
     userNames: userAdmin.ports.userNames,
   });
+  const backupRunner = createBackupRunner(database, dataDir);
+  const backups = createBackupsModule({
+    db,
+    jobs,
+    log,
+    clock,
+    runner: backupRunner,
+    settings: config.backup,
+    installTenant: config.tenancy.defaultTenant,
+    alertAdmins: async (message) => {
+      const tenant = await tenants.bySlug(config.tenancy.defaultTenant);
+      if (!tenant) return;
+      const admins = await users.ports.directory.withRoles(tenant.id, ['sysadmin']);
+      await notifications.ports.notify(
+        tenant.id,
+        admins.map((u) => u.id),
+        {
+          verb: BACKUP_FAILED_VERB,
+          message,
+          metadata: backupFailureMetadata(message),
+        },
+      );
+    },
+  });
   const system = createSystemModule({
     isShuttingDown: () => app.shuttingDown,
     dependencies: {
@@ -476,6 +504,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clusters,
     activityLog,
     downloads,
+    backups,
   ];
 
   registerAccessHooks(app, { resolveTenant: tenants.resolve, authenticate: auth.ports.auth.authenticate, csrf });
@@ -513,6 +542,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       snmp: snmp.ports,
       commands: commands.ports,
       calendar: calendar.ports,
+      backups: { ...backups.ports, runner: backupRunner },
     },
   };
 }

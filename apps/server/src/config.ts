@@ -97,6 +97,21 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** false: the heap is neither trimmed nor held small, nor malloc's free pages given back, when the process goes quiet (platform/idle-memory.ts; the benchmark compares both). */
   MEMORY_TRIM: bool.default(true),
+  /** Where backups go (scheduled, before migrations, and `npm run backup` without --out): DATA_DIR/backups by default. */
+  BACKUP_DIR: z.string().optional(),
+  /** Hours between scheduled backups (0: none). */
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365)
+    .default(24),
+  /** Scheduled backups kept; older ones are removed. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  /** Scheduled backups take the camera recordings too (they can be large). */
+  BACKUP_WITH_RECORDINGS: bool.default(false),
+  /** A backup before migrations are applied to a database that holds data. */
+  BACKUP_BEFORE_MIGRATE: bool.default(true),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -119,6 +134,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl: e.PUBLIC_URL,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    backup: {
+      dir: resolve(e.BACKUP_DIR ?? resolve(dataDir, 'backups')),
+      everyHours: e.BACKUP_EVERY_HOURS,
+      keep: e.BACKUP_KEEP,
+      withRecordings: e.BACKUP_WITH_RECORDINGS,
+      beforeMigrate: e.BACKUP_BEFORE_MIGRATE,
+    },
     logLevel: e.LOG_LEVEL,
     tenancy: {
       defaultTenant: e.DEFAULT_TENANT,

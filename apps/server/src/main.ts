@@ -7,15 +7,48 @@ import { type Exclusive, seedDemo, seedDemoTenants } from './demo/index.ts';
 import { startSimulator } from './demo/simulator/index.ts';
 import { startTrapSimulator } from './demo/simulator/traps.ts';
 import { withAdvisoryLock } from './platform/advisory-lock.ts';
+import { backupBeforeMigrating } from './platform/backup/before-migrate.ts';
+import { startControlSocket } from './platform/backup/control-socket.ts';
 import { openDatabase } from './platform/db.ts';
 import { createDatabaseUpkeep } from './platform/db-upkeep.ts';
 import { createIdleMemoryTrim } from './platform/idle-memory.ts';
-import { migrateToLatest } from './platform/migrate.ts';
+import { DatabaseTooNewError, MigrationFailedError, migrateToLatest } from './platform/migrate.ts';
 
 const started = performance.now();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrateToLatest(database.db);
+await upgradeDatabase();
+/**
+ * Brings the database to this build's migrations: refuses a newer database, backs up one that holds data first, and
+ * says which migration failed and why (none stays applied). Any of these stops the start.
+ */
+async function upgradeDatabase() {
+  let backup: string | null = null;
+  const backupFirst = async () => {
+    backup = await backupBeforeMigrating(database, {
+      dataDir: config.dataDir,
+      backupDir: config.backup.dir,
+      enabled: config.backup.beforeMigrate,
+    });
+    if (backup) console.log(`  A backup of the database was made before upgrading it: ${backup}`);
+  };
+  try {
+    // PostgreSQL: under the migration lock, so that of several processes starting together only the one that migrates
+    // backs up. The embedded database has one process, whose session the lock holds: before it.
+    if (database.kind === 'pglite') await backupFirst();
+    await migrateToLatest(database.db, { beforeApplying: database.kind === 'pg' ? backupFirst : undefined });
+  } catch (error) {
+    const known = error instanceof DatabaseTooNewError || error instanceof MigrationFailedError;
+    console.error(
+      `\n  Sitewatch cannot start: ${known ? (error as Error).message : `the database could not be upgraded: ${(error as Error).message}`}`,
+    );
+    if (backup) console.error(`  The backup made before the upgrade is in ${backup}`);
+    console.error('');
+    await database.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
 const { app, handles } = await buildApp({ config, database });
 let closing = false;
 const DEMO_SEED_LOCK = 727275;
@@ -41,6 +74,14 @@ if (config.demo.seeding === 'before-listen') await seeding;
 // ROLE=recorder runs only the camera recorder: no HTTP, no job worker.
 if (config.role !== 'recorder') await app.listen({ host: config.host, port: config.port });
 if (config.role === 'all' || config.role === 'worker') app.jobs.start();
+// `npm run backup` asks this process for a backup of the embedded database, which no other process may open.
+const control =
+  database.kind === 'pglite'
+    ? await startControlSocket(config.dataDir, async (request) => {
+        const made = await handles.backups.runner.run({ ...request, reason: 'manual' });
+        return { ok: true, result: { path: made.path, bytes: made.manifest.totalBytes, durationMs: made.durationMs } };
+      })
+    : null;
 // Planner statistics from the first minute (the demo's rows included); embedded, dead rows too (db-upkeep.ts).
 const upkeep = createDatabaseUpkeep(database, app.log);
 if (config.role === 'all' || config.role === 'worker') void seeding.then(() => (closing ? undefined : upkeep.start()));
@@ -143,6 +184,7 @@ async function shutdown(signal: string) {
     await simulator?.stop();
     trapSimulator?.stop();
     await app.jobs.stop();
+    control?.close();
     await upkeep.stop();
     memoryTrim.stop();
     await app.close();

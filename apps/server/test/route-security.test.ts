@@ -91,6 +91,14 @@ describe('route table', () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it("keeps install-wide routes (backups hold every tenant) from other tenants' system administrators", async () => {
+    const otherSysadmin = await t.login('sysadmin', HOST_B);
+    const listing = await otherSysadmin.request({ method: 'GET', url: '/api/admin/backups/' });
+    expect(listing.json()).toEqual({ available: false, schedule: null, items: [] });
+    const start = await otherSysadmin.request({ method: 'POST', url: '/api/admin/backups/', payload: {} });
+    expect(start.statusCode).toBe(403);
+  });
 });
 
 /** Every kind of device secret, each with a value no answer may carry. */

@@ -28623,6 +28623,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/backups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: boolean;
+                            schedule: {
+                                everyHours: number;
+                                keep: number;
+                                folder: string;
+                                withRecordings: boolean;
+                                nextAt: string | null;
+                            } | null;
+                            items: {
+                                id: number;
+                                /** @enum {string} */
+                                reason: "manual" | "scheduled" | "before-migrate";
+                                /** @enum {string} */
+                                status: "running" | "succeeded" | "failed";
+                                startedAt: string;
+                                finishedAt: string | null;
+                                name: string | null;
+                                bytes: number | null;
+                                durationMs: number | null;
+                                verified: boolean;
+                                withRecordings: boolean;
+                                removed: boolean;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            jobId: number;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;

@@ -2,6 +2,7 @@ export * from './alarms.ts';
 export * from './analysis.ts';
 export * from './attendance.ts';
 export * from './auth.ts';
+export * from './backups.ts';
 export * from './calendar.ts';
 export * from './clusters.ts';
 export * from './commands.ts';

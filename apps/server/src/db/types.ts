@@ -1,6 +1,7 @@
 import type { AlarmTables } from '../modules/alarms/tables.ts';
 import type { AnalysisTables } from '../modules/analysis/tables.ts';
 import type { AttendanceTables } from '../modules/attendance/tables.ts';
+import type { BackupTables } from '../modules/backups/tables.ts';
 import type { CalendarTables } from '../modules/calendar/tables.ts';
 import type { ClusterTables } from '../modules/clusters/tables.ts';
 import type { CommandTables } from '../modules/commands/tables.ts';
@@ -34,6 +35,7 @@ import type { FoundationTables } from './foundation-tables.ts';
 export interface Database
   extends FoundationTables,
     JobTables,
+    BackupTables,
     HelpdeskTables,
     NotificationTables,
     SiteTables,

@@ -39,6 +39,9 @@ export function createTenantResolver(db: Db, options: TenancyOptions) {
   }
 
   return {
+    /** A tenant by its slug (the installation's own tenant, for install-wide notices). */
+    bySlug: async (slug: string): Promise<Tenant | null> =>
+      (await db.selectFrom('tenants').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst()) ?? null,
     /** Every tenant's id (background upkeep that runs per tenant). */
     ids: () =>
       db

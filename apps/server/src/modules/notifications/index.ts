@@ -6,7 +6,7 @@ import type { DomainModule } from '../../platform/module.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import { notificationRoutes } from './routes.ts';
-import { createNotificationService } from './service.ts';
+import { createNotificationService, type Notice } from './service.ts';
 import { subscribeNotifications } from './subscriptions.ts';
 
 const PRUNE_QUEUE = 'notifications.prune';
@@ -26,6 +26,8 @@ export interface NotificationsPorts {
 export interface NotificationsPort {
   /** Resolves once every event emitted so far became inbox items (tests and benches wait on it). */
   settled(): Promise<void>;
+  /** Puts a notice in these users' inboxes (those active in the tenant); returns who got it. */
+  notify(tenantId: number, userIds: number[], notice: Notice): Promise<number[]>;
 }
 
 /** The inbox of SPEC 2.7: routes, the event subscriptions that fill it, and its daily pruning. */
@@ -34,7 +36,10 @@ export function createNotificationsModule(ports: NotificationsPorts): DomainModu
   const notifications = createNotificationService({ db, events, users: ports.users, ticketPrefs: ports.ticketPrefs });
   const subscription = subscribeNotifications({ events, notifications, directory: ports.directory, log });
   return {
-    ports: { settled: subscription.settled },
+    ports: {
+      settled: subscription.settled,
+      notify: (tenantId, userIds, notice) => notifications.notifyMany(tenantId, [{ userIds, notice }]),
+    },
     register(app) {
       notificationRoutes(app, { notifications });
       jobs.register(PRUNE_QUEUE, async () => ({ removed: await notifications.prune() }));

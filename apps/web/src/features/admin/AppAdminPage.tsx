@@ -4,16 +4,24 @@ import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { useBackups } from './api.ts';
+import { BackupsPanel } from './BackupsPanel.tsx';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { SystemAlertsPanel } from './SystemAlertsPanel.tsx';
 
-type TabKey = 'outbox' | 'alerts';
+type TabKey = 'outbox' | 'alerts' | 'backups';
 
-/** /app-admin (system admin): the SMS outbox and the system alerts. The tab is in the address (?tab=). */
+/**
+ * /app-admin (system admin): the SMS outbox, the system alerts, and the installation's backups (shown to the system
+ * administrators of the installation's own tenant only). The tab is in the address (?tab=).
+ */
 export function AppAdminPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab: TabKey = params.get('tab') === 'alerts' ? 'alerts' : 'outbox';
+  const backups = useBackups();
+  const withBackups = backups.data?.available === true;
+  const asked = params.get('tab');
+  const tab: TabKey = asked === 'alerts' ? 'alerts' : asked === 'backups' && withBackups ? 'backups' : 'outbox';
   return (
     <Box data-testid="app-admin-page">
       <PageHeader title={t('admin.title')} />
@@ -21,13 +29,24 @@ export function AppAdminPage() {
         value={tab}
         onChange={(_e, value: TabKey) => setParams(value === 'outbox' ? {} : { tab: value }, { replace: true })}
         aria-label={t('admin.title')}
+        variant="scrollable"
+        allowScrollButtonsMobile
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab value="outbox" label={t('admin.outbox')} id="admin-tab-outbox" aria-controls="admin-panel-outbox" data-testid="tab-outbox" />
         <Tab value="alerts" label={t('admin.alerts')} id="admin-tab-alerts" aria-controls="admin-panel-alerts" data-testid="tab-alerts" />
+        {withBackups && (
+          <Tab
+            value="backups"
+            label={t('admin.backups')}
+            id="admin-tab-backups"
+            aria-controls="admin-panel-backups"
+            data-testid="tab-backups"
+          />
+        )}
       </Tabs>
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
-        {tab === 'outbox' ? <OutboxPanel /> : <SystemAlertsPanel />}
+        {tab === 'outbox' ? <OutboxPanel /> : tab === 'alerts' ? <SystemAlertsPanel /> : <BackupsPanel backups={backups} />}
       </div>
     </Box>
   );

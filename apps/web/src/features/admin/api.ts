@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import type { BackupList, BackupStarted } from '@sitewatch/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { adminKeys } from './keys.ts';
 
@@ -17,5 +18,28 @@ export function useOutbox() {
     queryKey: adminKeys.outbox,
     queryFn: () => api.get('/api/auth/outbox/'),
     refetchInterval: OUTBOX_REFRESH_MS,
+  });
+}
+
+const BACKUPS_REFRESH_MS = 15_000;
+const BACKUPS_RUNNING_REFRESH_MS = 3_000;
+
+/** GET /api/admin/backups/ (system admin): the installation's backups, newest first; `available` false elsewhere. */
+export function useBackups(enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.backups,
+    enabled,
+    queryFn: (): Promise<BackupList> => api.get('/api/admin/backups/'),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => item.status === 'running') ? BACKUPS_RUNNING_REFRESH_MS : BACKUPS_REFRESH_MS,
+  });
+}
+
+/** POST /api/admin/backups/: queues a backup now. */
+export function useStartBackup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post('/api/admin/backups/', undefined, { toast: false }) as Promise<BackupStarted>,
+    onSettled: () => client.invalidateQueries({ queryKey: adminKeys.backups }),
   });
 }

@@ -1,4 +1,5 @@
 /** Query keys of the administration screens. */
 export const adminKeys = {
   outbox: ['admin', 'outbox'] as const,
+  backups: ['admin', 'backups'] as const,
 };
