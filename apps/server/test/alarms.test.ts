@@ -77,6 +77,7 @@ beforeAll(async () => {
       clock,
       decorate: {
         tickets: (port) => ({
+          ...port,
           async createTicket(tenantId, input) {
             const ticket = await port.createTicket(tenantId, input);
             tickets.push({ deviceId: input.entityId as number, title: input.title });
@@ -302,6 +303,95 @@ describe('raising and clearing', () => {
   });
 });
 
+describe('raising a ticket from an alarm', () => {
+  let alarmId: number;
+  let device: { id: number; token: string; label: string };
+  const ticketRow = (id: number) =>
+    t.db
+      .selectFrom('tickets')
+      .select(['id', 'ticket_no', 'type', 'title', 'priority', 'event', 'sub_event', 'entity_id', 'status', 'metadata', 'created_by'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    const rule = await admin.post('/api/alarms/rules/', {
+      name: 'Relay hot',
+      kind: 'threshold',
+      deviceType: 'RELAY',
+      key: 'temp',
+      operator: '>',
+      threshold: 80,
+      severity: 'WARNING',
+      createTicket: false,
+    });
+    expect(rule.statusCode).toBe(201);
+    device = await makeDevice(t.db, t.tenantA, { type: 'RELAY' });
+    await send(device.token, { temp: 95 });
+    const [alarm] = await alarmsOf(device.id);
+    expect(alarm).toMatchObject({ ruleName: 'Relay hot', state: 'ACTIVE', ticketId: null, ticketNo: null, ticketOpen: false });
+    alarmId = alarm.id;
+  });
+
+  it('raises a ticket pre-filled from the alarm, linked both ways, and offers it again instead of a second one', async () => {
+    const announced: number[] = [];
+    const stop = t.handles.alarms.alarms.onTicketed((a) => announced.push(a.alarmId));
+    const [first, twin] = await Promise.all([
+      admin.post(`/api/alarms/${alarmId}/ticket/`, {}),
+      admin.post(`/api/alarms/${alarmId}/ticket/`, {}),
+    ]);
+    stop();
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ ticketId: expect.any(Number), ticketNo: expect.any(String), reused: false });
+    // a double click gets the same ticket
+    expect(twin.json().ticketId).toBe(first.json().ticketId);
+    const { ticketId, ticketNo } = first.json();
+    const me = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('tenant_id', '=', t.tenantA)
+      .where('username', '=', 'customeradmin')
+      .executeTakeFirstOrThrow();
+    expect(await ticketRow(ticketId)).toMatchObject({
+      ticket_no: ticketNo,
+      type: 'AlarmTicket',
+      title: `Relay hot on ${device.label}`,
+      priority: 'LOW',
+      event: 'Device Alarm',
+      sub_event: 'Relay hot',
+      entity_id: device.id,
+      status: 'OPEN',
+      metadata: { severity: 'WARNING', alarmId },
+      created_by: me.id,
+    });
+    // the camera clips follow the alarm's ticket
+    expect(announced).toEqual([alarmId]);
+    expect((await alarmsOf(device.id))[0]).toMatchObject({ id: alarmId, ticketId, ticketNo, ticketOpen: true });
+    const again = await admin.post(`/api/alarms/${alarmId}/ticket/`, {});
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ ticketId, ticketNo, reused: true });
+
+    // once that ticket is closed, the alarm raises a new one
+    await t.db.updateTable('tickets').set({ status: 'CLOSED' }).where('id', '=', ticketId).execute();
+    expect((await alarmsOf(device.id))[0]).toMatchObject({ ticketId, ticketOpen: false });
+    const next = await admin.post(`/api/alarms/${alarmId}/ticket/`, {});
+    expect(next.statusCode).toBe(201);
+    expect(next.json().ticketId).not.toBe(ticketId);
+    expect((await alarmsOf(device.id))[0]).toMatchObject({ ticketId: next.json().ticketId, ticketOpen: true });
+  });
+
+  it('is for users who may raise tickets, on alarms they see', async () => {
+    const viewer = await t.login('customer');
+    const refused = await viewer.post(`/api/alarms/${alarmId}/ticket/`, {});
+    expect(refused.statusCode).toBe(403);
+    const intruder = await t.login('customeradmin', HOST_B);
+    const hidden = await intruder.post(`/api/alarms/${alarmId}/ticket/`, {});
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json().detail).toBe('Alarm not found.');
+    expect((await admin.post('/api/alarms/99999999/ticket/', {})).statusCode).toBe(404);
+    expect((await admin.post('/api/alarms/abc/ticket/', {})).statusCode).toBe(400);
+  });
+});
+
 describe('pending durations across a restart', () => {
   const pendingOf = (deviceId: number) =>
     t.db.selectFrom('alarm_pending').select(['rule_id', 'since', 'value']).where('device_id', '=', deviceId).execute();
@@ -340,7 +430,12 @@ describe('pending durations across a restart', () => {
       devices: createDeviceRecords(t.db),
       events: t.handles.events,
       log: { error: () => undefined, warn: () => undefined },
-      tickets: { createTicket: () => Promise.reject(new Error('no ticket expected')) },
+      tickets: {
+        createTicket: () => Promise.reject(new Error('no ticket expected')),
+        raiseFor: () => Promise.reject(new Error('no ticket expected')),
+        mayRaise: () => false,
+        states: async () => new Map(),
+      },
       directory: t.handles.sites.directory,
       clock: { now: () => new Date(clock.now().getTime() + 601_000) },
     });

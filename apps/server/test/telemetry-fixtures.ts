@@ -96,7 +96,31 @@ const ruleOfA = async (t: { login(u: string): Promise<{ post(url: string, body: 
   const admin = await t.login('customeradmin');
   return { params: { id: (await admin.post('/api/alarms/rules/', ruleBody)).json().id }, payload: ruleBody };
 };
+/** A tenant-A alarm (an SNMP-style alarm of a tenant-A device, written directly). */
+const alarmOfA = async (t: { db: Db; tenantA: number }) => {
+  const device = await makeDevice(t.db, t.tenantA);
+  const alarm = await t.db
+    .insertInto('alarms')
+    .values({
+      tenant_id: t.tenantA,
+      device_id: device.id,
+      rule_id: null,
+      rule_name: 'Alarm of tenant A',
+      severity: 'MAJOR',
+      message: 'm',
+      num: null,
+      txt: null,
+      suppressed_by: null,
+      ticket_id: null,
+      source_key: 'route-walk',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { params: { id: alarm.id } };
+};
+
 export const telemetryObjectRoutes = {
+  'POST /api/alarms/:id/ticket/': alarmOfA,
   'GET /api/telemetry/devices/:id/latest/': deviceOfA,
   'GET /api/telemetry/devices/:id/chart/': async (t: { db: Db; tenantA: number }) => deviceOfA(t),
   'GET /api/telemetry/devices/:id/connection/': deviceOfA,

@@ -96,10 +96,24 @@ export const alarmSchema = z.object({
   /** What suppressed the side effects when it was raised: muted, maintenance, or null. */
   suppressedBy: z.string().nullable(),
   ticketId: z.number().int().nullable(),
+  /** The ticket's number (e.g. ALM-12), and whether it is still open (not resolved or closed). */
+  ticketNo: z.string().nullable(),
+  ticketOpen: z.boolean(),
   raisedAt: z.string(),
   clearedAt: z.string().nullable(),
 });
 export type Alarm = z.infer<typeof alarmSchema>;
+
+/** The ticket raised from an alarm, or the alarm's open ticket offered instead of a second one (`reused`). */
+export const alarmTicketSchema = z.object({
+  ticketId: z.number().int(),
+  ticketNo: z.string(),
+  reused: z.boolean(),
+});
+export type AlarmTicket = z.infer<typeof alarmTicketSchema>;
+
+/** A ticket raised from an alarm has the priority of the alarm's severity (when the tenant's priority list has it). */
+export const PRIORITY_OF_SEVERITY: Record<AlarmSeverity, string> = { CRITICAL: 'CRITICAL', MAJOR: 'MAJOR', MINOR: 'MINOR', WARNING: 'LOW' };
 
 export const alarmListQuerySchema = z.strictObject({
   deviceId: z.coerce.number({ message: 'deviceId must be a number' }).int().min(1).max(INT4_MAX).optional(),

@@ -4562,6 +4562,7 @@ export interface paths {
                                             };
                                             entityId: number | null;
                                             locationId: number | null;
+                                            alarmId?: number | null;
                                         };
                                     };
                                 };
@@ -4644,6 +4645,7 @@ export interface paths {
                                             };
                                             entityId: number | null;
                                             locationId: number | null;
+                                            alarmId?: number | null;
                                         };
                                     };
                                 };
@@ -5350,6 +5352,8 @@ export interface paths {
                                 value: (number | string) | null;
                                 suppressedBy: string | null;
                                 ticketId: number | null;
+                                ticketNo: string | null;
+                                ticketOpen: boolean;
                                 raisedAt: string;
                                 clearedAt: string | null;
                             }[];
@@ -5361,6 +5365,60 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/{id}/ticket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ticketId: number;
+                            ticketNo: string;
+                            reused: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ticketId: number;
+                            ticketNo: string;
+                            reused: boolean;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -27,6 +27,8 @@ export interface TicketEventPayload {
 }
 
 export interface AlarmEventPayload {
+  /** The alarm raised or cleared. */
+  alarmId?: number;
   deviceId: number;
   deviceLabel: string;
   assetId: number | null;

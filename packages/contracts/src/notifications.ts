@@ -42,6 +42,8 @@ export const notificationDataSchema = z.object({
   additionalInformation: z.object({ assetLabel: z.string().nullable() }),
   entityId: z.number().int().nullable(),
   locationId: z.number().int().nullable(),
+  /** An alarm's notice: the alarm (a ticket can be raised from it). */
+  alarmId: z.number().int().nullable().optional(),
 });
 export type NotificationData = z.infer<typeof notificationDataSchema>;
 

@@ -47,7 +47,8 @@ export function createExternalAlarms(deps: {
   const link = deps.devices.activity;
   const flagsOf = async (tenantId: number, deviceId: number): Promise<DeviceFlags | null> =>
     (await link.flags(tenantId, [deviceId]))[0] ?? null;
-  const payloadOf = (device: DeviceFlags, severity: string, alarmStatus: string, message: string): AlarmEventPayload => ({
+  const payloadOf = (alarmId: number, device: DeviceFlags, severity: string, alarmStatus: string, message: string): AlarmEventPayload => ({
+    alarmId,
     deviceId: device.id,
     deviceLabel: device.label,
     assetId: device.assetId,
@@ -109,7 +110,7 @@ export function createExternalAlarms(deps: {
         events.emit({
           type: EVENT_TYPES.alarmRaised,
           tenantId: a.tenantId,
-          payload: payloadOf(device, a.severity, alarmStatus, a.message),
+          payload: payloadOf(id, device, a.severity, alarmStatus, a.message),
         });
       return id;
     },
@@ -123,7 +124,7 @@ export function createExternalAlarms(deps: {
         events.emit({
           type: EVENT_TYPES.alarmCleared,
           tenantId: c.tenantId,
-          payload: payloadOf(device, cleared.severity, alarmStatus, `Cleared: ${cleared.message}`),
+          payload: payloadOf(cleared.id, device, cleared.severity, alarmStatus, `Cleared: ${cleared.message}`),
         });
       }
       return true;

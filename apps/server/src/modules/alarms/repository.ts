@@ -191,6 +191,15 @@ export function createAlarmRepository(db: Db) {
           .returning(['id', 'severity', 'suppressed_by', 'message'])
           .executeTakeFirst(),
       ),
+    /** One alarm of the tenant on a device at the given sites (undefined when not there or not visible). */
+    findVisible: (tenantId: number, id: number, visibleAssets: number[] | 'all') =>
+      db
+        .selectFrom('alarms as al')
+        .innerJoin(devicesAtSites(db, visibleAssets).as('d'), 'd.id', 'al.device_id')
+        .select(['al.id', 'al.device_id', 'al.rule_name', 'al.severity', 'al.message', 'al.ticket_id', 'al.raised_at'])
+        .where('al.tenant_id', '=', tenantId)
+        .where('al.id', '=', id)
+        .executeTakeFirst(),
     setTicket: (id: number, ticketId: number) => db.updateTable('alarms').set({ ticket_id: ticketId }).where('id', '=', id).execute(),
     /** Clears the active alarm; the device's alarm status goes with it. */
     clear: (tenantId: number, deviceId: number, id: number) =>

@@ -3,6 +3,7 @@ import {
   alarmRuleInputSchema,
   alarmRuleSchema,
   alarmSchema,
+  alarmTicketSchema,
   idParamSchema,
   listOf,
   MANAGE_ALARM_RULES,
@@ -28,6 +29,14 @@ export function alarmRoutes(app: FastifyInstance, opts: { alarms: AlarmService }
   const tags = ['alarms'];
   r.get('/api/alarms/', { schema: { tags, querystring: alarmListQuerySchema, response: { 200: listOf(alarmSchema) } } }, async (request) =>
     alarms.listAlarms(requireAuth(request), request.query),
+  );
+  r.post(
+    '/api/alarms/:id/ticket/',
+    { schema: { tags, params: idParamSchema, response: { 200: alarmTicketSchema, 201: alarmTicketSchema } } },
+    async (request, reply) => {
+      const ticket = await alarms.raiseTicket(requireAuth(request), request.params.id);
+      return reply.status(ticket.reused ? 200 : 201).send(ticket);
+    },
   );
   r.get('/api/alarms/rules/', { schema: { tags, response: { 200: z.object({ contents: z.array(alarmRuleSchema) }) } } }, async (request) =>
     alarms.listRules(requireAuth(request)),

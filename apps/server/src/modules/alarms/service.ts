@@ -5,12 +5,14 @@ import {
   type AlarmRule,
   type AlarmRuleInput,
   type AlarmSeverity,
+  type AlarmTicket,
   EVENT_TYPES,
+  PRIORITY_OF_SEVERITY,
   ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../../platform/auth/context.ts';
-import { badRequest, notFound } from '../../platform/errors.ts';
+import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import type { DeviceFlags, DeviceRecords } from '../devices/index.ts';
@@ -147,7 +149,8 @@ export function createAlarmService(deps: {
     for (const row of await repo.activeFor(missing)) if (row.rule_id !== null) active.get(row.device_id)?.set(row.rule_id, row.id);
   }
 
-  const payloadOf = (device: DeviceFlags, severity: string, alarmStatus: string, message: string): AlarmEventPayload => ({
+  const payloadOf = (alarmId: number, device: DeviceFlags, severity: string, alarmStatus: string, message: string): AlarmEventPayload => ({
+    alarmId,
     deviceId: device.id,
     deviceLabel: device.label,
     assetId: device.assetId,
@@ -210,7 +213,7 @@ export function createAlarmService(deps: {
       events.emit({
         type: EVENT_TYPES.alarmRaised,
         tenantId: device.tenantId,
-        payload: payloadOf(device, rule.severity, alarmStatus, message),
+        payload: payloadOf(id, device, rule.severity, alarmStatus, message),
       });
     }
   }
@@ -228,7 +231,7 @@ export function createAlarmService(deps: {
       events.emit({
         type: EVENT_TYPES.alarmCleared,
         tenantId: device.tenantId,
-        payload: payloadOf(device, cleared.severity, alarmStatus, `Cleared: ${cleared.message}`),
+        payload: payloadOf(cleared.id, device, cleared.severity, alarmStatus, `Cleared: ${cleared.message}`),
       });
     }
   }
@@ -333,6 +336,50 @@ export function createAlarmService(deps: {
     return deps.directory.visibleAssetIds(auth.tenantId, auth.userId, auth.roles);
   }
 
+  /** Raises from an alarm one at a time per alarm, so that a double click never makes two tickets. */
+  const raising = new Map<number, Promise<AlarmTicket>>();
+  async function raiseTicketOnce(auth: AuthContext, id: number): Promise<AlarmTicket> {
+    const alarm = await repo.findVisible(auth.tenantId, id, await visibleAssets(auth));
+    if (!alarm) throw notFound('Alarm not found.');
+    if (alarm.ticket_id !== null) {
+      const ticket = (await deps.tickets.states(auth.tenantId, [alarm.ticket_id])).get(alarm.ticket_id);
+      if (ticket?.open) return { ticketId: alarm.ticket_id, ticketNo: ticket.ticketNo, reused: true };
+    }
+    const [device] = await link.flags(auth.tenantId, [alarm.device_id]);
+    if (!device) throw notFound('Alarm not found.');
+    const severity = alarm.severity as AlarmSeverity;
+    const raisedAt = new Date(alarm.raised_at);
+    const ticket = await deps.tickets.raiseFor(
+      auth,
+      {
+        type: 'AlarmTicket',
+        title: `${alarm.rule_name} on ${device.label}${device.assetLabel ? ` · ${device.assetLabel}` : ''}`.slice(0, 250),
+        description: `${alarm.message}\nRaised ${raisedAt.toISOString()}`,
+        event: 'Device Alarm',
+        subEvent: alarm.rule_name,
+        priority: PRIORITY_OF_SEVERITY[severity],
+        entityId: device.id,
+        locationId: device.assetId,
+        deviceName: device.label,
+        eventDate: raisedAt.toISOString(),
+        metadata: { severity, alarmId: alarm.id },
+      },
+      `Raised from the alarm: ${alarm.message}`.slice(0, 1000),
+    );
+    await repo.setTicket(alarm.id, ticket.id);
+    for (const listener of ticketListeners)
+      listener({
+        tenantId: auth.tenantId,
+        alarmId: alarm.id,
+        deviceId: device.id,
+        assetId: device.assetId,
+        ticketId: ticket.id,
+        ticketNo: ticket.ticketId,
+        raisedAt,
+      });
+    return { ticketId: ticket.id, ticketNo: ticket.ticketId, reused: false };
+  }
+
   async function checkRule(tenantId: number, input: AlarmRuleInput) {
     if (input.templateId !== null && !(await deps.devices.templateExists(tenantId, input.templateId)))
       throw badRequest('templateId: no such device template');
@@ -387,8 +434,24 @@ export function createAlarmService(deps: {
       rulesLoadedAt = 0;
       return { success: true };
     },
+    /**
+     * Raises a device-health ticket from the alarm, pre-filled from it and linked both ways (the alarm's ticketId, the
+     * ticket's metadata.alarmId); an alarm whose ticket is still open offers that ticket instead of a second one.
+     */
+    async raiseTicket(auth: AuthContext, id: number): Promise<AlarmTicket> {
+      if (!deps.tickets.mayRaise(auth, 'AlarmTicket')) throw forbidden();
+      const running = raising.get(id);
+      if (running) return running;
+      const work = raiseTicketOnce(auth, id).finally(() => raising.delete(id));
+      raising.set(id, work);
+      return work;
+    },
     async listAlarms(auth: AuthContext, q: AlarmListQuery): Promise<{ contents: Alarm[]; totalCount: number }> {
       const { rows, total } = await repo.list(auth.tenantId, q, await visibleAssets(auth));
+      const tickets = await deps.tickets.states(
+        auth.tenantId,
+        rows.flatMap((r) => (r.ticket_id === null ? [] : [r.ticket_id])),
+      );
       return {
         totalCount: total,
         contents: rows.map((r) => ({
@@ -404,6 +467,8 @@ export function createAlarmService(deps: {
           value: r.num ?? r.txt,
           suppressedBy: r.suppressed_by,
           ticketId: r.ticket_id,
+          ticketNo: r.ticket_id === null ? null : (tickets.get(r.ticket_id)?.ticketNo ?? null),
+          ticketOpen: r.ticket_id !== null && (tickets.get(r.ticket_id)?.open ?? false),
           raisedAt: new Date(r.raised_at).toISOString(),
           clearedAt: r.cleared_at ? new Date(r.cleared_at).toISOString() : null,
         })),

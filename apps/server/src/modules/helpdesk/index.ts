@@ -9,6 +9,7 @@ import type { Clock, DomainModule } from '../../platform/module.ts';
 import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
+import { canRaise } from './access.ts';
 import { createActivityService } from './activity-service.ts';
 import { issueTypesByIds } from './admin-repository.ts';
 import { adminRoutes } from './admin-routes.ts';
@@ -19,7 +20,7 @@ import { createEscalationEngine, type EscalationEngine, SWEEP_INTERVAL_MS, SWEEP
 import { ESCALATION_QUEUE } from './escalation-repository.ts';
 import { ticketExports } from './exports.ts';
 import { createImportService, IMPORT_QUEUE } from './import-service.ts';
-import { openTicketIds } from './open-tickets.ts';
+import { openTicketIds, ticketStates } from './open-tickets.ts';
 import type { HelpdeskForVendors, SystemTickets, TicketLinks, TicketVendors } from './ports.ts';
 import { createReportService } from './report-service.ts';
 import { createHelpdeskSchedule, type HelpdeskSchedule } from './schedule.ts';
@@ -107,6 +108,13 @@ export function createHelpdeskModule(ports: HelpdeskPorts): DomainModule<Helpdes
     ports: {
       tickets: {
         createTicket: (tenantId, input) => tickets.create(null, tenantId, input, { skipIssueCheck: true, history: 'Raised by the system' }),
+        async raiseFor(actor, input, history) {
+          const { priorities } = await admin.config(actor.tenantId);
+          const priority = input.priority && priorities.some((p) => p.name === input.priority) ? input.priority : undefined;
+          return tickets.create(actor, actor.tenantId, { ...input, priority }, { skipIssueCheck: true, history });
+        },
+        mayRaise: canRaise,
+        states: (tenantId, ids) => ticketStates(db, tenantId, ids),
       },
       assignees: createTicketAssignees(db, tickets.sitesOf),
       service: tickets,

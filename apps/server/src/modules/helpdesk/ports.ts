@@ -1,4 +1,4 @@
-import type { TicketCreate, TicketList } from '@sitewatch/contracts';
+import type { TicketCreate, TicketList, TicketType } from '@sitewatch/contracts';
 import type { Db } from '../../platform/db.ts';
 import type { Actor } from './access.ts';
 
@@ -15,6 +15,16 @@ export interface SystemTicketInput extends Omit<TicketCreate, 'description'> {
 export interface SystemTickets {
   /** Raises a ticket on the system's behalf; with reuseOpen, an open duplicate is returned instead. */
   createTicket(tenantId: number, input: SystemTicketInput): Promise<{ id: number; ticketId: string; reused: boolean }>;
+  /**
+   * Raises a ticket a user asked for from another domain's object (an alarm): their right to raise one of its type is
+   * checked, they own it, `history` is its first history line; a priority the tenant's list lacks gives way to the
+   * default.
+   */
+  raiseFor(actor: Actor, input: SystemTicketInput, history: string): Promise<{ id: number; ticketId: string }>;
+  /** Whether the user may raise a ticket of this type. */
+  mayRaise(actor: Actor, type: TicketType): boolean;
+  /** Of these tickets of the tenant: their number and whether they are still open (neither resolved nor closed). */
+  states(tenantId: number, ids: number[]): Promise<Map<number, { ticketNo: string; open: boolean }>>;
 }
 
 /**

@@ -48,6 +48,7 @@ export function alarmMetadata(p: AlarmEventPayload): NotificationMetadata {
       additionalInformation: { assetLabel: p.assetLabel },
       entityId: p.deviceId,
       locationId: p.assetId,
+      alarmId: p.alarmId ?? null,
     },
   };
 }

@@ -13,6 +13,7 @@ import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { formatRelative } from '../../lib/format.ts';
 import { frameUrl, useAnalysisQueue } from '../analysis/api.ts';
 import { analyserLabel } from '../analysis/labels.ts';
+import { AlarmTicketAction } from '../telemetry/AlarmTicketAction.tsx';
 import { useAlarms } from '../telemetry/api.ts';
 import { LiveTile, loadPopups, useCameras } from '../video/index.ts';
 
@@ -87,6 +88,7 @@ export function ExtensionPage() {
                   }
                   secondary={formatRelative(a.raisedAt)}
                 />
+                <AlarmTicketAction alarm={a} open={openFull} />
               </ListItemButton>
             ))}
           </List>

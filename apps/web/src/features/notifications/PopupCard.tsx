@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { type InboxItem, NOTIFICATION_MESSAGES } from '@sitewatch/contracts/notifications';
 import { useState } from 'react';
 import { formatRelative } from '../../lib/format.ts';
+import { AlarmTicketAction } from '../telemetry/AlarmTicketAction.tsx';
 import { changeToInProgress, isInProgress, isTicketNotice } from './ticket-status.ts';
 
 interface Props {
@@ -59,6 +60,9 @@ export function PopupCard({ item, onView, onClose }: Props) {
           <Button size="small" disabled={state !== 'idle'} onClick={() => void handleInProgress()} data-testid="live-popup-inprogress">
             {state === 'done' ? NOTIFICATION_MESSAGES.alreadyInProgress : NOTIFICATION_MESSAGES.changeToInprogress}
           </Button>
+        ) : null}
+        {item.notification.verb === 'alarm.raised' && typeof data.alarmId === 'number' ? (
+          <AlarmTicketAction alarm={{ id: data.alarmId, ticketId: null, ticketNo: null, ticketOpen: false }} />
         ) : null}
         <Button size="small" variant="contained" onClick={() => onView(item)} data-testid="live-popup-view">
           {NOTIFICATION_MESSAGES.view}

@@ -10,6 +10,7 @@ import { filledChip, useStatusColours } from '../../lib/contrast.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
+import { AlarmTicketAction } from './AlarmTicketAction.tsx';
 import { useAlarms } from './api.ts';
 
 export function SeverityChip({ severity, cleared }: { severity: string; cleared?: boolean }) {
@@ -25,8 +26,8 @@ export function SeverityChip({ severity, cleared }: { severity: string; cleared?
   );
 }
 
-/** The latest alarms of one device, newest first. */
-export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
+/** The latest alarms of one device, newest first, each with its ticket (`highlight`: the alarm a ticket was raised from). */
+export function DeviceAlarmsPanel({ deviceId, highlight }: { deviceId: number; highlight?: number }) {
   const alarms = useAlarms({ deviceId, page: 1, limit: 10 });
   const seesCameras = can(useUser(), 'view_camera');
   const rows = alarms.data?.contents ?? [];
@@ -43,7 +44,8 @@ export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
         <ListItem
           key={a.id}
           disableGutters
-          sx={{ pr: seesCameras ? 14 : 10 }}
+          data-testid={a.id === highlight ? 'ticket-alarm' : 'device-alarm'}
+          sx={{ pr: seesCameras ? 14 : 10, ...(a.id === highlight ? { bgcolor: 'action.selected', borderRadius: 1, px: 1 } : {}) }}
           secondaryAction={
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
               {seesCameras ? <CameraAtEventButton deviceId={a.deviceId} at={a.raisedAt} /> : null}
@@ -53,7 +55,15 @@ export function DeviceAlarmsPanel({ deviceId }: { deviceId: number }) {
         >
           <ListItemText
             primary={a.message}
-            secondary={`${a.state === 'ACTIVE' ? 'Active' : 'Cleared'} · raised ${formatDateTime(a.raisedAt)}${a.clearedAt ? ` · cleared ${formatDateTime(a.clearedAt)}` : ''}${a.suppressedBy ? ` · ${a.suppressedBy}` : ''}${a.ticketId ? ` · ticket #${a.ticketId}` : ''}`}
+            secondary={
+              <>
+                {`${a.state === 'ACTIVE' ? 'Active' : 'Cleared'} · raised ${formatDateTime(a.raisedAt)}${a.clearedAt ? ` · cleared ${formatDateTime(a.clearedAt)}` : ''}${a.suppressedBy ? ` · ${a.suppressedBy}` : ''}`}
+                <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+                  <AlarmTicketAction alarm={a} />
+                </Box>
+              </>
+            }
+            slotProps={{ secondary: { component: 'div' } }}
           />
         </ListItem>
       ))}

@@ -20,6 +20,7 @@ import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useDebounced } from '../sites/hooks.ts';
 import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
+import { AlarmTicketAction } from './AlarmTicketAction.tsx';
 import { useAlarmRules, useAlarms, useDeleteRule } from './api.ts';
 import { SeverityChip } from './DeviceAlarmsPanel.tsx';
 import { RuleDialog } from './RuleDialog.tsx';
@@ -65,8 +66,9 @@ function AlarmsTab() {
     {
       field: 'ticketId',
       headerName: 'Ticket',
-      width: 90,
-      renderCell: (p) => (p.row.ticketId ? <Link to={`/tickets/all/${p.row.ticketId}`}>#{p.row.ticketId}</Link> : ''),
+      width: 190,
+      sortable: false,
+      renderCell: (p) => <AlarmTicketAction alarm={p.row} />,
     },
     ...(seesCameras
       ? [

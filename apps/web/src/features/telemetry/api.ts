@@ -130,3 +130,12 @@ export function useDeleteRule() {
     onSuccess: () => client.invalidateQueries({ queryKey: telemetryKeys.rules }),
   });
 }
+
+/** Raises a ticket from an alarm (or gets the alarm's open ticket); the alarm lists then show it. */
+export function useRaiseAlarmTicket() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (alarmId: number) => api.post('/api/alarms/{id}/ticket/', undefined, { path: { id: alarmId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: telemetryKeys.alarmsAll }),
+  });
+}

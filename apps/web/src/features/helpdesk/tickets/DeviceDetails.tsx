@@ -21,6 +21,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { AlarmSettingsDialog } from '../../devices/AlarmSettingsDialog.tsx';
 import { deviceQuery } from '../../devices/api.ts';
+import { DeviceAlarmsPanel } from '../../telemetry/DeviceAlarmsPanel.tsx';
 import { CameraAtEventButton, CameraRecordingDialog, LiveVideoDialog } from '../../video/index.ts';
 import { ticketKeys } from '../keys.ts';
 import { Section } from './TicketSections.tsx';
@@ -124,6 +125,7 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
   const label = device.data?.label ?? ticket.additionalInformation.deviceLabel ?? `Device ${deviceId}`;
   const parent = device.data?.parent?.label ?? ticket.additionalInformation.parentLabel ?? null;
   const meta = device.data?.metadata;
+  const alarmId = typeof ticket.metadata?.alarmId === 'number' ? ticket.metadata.alarmId : null;
   return (
     <Section
       title="Device Details"
@@ -182,6 +184,12 @@ export function DeviceDetails({ ticket }: { ticket: Ticket }) {
           </Box>
         ) : null}
       </Box>
+      {alarmId !== null ? (
+        <Box sx={{ mb: 1 }} data-testid="ticket-alarms">
+          <Typography variant="subtitle2">Alarm and its history</Typography>
+          <DeviceAlarmsPanel deviceId={deviceId} highlight={alarmId} />
+        </Box>
+      ) : null}
       <Typography variant="subtitle2">Alarm actions</Typography>
       {(actions.data?.contents ?? []).length === 0 ? (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
