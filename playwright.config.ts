@@ -57,6 +57,8 @@ export default defineConfig({
       TRAP_FORWARD_NETWORKS: 'any',
       // Tests expect the whole demo estate from the first request on.
       DEMO_SEEDING: 'before-listen',
+      // A new data folder's first scheduled backup would run at every start; the backup test starts its own.
+      BACKUP_EVERY_HOURS: '0',
     },
   },
 });
