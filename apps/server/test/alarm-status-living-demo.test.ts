@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { alarmColour } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TENANTS } from '../src/demo/foundation.ts';
-import { seedDemo } from '../src/demo/index.ts';
-import { startSimulator } from '../src/demo/simulator/index.ts';
-import { startTrapSimulator } from '../src/demo/simulator/traps.ts';
 import { alarmStatusOf } from '../src/modules/alarms/repository.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
-import { freePort } from './telemetry-fixtures.ts';
+import { startLivingDemo } from './support/living-demo.ts';
 
 /**
  * The living demo (both tenants' estates, the device simulator over MQTT, the trap simulator, the demo's alarm
@@ -21,9 +14,7 @@ const RUN_MS = 75_000;
 const CHECK_EVERY_MS = 15_000;
 
 let t: TestApp;
-let dataDir: string;
-const stops: Array<() => unknown> = [];
-const quiet = { info: () => undefined, warn: () => undefined };
+let demo: Awaited<ReturnType<typeof startLivingDemo>> | undefined;
 
 /** Devices of both demo tenants whose stored alarm status is not the one their alarms give (one statement: one snapshot). */
 async function disagreeing() {
@@ -35,31 +26,13 @@ async function disagreeing() {
 
 beforeAll(async () => {
   t = await createTestApp({ STATUS_SWEEP_SECONDS: '2', TELEMETRY_FLUSH_MS: '100', SNMP_TRAP_HOST: '127.0.0.1' });
-  dataDir = mkdtempSync(join(tmpdir(), 'sw-living-demo-'));
-  await seedDemo(t.db, 1, quiet, dataDir);
-  const mqttPort = await freePort();
-  await t.handles.telemetry.runtime.startMqtt({ port: mqttPort });
-  await t.handles.telemetry.runtime.startBackground();
-  const trapPort = await t.handles.snmp.receiver.start(0);
-  for (const spec of DEMO_TENANTS) {
-    const simulator = await startSimulator({
-      db: t.db,
-      tenantSlug: spec.slug,
-      mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
-      intervalSeconds: 5,
-      seed: 1,
-      log: quiet,
-    });
-    stops.push(() => simulator.stop());
-    const traps = await startTrapSimulator({ db: t.db, tenantSlug: spec.slug, port: trapPort, intervalSeconds: 1, log: quiet });
-    stops.push(() => traps.stop());
-  }
+  demo = await startLivingDemo(t, { intervalSeconds: 5, folder: 'sw-living-demo-' });
 }, 240_000);
 
 afterAll(async () => {
-  for (const stop of stops) await stop();
+  await demo?.stop();
   await t?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  demo?.remove();
 }, 60_000);
 
 describe('alarm status on the living demo', () => {
@@ -70,7 +43,7 @@ describe('alarm status on the living demo', () => {
       await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
       expect(await disagreeing()).toEqual([]);
     }
-    for (const stop of stops.splice(0)) await stop();
+    await demo?.stop();
     await t.handles.alarms.alarms.settled();
     expect(await disagreeing()).toEqual([]);
 

@@ -15,6 +15,8 @@ export interface TenantsTable {
   trap_community: Generated<string>;
   /** Addresses or CIDRs of trap relays whose snmpTrapAddress.0 the tenant trusts. */
   trap_relays: ColumnType<string[], string[] | undefined, string[]>;
+  /** Devices on a simulated network (the demo): nothing is dialled at the addresses they declare. */
+  simulated_network: Generated<boolean>;
   created_at: Generated<Date>;
 }
 

@@ -16,7 +16,7 @@ import { reportsSeeder } from './reports.ts';
 import type { SeedContext, Seeder } from './seeder.ts';
 import { alarmRulesSeeder } from './simulator/alarm-rules.ts';
 import { sitesSeeder } from './sites.ts';
-import { snmpSeeder, snmpTrapRelaySeeder } from './snmp.ts';
+import { simulatedNetworkSeeder, snmpSeeder, snmpTrapRelaySeeder } from './snmp.ts';
 import { vendorsSeeder } from './vendors.ts';
 import { videoCameraTablesSeeder, videoOnDemandSeeder, videoSeeder } from './video.ts';
 import { videoEvidenceSeeder } from './video-evidence.ts';
@@ -25,6 +25,7 @@ export type { SeedContext, Seeder } from './seeder.ts';
 
 /** Later domains add their demo data here; each seeder runs once per tenant. */
 export const seeders: Seeder[] = [
+  simulatedNetworkSeeder,
   sitesSeeder,
   videoSeeder,
   videoOnDemandSeeder,

@@ -140,3 +140,11 @@ export const snmpTrapRelaySeeder: Seeder = {
       .execute();
   },
 };
+
+/** The demo tenants' devices live on a simulated network: nothing is dialled at the addresses they declare. */
+export const simulatedNetworkSeeder: Seeder = {
+  name: 'simulated-network',
+  async run({ db, tenantId }) {
+    await db.updateTable('tenants').set({ simulated_network: true }).where('id', '=', tenantId).execute();
+  },
+};

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import { createSimulatedNetworks } from '../../platform/simulated-network.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { TelemetryPort } from '../telemetry/index.ts';
 import type { UserDirectory } from '../users/directory.ts';
@@ -35,7 +36,11 @@ export interface DeviceOpsPort {
 /** Device operations (issue 17): access control, routers, ethernet RTUs and diagnostics. */
 export function createDeviceOpsModule(ports: DeviceOpsPorts): DomainModule<DeviceOpsPort> {
   // a device's host may reach what a camera URL may (VIDEO_STREAM_NETWORKS)
-  const ops = createDeviceOpsService({ ...ports, networks: loadVideoSettings().VIDEO_STREAM_NETWORKS });
+  const ops = createDeviceOpsService({
+    ...ports,
+    networks: loadVideoSettings().VIDEO_STREAM_NETWORKS,
+    simulated: createSimulatedNetworks(ports.db),
+  });
   ports.telemetry.ingest.onStored((items) => {
     void ops.stored(items);
   });

@@ -41,6 +41,7 @@ import { checkStreamUrl } from '../video/network.ts';
 import { scrubCredentials } from '../video/stream-failure.ts';
 import { checkHost, type Networks, ping, rtspProbe, type StreamTarget, snmpGet, tcpProbe } from './probes.ts';
 import * as repo from './repository.ts';
+import { simulatedProbe } from './simulated.ts';
 
 type Actor = Pick<AuthContext, 'userId' | 'tenantId' | 'roles' | 'permissions'>;
 
@@ -62,6 +63,8 @@ export interface DeviceOpsDeps {
   streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
   /** Which addresses a device host may be (the camera URLs' setting). */
   networks: Networks;
+  /** Whether the tenant's devices are on a simulated network (the demo): the simulator answers, nothing is sent. */
+  simulated(tenantId: number): Promise<boolean>;
 }
 
 type Json = string | number | boolean | null;
@@ -280,7 +283,7 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
     run: repo.RunRow,
     device: repo.OpsDeviceRow,
     input: DiagnosticRunInput,
-    to: { address: string | null; stream: StreamTarget | null },
+    to: { address: string | null; stream: StreamTarget | null; simulated: string | null },
     state: LiveRun,
   ) {
     const { address } = to;
@@ -306,6 +309,8 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
         } else emit('Last contact over MQTT/HTTP: never');
         const keys = Object.keys(device.state);
         emit(keys.length ? `Reported values: ${keys.slice(0, 40).join(', ')}` : 'Reported values: none');
+      } else if (to.simulated !== null) {
+        ok = await simulatedProbe(device, input, to.simulated, emit, signal);
       } else if (input.tool === 'rtsp') {
         if (to.stream) ok = await rtspProbe(to.stream, emit, signal);
       } else if (address) {
@@ -428,8 +433,19 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
       if (!device) throw notFound(DEVICE_OPS_MESSAGES.deviceUnknown);
       let address: string | null = null;
       let stream: StreamTarget | null = null;
+      let simulated: string | null = null;
       let target = `${device.label}`;
-      if (input.tool === 'rtsp') {
+      if (input.tool !== 'last-contact' && (await deps.simulated(actor.tenantId))) {
+        // nothing is resolved or dialled: the simulator answers for the declared host or stream
+        const cameraUrl =
+          input.tool === 'rtsp' && device.type === 'CAMERA'
+            ? (await deps.streamUrls(actor.tenantId, [device.id])).get(device.id)
+            : undefined;
+        const declared = input.tool === 'rtsp' ? streamOf(device, cameraUrl) : hostOf(device);
+        if (!declared) throw badRequest(input.tool === 'rtsp' ? DEVICE_OPS_MESSAGES.noStream : DEVICE_OPS_MESSAGES.noHost);
+        simulated = input.tool === 'rtsp' ? scrubCredentials(declared) : declared;
+        target = input.tool === 'tcp' ? `${declared}:${input.port ?? 80}` : simulated;
+      } else if (input.tool === 'rtsp') {
         const cameraUrl = device.type === 'CAMERA' ? (await deps.streamUrls(actor.tenantId, [device.id])).get(device.id) : undefined;
         const url = streamOf(device, cameraUrl);
         if (!url) throw badRequest(DEVICE_OPS_MESSAGES.noStream);
@@ -464,7 +480,7 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
         abort: new AbortController(),
       };
       live.set(run.id, state);
-      void execute(run, device, input, { address, stream }, state);
+      void execute(run, device, input, { address, stream, simulated }, state);
       const names = await usersById(deps.users, actor.tenantId, [actor.userId]);
       return present({ ...run, label: device.label }, names);
     },

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db.ts';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import { createSimulatedNetworks } from '../../platform/simulated-network.ts';
 import type { ExternalAlarms } from '../alarms/index.ts';
 import type { DeviceRecords } from '../devices/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
@@ -85,6 +86,7 @@ export function createSnmpModule(ports: SnmpPorts): DomainModule<SnmpPort> {
     credentialsChanged: () => void pipeline?.reloadCredentials(),
     removed: (id) => forwarder.forget(id),
     receiverPort: settings.port,
+    simulated: createSimulatedNetworks(db),
   });
 
   pipeline = createTrapPipeline({

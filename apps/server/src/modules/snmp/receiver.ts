@@ -4,6 +4,7 @@ import type { AlarmSeverity } from '@sitewatch/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import snmp from 'net-snmp';
 import { cidrList } from '../../platform/cidr.ts';
+import { isLoopbackHost } from '../../platform/simulated-network.ts';
 import type { ExternalAlarms } from '../alarms/index.ts';
 import type { DeviceFlags } from '../devices/index.ts';
 import type { DestinationTarget, Forwarder } from './forwarder.ts';
@@ -46,6 +47,8 @@ export interface TenantTrapConfig {
   mappings: Map<string, MappingView[]>;
   filters: FilterView[];
   destinations: Map<number, DestinationTarget>;
+  /** The tenant's devices are on a simulated network (the demo): traps are forwarded to loopback destinations only. */
+  simulated: boolean;
 }
 
 /** What attributes a trap to a tenant: its community, its v3 users (keys opened), the relays it trusts. */
@@ -336,7 +339,11 @@ export function createTrapPipeline(deps: {
     const outgoing = outgoingOf(trap);
     for (const id of chosen) {
       const dest = config.destinations.get(id);
-      if (dest) forwarder.send(dest, outgoing);
+      if (!dest) continue;
+      if (config.simulated && !isLoopbackHost(dest.host)) {
+        stats.destination(dest, 'dropped');
+        stats.failure(dest, trap.trapOid, 'not sent: the demo sends nothing off this machine (loopback destinations only)');
+      } else forwarder.send(dest, outgoing);
     }
   }
 

@@ -60,6 +60,8 @@ export function createSnmpService(deps: {
   credentialsChanged(): void;
   /** The receiver's UDP port (shown with the community). */
   receiverPort: number;
+  /** Whether the tenant's devices are on a simulated network (the demo). */
+  simulated(tenantId: number): Promise<boolean>;
 }) {
   const { repo, sealer } = deps;
   const need = (actor: Actor, codename: string) => {
@@ -295,10 +297,11 @@ export function createSnmpService(deps: {
 
     /** Everything the receiver needs of one tenant, loaded in three queries. */
     async tenantConfig(tenantId: number): Promise<TenantTrapConfig> {
-      const [mappings, filters, destinations] = await Promise.all([
+      const [mappings, filters, destinations, simulated] = await Promise.all([
         repo.enabledMappings(tenantId),
         repo.enabledFilters(tenantId),
         repo.enabledDestinations(tenantId),
+        deps.simulated(tenantId),
       ]);
       const byOid = new Map<string, MappingView[]>();
       for (const m of mappings) {
@@ -320,6 +323,7 @@ export function createSnmpService(deps: {
           }),
         ),
         destinations: new Map(destinations.map((d) => [d.id, targetOf(d)])),
+        simulated,
       };
     },
     /** The destination as the inform retry sends to it now (null when removed or disabled). */
