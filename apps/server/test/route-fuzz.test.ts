@@ -11,6 +11,24 @@ const SEED = 20261123;
 const CASES_PER_ROUTE = 60;
 /** Routes that would end the fuzzing session itself. */
 const SKIPPED = new Set(['POST /api/auth/logout/']);
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * 2xx writes that may leave no activity entry. Every other 2xx write must leave one (issue: a change escaped the
+ * audit trail when its entry failed and was dropped).
+ */
+const UNRECORDED = new Set<string>([
+  // the caller's own second-factor setup: nothing changes until it is confirmed (`totp.enable`, recorded)
+  'POST /api/auth/totp/setup/',
+  // the caller's own inbox, preferences and profile
+  'POST /notification/inbox/mark-all-as-read/',
+  'PUT /helpdesk/preferences/',
+  'PUT /api/auth/profile/',
+  // the device API: a device asking for credentials, no user acting
+  'POST /api/v1/provision',
+  // a write that changed nothing (the same values again, tickets already so assigned) has nothing to record
+  'PUT /iotapp/vendors/{id}/',
+  'POST /helpdesk/tickets/assign/',
+]);
 
 let t: TestApp;
 let admin: TestClient;
@@ -32,6 +50,32 @@ describe('the shared input rule', () => {
     expect((await admin.get('/iotapp/devices/2147483648/')).statusCode).toBe(400);
     expect((await admin.get('/iotapp/devices/2147483647/')).statusCode).toBe(404);
   });
+
+  it('answers an unpaired surrogate in a body or a query with a 400 naming the field, and stores nothing', async () => {
+    const vendors = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('vendors')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await vendors();
+    const vendor = await admin.post('/iotapp/vendors/', { company: 'x\ud800', name: 'Lone', email: 'lone@example.com', phone: '5550100' });
+    expect(vendor.statusCode).toBe(400);
+    expect(vendor.json().detail).toBe('Company contains an unpaired surrogate (not a valid character)');
+    expect(vendor.json().errors[0].path).toBe('body.company');
+    expect(await vendors()).toBe(before);
+    const site = await admin.post('/iotapp/assets/', { name: '\udc00 site' });
+    expect(site.statusCode).toBe(400);
+    expect(site.json().errors[0].path).toBe('body.name');
+    const query = await admin.get('/iotapp/customers/?searchText=%5Cud800');
+    expect(query.statusCode).toBe(200); // a backslash text, not a surrogate: only JSON escapes make one
+    // a well-formed pair (an emoji) is a character like any other
+    const emoji = await admin.post('/helpdesk/issue-types/', { name: 'Leak \ud83d\udca7' });
+    expect(emoji.statusCode).toBe(201);
+  });
 });
 
 describe('route fuzzer', () => {
@@ -39,6 +83,16 @@ describe('route fuzzer', () => {
     const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> };
     const random = seededRandom(SEED);
     const failures: string[] = [];
+    const unrecorded = new Set<string>();
+    const entries = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('user_activity_logs')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     let cases = 0;
     let routes = 0;
     const started = Date.now();
@@ -52,6 +106,7 @@ describe('route fuzzer', () => {
         for (const c of casesFor(verb, path, op, random, CASES_PER_ROUTE)) {
           cases++;
           const send = () => admin.request({ method: c.method as 'GET', url: c.url, payload: c.payload as never });
+          const entriesBefore = UNSAFE.has(verb) ? await entries() : 0;
           let res = await send();
           // A 401 may be the route's own answer (a bad MFA token); sign in again only when the session is gone.
           if (res.statusCode === 401 && (await admin.get('/current-login/')).statusCode === 401) {
@@ -59,10 +114,14 @@ describe('route fuzzer', () => {
             res = await send();
           }
           if (res.statusCode >= 500) failures.push(`${c.method} ${path} [${c.label}] -> ${res.statusCode}`);
+          if (UNSAFE.has(verb) && res.statusCode < 300 && !UNRECORDED.has(`${verb} ${path}`) && (await entries()) === entriesBefore)
+            unrecorded.add(`${verb} ${path}`);
         }
       }
     }
     console.info(`route fuzzer: ${routes} routes, ${cases} cases, ${failures.length} answered 5xx, ${Date.now() - started} ms`);
     expect(failures).toEqual([]);
+    // every write that succeeded has its activity entry (the change and its entry are one outcome)
+    expect([...unrecorded].sort()).toEqual([]);
   }, 300_000);
 });

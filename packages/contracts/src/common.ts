@@ -18,18 +18,36 @@ export const idParamSchema = z.object({ id: idCoerced });
 
 /** PostgreSQL text cannot hold NUL, so no input may carry one (checked for every route by the server's validator). */
 export const NUL_MESSAGE = 'NUL characters are not allowed';
+/**
+ * Half of a UTF-16 surrogate pair with no other half (`"\ud800"` in JSON) is not a character: PostgreSQL's json
+ * refuses it and text would keep U+FFFD instead, so no input may carry one either.
+ */
+export const LONE_SURROGATE_MESSAGE = 'contains an unpaired surrogate (not a valid character)';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Where in `value` a string (or key) holds a NUL, as a path, or null when none does. */
-export function findNul(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
+
+export interface UnsafeText {
+  /** Where the string (or key) is, as a path. */
+  path: string[];
+  kind: 'nul' | 'lone-surrogate';
+}
+
+/** The first string (or key) in `value` that holds a NUL or an unpaired surrogate, or null when none does. */
+export function findUnsafeText(value: unknown, path: string[] = [], depth = 0): UnsafeText | null {
+  const check = (text: string, at: string[]): UnsafeText | null =>
+    text.includes('\u0000') ? { path: at, kind: 'nul' } : hasLoneSurrogate(text) ? { path: at, kind: 'lone-surrogate' } : null;
+  if (typeof value === 'string') return check(value, path);
   if (value === null || typeof value !== 'object' || depth > 32) return null;
   for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key];
-    const found = findNul(item, [...path, key], depth + 1);
+    const inKey = check(key, [...path, key]);
+    if (inKey) return inKey;
+    const found = findUnsafeText(item, [...path, key], depth + 1);
     if (found) return found;
   }
   return null;
 }
+
 export const uuidParamSchema = z.object({ id: z.uuid() });
 
 export const pageQuerySchema = z.object({

@@ -1,6 +1,5 @@
 import { isDeviceSecretKey } from '@sitewatch/contracts';
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { requireAuth } from './auth/context.ts';
 import type { Db } from './db.ts';
 
@@ -53,103 +52,88 @@ export function originOf(request: FastifyRequest): AuditOrigin {
 }
 
 /**
- * Writes one audit row and its user activity log entry. Given a transaction, both are written with the change they
- * record, inside a savepoint: a failed entry is rolled back alone and never aborts (or fails) the change.
+ * Writes one audit row and its user activity log entry. Given the transaction of the change they record, the change
+ * and its entry are one outcome: an entry that cannot be written fails the transaction, so the change is not made
+ * either (the activity log promises an entry for every change).
  */
 export async function writeActivity(db: Db, origin: AuditOrigin, entry: ActivityEntry): Promise<void> {
-  const savepoint = db.isTransaction;
-  try {
-    if (savepoint) await sql`savepoint activity_entry`.execute(db);
-    const outcome = entry.outcome ?? 'success';
-    const { object, before, after } = entry;
-    const rest = entry.detail ?? {};
-    await db
-      .insertInto('user_activity_logs')
-      .values({
-        tenant_id: origin.tenantId,
-        actor_id: origin.userId,
-        actor_name: origin.username,
-        action: entry.action,
-        outcome,
-        object_type: object?.type ?? null,
-        object_id: object ? String(object.id) : null,
-        ip: origin.ip,
-        user_agent: origin.userAgent,
-        before: before ? JSON.stringify(before) : null,
-        after: after ? JSON.stringify(after) : null,
-        detail: JSON.stringify(rest),
-      })
-      .execute();
-    await db
-      .insertInto('audit_log')
-      .values({
-        tenant_id: origin.tenantId,
-        user_id: origin.userId,
-        username: origin.username,
-        action: entry.action,
-        outcome,
-        ip: origin.ip,
-        user_agent: origin.userAgent,
-        detail: JSON.stringify({ ...rest, ...(object ? { object } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }),
-      })
-      .execute();
-    if (savepoint) await sql`release savepoint activity_entry`.execute(db);
-  } catch (error) {
-    if (savepoint) await sql`rollback to savepoint activity_entry`.execute(db).catch(() => undefined);
-    (origin.log ?? console).error({ err: error }, 'audit write failed');
-  }
+  const outcome = entry.outcome ?? 'success';
+  const { object, before, after } = entry;
+  const rest = entry.detail ?? {};
+  await db
+    .insertInto('user_activity_logs')
+    .values({
+      tenant_id: origin.tenantId,
+      actor_id: origin.userId,
+      actor_name: origin.username,
+      action: entry.action,
+      outcome,
+      object_type: object?.type ?? null,
+      object_id: object ? String(object.id) : null,
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      before: before ? JSON.stringify(before) : null,
+      after: after ? JSON.stringify(after) : null,
+      detail: JSON.stringify(rest),
+    })
+    .execute();
+  await db
+    .insertInto('audit_log')
+    .values({
+      tenant_id: origin.tenantId,
+      user_id: origin.userId,
+      username: origin.username,
+      action: entry.action,
+      outcome,
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      detail: JSON.stringify({ ...rest, ...(object ? { object } : {}), ...(before ? { before } : {}), ...(after ? { after } : {}) }),
+    })
+    .execute();
 }
 
 /** `writeActivity` for many entries of one origin (a bulk action): two statements however many entries. */
 export async function writeActivities(db: Db, origin: AuditOrigin, entries: readonly ActivityEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const savepoint = db.isTransaction;
-  try {
-    if (savepoint) await sql`savepoint activity_entries`.execute(db);
-    await db
-      .insertInto('user_activity_logs')
-      .values(
-        entries.map((entry) => ({
-          tenant_id: origin.tenantId,
-          actor_id: origin.userId,
-          actor_name: origin.username,
-          action: entry.action,
-          outcome: entry.outcome ?? 'success',
-          object_type: entry.object?.type ?? null,
-          object_id: entry.object ? String(entry.object.id) : null,
-          ip: origin.ip,
-          user_agent: origin.userAgent,
-          before: entry.before ? JSON.stringify(entry.before) : null,
-          after: entry.after ? JSON.stringify(entry.after) : null,
-          detail: JSON.stringify(entry.detail ?? {}),
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('audit_log')
-      .values(
-        entries.map((entry) => ({
-          tenant_id: origin.tenantId,
-          user_id: origin.userId,
-          username: origin.username,
-          action: entry.action,
-          outcome: entry.outcome ?? 'success',
-          ip: origin.ip,
-          user_agent: origin.userAgent,
-          detail: JSON.stringify({
-            ...(entry.detail ?? {}),
-            ...(entry.object ? { object: entry.object } : {}),
-            ...(entry.before ? { before: entry.before } : {}),
-            ...(entry.after ? { after: entry.after } : {}),
-          }),
-        })),
-      )
-      .execute();
-    if (savepoint) await sql`release savepoint activity_entries`.execute(db);
-  } catch (error) {
-    if (savepoint) await sql`rollback to savepoint activity_entries`.execute(db).catch(() => undefined);
-    (origin.log ?? console).error({ err: error }, 'audit write failed');
-  }
+  await db
+    .insertInto('user_activity_logs')
+    .values(
+      entries.map((entry) => ({
+        tenant_id: origin.tenantId,
+        actor_id: origin.userId,
+        actor_name: origin.username,
+        action: entry.action,
+        outcome: entry.outcome ?? 'success',
+        object_type: entry.object?.type ?? null,
+        object_id: entry.object ? String(entry.object.id) : null,
+        ip: origin.ip,
+        user_agent: origin.userAgent,
+        before: entry.before ? JSON.stringify(entry.before) : null,
+        after: entry.after ? JSON.stringify(entry.after) : null,
+        detail: JSON.stringify(entry.detail ?? {}),
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('audit_log')
+    .values(
+      entries.map((entry) => ({
+        tenant_id: origin.tenantId,
+        user_id: origin.userId,
+        username: origin.username,
+        action: entry.action,
+        outcome: entry.outcome ?? 'success',
+        ip: origin.ip,
+        user_agent: origin.userAgent,
+        detail: JSON.stringify({
+          ...(entry.detail ?? {}),
+          ...(entry.object ? { object: entry.object } : {}),
+          ...(entry.before ? { before: entry.before } : {}),
+          ...(entry.after ? { after: entry.after } : {}),
+        }),
+      })),
+    )
+    .execute();
 }
 
 /** `writeActivity` for a request's entry, naming its tenant and user itself (sign-ins, the user administration). */

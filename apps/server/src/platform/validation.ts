@@ -1,21 +1,25 @@
-import { findNul, NUL_MESSAGE } from '@sitewatch/contracts';
+import { findUnsafeText, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@sitewatch/contracts';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
+import { humaniseField } from './validation-messages.ts';
+
+const fieldName = (path: string[]) => humaniseField(path.filter((s) => !/^\d+$/.test(s)).at(-1) ?? 'text');
 
 /** The marker the error handler reads to answer a validation failure as a 400 with field paths. */
 const ZOD_VALIDATION_ERROR = Symbol.for('ZodFastifySchemaValidationError');
 
 /**
- * The zod validator of every route, plus the rule no schema can forget: no NUL anywhere in params, query or body
- * (PostgreSQL text cannot hold it, and a `%00` in a query string would otherwise become a 500).
+ * The zod validator of every route, plus the rule no schema can forget: no NUL and no unpaired UTF-16 surrogate
+ * anywhere in params, query or body (PostgreSQL text cannot hold the one nor json the other: a `%00` in a query string
+ * would otherwise become a 500, and a `\ud800` in a body a change whose activity entry cannot be written).
  */
 export const safeValidatorCompiler: FastifySchemaCompiler<ZodType> = (route) => {
   const validate = validatorCompiler(route);
   return (data: unknown) => {
-    const nul = findNul(data);
-    if (nul) {
-      const path = `/${nul.join('/')}`;
+    const unsafe = findUnsafeText(data);
+    if (unsafe) {
+      const path = `/${unsafe.path.join('/')}`;
       return {
         error: [
           {
@@ -23,7 +27,7 @@ export const safeValidatorCompiler: FastifySchemaCompiler<ZodType> = (route) => 
             keyword: 'custom',
             instancePath: path,
             schemaPath: `#${path}/custom`,
-            message: NUL_MESSAGE,
+            message: unsafe.kind === 'nul' ? NUL_MESSAGE : `${fieldName(unsafe.path)} ${LONE_SURROGATE_MESSAGE}`,
             params: {},
           },
         ] as never,

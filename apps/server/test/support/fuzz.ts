@@ -1,7 +1,7 @@
 /**
  * A bounded, seeded generator of HTTP cases from the OpenAPI document: one plausible request per route, then the
- * same request with one input at a time replaced by what attackers send (ids past the column range, NUL, huge
- * numeric strings, huge strings, wrong types). Deterministic for a given seed.
+ * same request with one input at a time replaced by what attackers send (ids past the column range, NUL, unpaired
+ * UTF-16 surrogates, huge numeric strings, huge strings, wrong types). Deterministic for a given seed.
  */
 
 export interface JsonSchema {
@@ -117,8 +117,21 @@ const HOSTILE_NUMBERS: unknown[] = [
   true,
   null,
 ];
-const HOSTILE_STRINGS: unknown[] = ['\u0000', 'a\u0000b', 'x'.repeat(100_000), '9'.repeat(400), '1e+23', 2147483648, [], {}, true, null];
-const HOSTILE_OTHER: unknown[] = ['\u0000', 2147483648, 1e23, 'x'.repeat(100_000), [], {}, null, true];
+const HOSTILE_STRINGS: unknown[] = [
+  '\u0000',
+  'a\u0000b',
+  'x\ud800',
+  '\udc00x',
+  'x'.repeat(100_000),
+  '9'.repeat(400),
+  '1e+23',
+  2147483648,
+  [],
+  {},
+  true,
+  null,
+];
+const HOSTILE_OTHER: unknown[] = ['\u0000', 'x\ud800', 2147483648, 1e23, 'x'.repeat(100_000), [], {}, null, true];
 /** Raw (already encoded) path and query texts. */
 export const HOSTILE_RAW = [
   '2147483648',

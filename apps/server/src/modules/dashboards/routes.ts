@@ -96,7 +96,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   r.put(
     '/iotapp/dashboards/folders/:id/',
     { schema: { tags, params: idParamSchema, body: folderInputSchema, response: { 200: dashboardFolderSchema } } },
-    async (request) => dashboards.updateFolder(requireAuth(request), request.params.id, request.body),
+    async (request) => dashboards.updateFolder(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.post(
     '/iotapp/dashboards/folders/:id/move/',
@@ -132,7 +132,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   r.put(
     '/iotapp/dashboards/components/:id/',
     { schema: { tags, params: idParamSchema, body: componentInputSchema, response: { 200: componentSchema } } },
-    async (request) => dashboards.updateComponent(requireAuth(request), request.params.id, request.body),
+    async (request) => dashboards.updateComponent(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/dashboards/components/:id/',

@@ -24,7 +24,7 @@ import {
   type Widget,
   widgetSchema,
 } from '@sitewatch/contracts';
-import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
+import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
@@ -517,13 +517,20 @@ export function createDashboardService(deps: DashboardDeps) {
       return presentFolders(await repo.listFolders(db, actor.tenantId)).find((f) => f.id === id) as DashboardFolder;
     },
 
-    async updateFolder(actor: Actor, id: number, body: FolderInput) {
+    async updateFolder(actor: Actor, id: number, body: FolderInput, origin: AuditOrigin) {
       need(actor, DASHBOARD_PERMISSIONS.change);
       const input = folderInputSchema.parse(body);
       const rows = await repo.listFolders(db, actor.tenantId);
       const me = rows.find((f) => f.id === id);
       if (!me) throw notFound(DASHBOARD_MESSAGES.folderNotFound);
-      await repo.updateFolder(db, actor.tenantId, id, { name: input.name, config: input.config });
+      await db.transaction().execute(async (trx) => {
+        await repo.updateFolder(trx, actor.tenantId, id, { name: input.name, config: input.config });
+        await writeActivity(trx, origin, {
+          action: 'dashboard_folder.update',
+          object: { type: 'dashboard_folder', id },
+          ...changedFields({ name: me.name, config: me.config }, { name: input.name, config: input.config }),
+        });
+      });
       if (input.parentId !== me.parent_id) return this.moveFolder(actor, id, { parentId: input.parentId });
       announce(actor.tenantId, 'folder', id);
       return presentFolders(await repo.listFolders(db, actor.tenantId)).find((f) => f.id === id) as DashboardFolder;
@@ -610,11 +617,18 @@ export function createDashboardService(deps: DashboardDeps) {
       return this.component(actor, id);
     },
 
-    async updateComponent(actor: Actor, id: number, body: ComponentInput) {
+    async updateComponent(actor: Actor, id: number, body: ComponentInput, origin: AuditOrigin) {
       need(actor, DASHBOARD_PERMISSIONS.change);
       const input = componentInputSchema.parse(body);
-      const res = await repo.updateComponent(db, actor.tenantId, id, input);
-      if (Number(res.numUpdatedRows) === 0) throw notFound(DASHBOARD_MESSAGES.componentNotFound);
+      await db.transaction().execute(async (trx) => {
+        const res = await repo.updateComponent(trx, actor.tenantId, id, input);
+        if (Number(res.numUpdatedRows) === 0) throw notFound(DASHBOARD_MESSAGES.componentNotFound);
+        await writeActivity(trx, origin, {
+          action: 'dashboard_component.update',
+          object: { type: 'dashboard_component', id },
+          after: { name: input.name },
+        });
+      });
       announce(actor.tenantId, 'component', id);
       return this.component(actor, id);
     },

@@ -21,7 +21,7 @@ export const listActiveAlerts = (db: Db, tenantId: number) =>
     .limit(50)
     .execute();
 
-export const insertAlert = (db: Db, tenantId: number, message: string, createdBy: number) =>
+export const insertAlert = (db: Db, tenantId: number, message: string, createdBy: number | null) =>
   db
     .insertInto('system_alerts')
     .values({ tenant_id: tenantId, message, created_by: createdBy })

@@ -12,7 +12,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
+import { originOf } from '../../platform/audit.ts';
+import { requireTenant, roleGuard } from '../../platform/auth/context.ts';
 import type { CustomerService } from './service.ts';
 
 export function customerRoutes(app: FastifyInstance, opts: { customers: CustomerService }) {
@@ -39,7 +40,7 @@ export function customerRoutes(app: FastifyInstance, opts: { customers: Customer
       schema: { tags, body: customerSettingsUpdateSchema, response: { 200: customerSettingsResponseSchema } },
     },
     async (request) => ({
-      settings: await customers.updateSettings(requireTenant(request).id, request.body),
+      settings: await customers.updateSettings(originOf(request), request.body),
     }),
   );
   r.get('/app-version/', { config: { access: { public: true } }, schema: { tags, response: { 200: versionSchema } } }, async (request) =>
@@ -53,7 +54,7 @@ export function customerRoutes(app: FastifyInstance, opts: { customers: Customer
     '/notification/system-alerts/',
     { preHandler: admins, schema: { tags: ['notification'], body: systemAlertCreateSchema, response: { 201: systemAlertSchema } } },
     async (request, reply) => {
-      const alert = await customers.addAlert(requireTenant(request).id, request.body.message, requireAuth(request).userId);
+      const alert = await customers.addAlert(originOf(request), request.body.message);
       return reply.status(201).send(alert);
     },
   );
@@ -61,7 +62,7 @@ export function customerRoutes(app: FastifyInstance, opts: { customers: Customer
     '/notification/system-alerts/:id/',
     { preHandler: admins, schema: { tags: ['notification'], params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
-      await customers.removeAlert(requireTenant(request).id, request.params.id);
+      await customers.removeAlert(originOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

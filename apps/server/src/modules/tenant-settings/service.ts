@@ -1,4 +1,5 @@
 import { type CustomerSettings, customerSettingsSchema } from '@sitewatch/contracts';
+import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import { sharedResponse } from '../../platform/validation.ts';
@@ -68,16 +69,38 @@ export function createCustomerService(db: Db) {
         version: { gen4: process.env.npm_package_version ?? '0.1.0', ...entry.tenant.version_info },
       }));
     },
-    async updateSettings(tenantId: number, patch: Partial<CustomerSettings>) {
-      const next = customerSettingsSchema.parse({ ...(await settings(tenantId)), ...patch });
-      await repo.saveSettings(db, tenantId, next);
-      cache.delete(tenantId);
+    async updateSettings(origin: AuditOrigin, patch: Partial<CustomerSettings>) {
+      const before = await settings(origin.tenantId);
+      const next = customerSettingsSchema.parse({ ...before, ...patch });
+      const change = changedFields(before, next);
+      await db.transaction().execute(async (trx) => {
+        await repo.saveSettings(trx, origin.tenantId, next);
+        if (Object.keys(change.after).length)
+          await writeActivity(trx, origin, {
+            action: 'customer-settings.update',
+            object: { type: 'customer-settings', id: origin.tenantId },
+            ...change,
+          });
+      });
+      cache.delete(origin.tenantId);
       return next;
     },
     alerts: (tenantId: number) => repo.listActiveAlerts(db, tenantId),
-    addAlert: (tenantId: number, message: string, userId: number) => repo.insertAlert(db, tenantId, message, userId),
-    async removeAlert(tenantId: number, id: number) {
-      if (!(await repo.deactivateAlert(db, tenantId, id))) throw notFound();
+    addAlert: (origin: AuditOrigin, message: string) =>
+      db.transaction().execute(async (trx) => {
+        const alert = await repo.insertAlert(trx, origin.tenantId, message, origin.userId);
+        await writeActivity(trx, origin, {
+          action: 'system-alert.create',
+          object: { type: 'system-alert', id: alert.id },
+          after: { message },
+        });
+        return alert;
+      }),
+    async removeAlert(origin: AuditOrigin, id: number) {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deactivateAlert(trx, origin.tenantId, id))) throw notFound();
+        await writeActivity(trx, origin, { action: 'system-alert.delete', object: { type: 'system-alert', id } });
+      });
     },
   };
 }
