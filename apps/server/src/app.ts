@@ -40,7 +40,7 @@ import { createUsersModule } from './modules/users/index.ts';
 import { createVendorDirectory, createVendorsModule } from './modules/vendors/index.ts';
 import { createVideoModule, type VideoPort } from './modules/video/index.ts';
 import { registerAccessLog } from './platform/access-log.ts';
-import type { RouteAccess } from './platform/auth/context.ts';
+import { type RouteAccess, runGuardsBeforeValidation } from './platform/auth/context.ts';
 import { createCsrf } from './platform/auth/csrf.ts';
 import { registerAccessHooks } from './platform/auth/hooks.ts';
 import { createTokenSigner } from './platform/auth/tokens.ts';
@@ -133,11 +133,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.decorate('routeCatalog', [] as RouteEntry[]);
   app.decorate('shuttingDown', false);
   app.addHook('onRoute', (route) => {
+    const guards = runGuardsBeforeValidation(route);
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { tenantless: true } };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      app.routeCatalog.push({ method, url: route.url, access: (route.config as { access?: RouteAccess } | undefined)?.access ?? {} });
+      app.routeCatalog.push({
+        method,
+        url: route.url,
+        access: (route.config as { access?: RouteAccess } | undefined)?.access ?? {},
+        guards,
+      });
     }
   });
   registerErrorHandler(app);

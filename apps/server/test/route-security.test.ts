@@ -70,6 +70,44 @@ describe('route table', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers 403 before looking at the body when a role or permission guard refuses the caller', async () => {
+    const customer = await t.login('customer');
+    const login = (await t.anonymous().passwordLogin('customer')).json();
+    const caller = {
+      auth: {
+        roles: login.user.userRole as string[],
+        permissions: new Set((login.user.groups[0]?.permissions ?? []).map((p: { codename: string }) => p.codename)),
+      },
+    };
+    const refuses = async (guards: RouteEntry['guards']) => {
+      for (const g of guards)
+        if (
+          await g(caller as never).then(
+            () => false,
+            () => true,
+          )
+        )
+          return true;
+      return false;
+    };
+    const failures: string[] = [];
+    let refused = 0;
+    for (const route of routes.filter((r) => r.method !== 'GET' && r.guards.length > 0)) {
+      if (!(await refuses(route.guards))) continue;
+      refused++;
+      // a body no schema accepts: the answer must still be the guard's 403, not a 400 with field details
+      const res = await customer.request({
+        method: route.method as 'POST',
+        url: fill(route.url),
+        payload: '"x"',
+        headers: { 'content-type': 'application/json' },
+      });
+      if (res.statusCode !== 403) failures.push(`${route.method} ${route.url} -> ${res.statusCode}`);
+    }
+    expect(refused).toBeGreaterThan(20);
+    expect(failures).toEqual([]);
+  });
+
   it('names a tenant-A object for every route with a path parameter', () => {
     const missing = routes.filter((r) => r.url.includes(':') && !OBJECT_ROUTES[`${r.method} ${r.url}`]).map((r) => `${r.method} ${r.url}`);
     expect(missing).toEqual([]);

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { RouteAccess } from './auth/context.ts';
 import type { JobWorker } from './jobs/worker.ts';
 
@@ -6,6 +7,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   access: RouteAccess;
+  /** The role and permission guards that run before validation (`runGuardsBeforeValidation`). */
+  guards: readonly ((request: FastifyRequest) => Promise<void>)[];
 }
 
 declare module 'fastify' {

@@ -54,14 +54,38 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 export const hasPermission = (auth: AuthContext, codename: string) => auth.permissions.has(codename);
 export const hasRole = (auth: AuthContext, ...roles: string[]) => auth.roles.some((r) => roles.includes(r));
 
-/** A preHandler that lets only callers with one of the roles through. */
-export const roleGuard =
-  (...roles: string[]) =>
-  async (request: FastifyRequest) => {
-    if (!hasRole(requireAuth(request), ...roles)) throw forbidden();
-  };
+const ACCESS_GUARD = Symbol('access guard');
+type Guard = ((request: FastifyRequest) => Promise<void>) & { [ACCESS_GUARD]?: true };
+const guard = (check: (request: FastifyRequest) => Promise<void>): Guard => Object.assign(check, { [ACCESS_GUARD]: true as const });
+/** Whether a route hook is a role or permission guard: it needs only the caller, never the body. */
+export const isAccessGuard = (hook: unknown): boolean => typeof hook === 'function' && (hook as Guard)[ACCESS_GUARD] === true;
 
-/** A preHandler that lets only callers whose first group grants the permission through. */
-export const permissionGuard = (codename: string) => async (request: FastifyRequest) => {
-  if (!hasPermission(requireAuth(request), codename)) throw forbidden();
-};
+/**
+ * A route's `preHandler` that lets only callers with one of the roles through. Guards run before the body is
+ * validated (see `runGuardsBeforeValidation`): a caller who may not act at all hears 403, not the body's faults.
+ */
+export const roleGuard = (...roles: string[]) =>
+  guard(async (request) => {
+    if (!hasRole(requireAuth(request), ...roles)) throw forbidden();
+  });
+
+/** A preHandler that lets only callers whose first group grants the permission through (before validation too). */
+export const permissionGuard = (codename: string) =>
+  guard(async (request) => {
+    if (!hasPermission(requireAuth(request), codename)) throw forbidden();
+  });
+
+/**
+ * Moves a route's role and permission guards from `preHandler` to `preValidation` (an `onRoute` step): checks that a
+ * user may act come before body validation, so a user who may not act gets 403 before any 400 with field details.
+ */
+export function runGuardsBeforeValidation(route: { preHandler?: unknown; preValidation?: unknown }): Guard[] {
+  const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  const guards = handlers.filter(isAccessGuard) as Guard[];
+  if (guards.length === 0) return guards;
+  const rest = handlers.filter((h) => !isAccessGuard(h));
+  const before = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+  route.preValidation = [...guards, ...before];
+  route.preHandler = rest.length ? rest : undefined;
+  return guards;
+}
