@@ -34,6 +34,27 @@ describe('customer calls', () => {
     const after = (await user.get('/iotapp/customer-settings/')).json().settings;
     expect(after.helpline.phone).toBe('+44 20 7946 0000');
     expect(after.menu.length).toBeGreaterThan(3);
+    const entry = await t.db
+      .selectFrom('user_activity_logs')
+      .select(['before', 'after'])
+      .where('action', '=', 'customer-settings.update')
+      .where('tenant_id', '=', t.tenantA)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(entry.after).toMatchObject({ helpline: { phone: '+44 20 7946 0000' } });
+  });
+
+  it('takes only a phone number and an e-mail address as the helpline (no javascript: links)', async () => {
+    const admin = await t.login('customeradmin');
+    for (const helpline of [{ phone: 'javascript:alert(1)' }, { email: 'javascript:alert(1)' }, { phone: '+1 555 0100', email: 'a@b' }]) {
+      const res = await admin.put('/iotapp/customer-settings/', { helpline });
+      expect(res.statusCode, JSON.stringify(helpline)).toBe(400);
+      expect(res.json().detail).toMatch(/^Helpline (phone|e-mail) must be/);
+    }
+    const ok = await admin.put('/iotapp/customer-settings/', { helpline: { phone: '+1 (555) 010-0100', email: 'help@example.com' } });
+    expect(ok.json().settings.helpline).toEqual({ phone: '+1 (555) 010-0100', email: 'help@example.com' });
+    const cleared = await admin.put('/iotapp/customer-settings/', { helpline: { phone: '', email: '' } });
+    expect(cleared.statusCode).toBe(200);
   });
 
   it('reports the version fields to anyone on the tenant', async () => {
@@ -106,6 +127,14 @@ describe('system alerts', () => {
     const otherAdmin = await t.login('customeradmin', HOST_B);
     expect((await otherAdmin.delete(`/notification/system-alerts/${posted.json().id}/`)).statusCode).toBe(404);
     expect((await admin.delete(`/notification/system-alerts/${posted.json().id}/`)).statusCode).toBe(204);
+    const entries = await t.db
+      .selectFrom('user_activity_logs')
+      .select('action')
+      .where('object_type', '=', 'system-alert')
+      .where('object_id', '=', String(posted.json().id))
+      .orderBy('id')
+      .execute();
+    expect(entries.map((e) => e.action)).toEqual(['system-alert.create', 'system-alert.delete']);
   });
 
   it('refuses alerts from plain users and over 250 characters', async () => {

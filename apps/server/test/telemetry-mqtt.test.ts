@@ -279,3 +279,28 @@ describe('external broker (the local Mosquitto)', () => {
     await endClient(publisher);
   }, 120_000);
 });
+
+describe('SUBSCRIBE outside the command topics', () => {
+  it('answers # and $SYS/# with the refusal code 0x80 in the SUBACK, and grants the command topic', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    const device = await makeDevice(t.db, t.tenantA);
+    const port = await freePort();
+    await t.handles.telemetry.runtime.startMqtt({ port });
+    const client = await connectDevice(`mqtt://127.0.0.1:${port}`, { username: device.token, reconnectPeriod: 0 });
+    try {
+      const suback = (topics: Record<string, { qos: 0 | 1 }>) =>
+        new Promise<number[]>((resolve) => {
+          client.subscribe(topics, (error, granted) => {
+            // mqtt.js reports a SUBACK with a refusal as an error carrying the packet
+            resolve((error as { packet?: { granted: number[] } } | null)?.packet?.granted ?? (granted ?? []).map((g) => g.qos));
+          });
+        });
+      expect(await suback({ '#': { qos: 1 } })).toEqual([128]);
+      expect(await suback({ '$SYS/#': { qos: 0 } })).toEqual([128]);
+      expect(await suback({ 'v1/devices/me/rpc/request/+': { qos: 1 } })).toEqual([1]);
+    } finally {
+      await endClient(client);
+    }
+  }, 120_000);
+});

@@ -1327,7 +1327,7 @@ export interface paths {
                                 /** @default {} */
                                 helpline: {
                                     phone?: string;
-                                    email?: string;
+                                    email?: "" | string;
                                 };
                                 /**
                                  * @default {
@@ -1509,7 +1509,7 @@ export interface paths {
                         livePopup?: boolean;
                         helpline?: {
                             phone?: string;
-                            email?: string;
+                            email?: "" | string;
                         };
                         aliases?: {
                             /** @default Site */
@@ -1596,7 +1596,7 @@ export interface paths {
                                 /** @default {} */
                                 helpline: {
                                     phone?: string;
-                                    email?: string;
+                                    email?: "" | string;
                                 };
                                 /**
                                  * @default {

@@ -35,7 +35,18 @@ export const customerSettingsSchema = z.object({
   treeAccess: z.boolean().default(true),
   showSystemAlert: z.boolean().default(true),
   livePopup: z.boolean().default(true),
-  helpline: z.object({ phone: z.string().max(30).optional(), email: z.string().max(254).optional() }).default({}),
+  /** Shown as tel: and mailto: links: a phone number and an e-mail address only (never a `javascript:` text). */
+  helpline: z
+    .object({
+      phone: z
+        .string()
+        .trim()
+        .max(30, 'Please use maximum 30 characters')
+        .regex(/^(\+?[0-9][0-9 ().-]*[0-9])?$/, 'Helpline phone must be a phone number: digits, spaces, + ( ) . -')
+        .optional(),
+      email: z.union([z.literal(''), z.email({ message: 'Helpline e-mail must be a valid e-mail address' }).max(254)]).optional(),
+    })
+    .default({}),
   aliases: z
     .object({ asset: z.string().max(40).default(DEFAULT_ALIASES.asset), ticket: z.string().max(40).default(DEFAULT_ALIASES.ticket) })
     .default({ asset: DEFAULT_ALIASES.asset, ticket: DEFAULT_ALIASES.ticket }),

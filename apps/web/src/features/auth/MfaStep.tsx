@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QrCode } from '../../components/QrCode.tsx';
 import { authApi, type LoginResult, type MfaChallenge, type TotpSetup } from './api.ts';
-import { loginErrorMessage } from './login-errors.ts';
+import { loginErrorMessage, loginFailure } from './login-errors.ts';
 import { ErrorBox, Field, focusFirstInvalid } from './ui.tsx';
 
 interface Props {
@@ -43,7 +43,7 @@ export function MfaStep({ challenge, onResult, onCancel }: Props) {
       const message = await onResult(result);
       if (message) setError(message);
     } catch (failure) {
-      setError(loginErrorMessage(failure));
+      setError(loginFailure(failure));
       setCode('');
     } finally {
       setBusy(false);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { cleanMobile, isMobileNumber, mobileHint } from '../../lib/mobile.ts';
 import { toast } from '../../lib/toasts.ts';
 import { authApi, type LoginResult } from './api.ts';
-import { loginErrorMessage } from './login-errors.ts';
+import { loginFailure } from './login-errors.ts';
 import { ErrorBox, Field, focusFirstInvalid } from './ui.tsx';
 
 const OTP = /^\d{6}$/;
@@ -49,7 +49,7 @@ export function OtpLoginForm({ role, onResult }: Props) {
       setOtp('');
       setCooldown(RESEND_AFTER_S);
     } catch (failure) {
-      setError(loginErrorMessage(failure));
+      setError(loginFailure(failure));
     } finally {
       setBusy(false);
     }
@@ -67,7 +67,7 @@ export function OtpLoginForm({ role, onResult }: Props) {
       const message = await onResult(await authApi.verifyOtp({ mobile: cleanMobile(mobile), otp: otp.trim(), role }));
       if (message) setError(message);
     } catch (failure) {
-      setError(loginErrorMessage(failure));
+      setError(loginFailure(failure));
       setOtp('');
     } finally {
       setBusy(false);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { svgDataUrl } from '../../lib/svg.ts';
 import { authApi, type LoginResult } from './api.ts';
 import { CaptchaField, type CaptchaState } from './CaptchaField.tsx';
-import { loginErrorMessage } from './login-errors.ts';
+import { loginFailure } from './login-errors.ts';
 import { ErrorBox, Field, focusFirstInvalid, PasswordField } from './ui.tsx';
 
 interface Props {
@@ -106,7 +106,7 @@ export function PasswordLoginForm({ role, onResult }: Props) {
         void loadCaptcha();
       }
     } catch (failure) {
-      setError(loginErrorMessage(failure));
+      setError(loginFailure(failure));
       setRefusals((n) => n + 1);
       void loadCaptcha();
     } finally {

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { safeInAppPath } from '../../lib/safe-redirect.ts';
 import { logoutForRoleMismatch, saveLogin, violatesLoginRole } from '../../lib/session.ts';
+import { setLoginRole } from '../../lib/storage.ts';
 import { toast } from '../../lib/toasts.ts';
 import type { SignedIn } from './api.ts';
 
@@ -19,6 +20,8 @@ export function useCompleteLogin(role: string, next: string | null) {
         navigate('/auth/login/', { replace: true });
         return LOGIN_MESSAGES.unauthorized;
       }
+      // the role of the page signed in at, even if a refused attempt on it had put the stored role back to auth
+      setLoginRole(role);
       saveLogin(result);
       toast.success(LOGIN_MESSAGES.loginSuccessful);
       navigate(safeInAppPath(next, '/'), { replace: true });
