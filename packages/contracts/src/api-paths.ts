@@ -17726,7 +17726,7 @@ export interface paths {
                                     titleAsBreadCrumb: boolean;
                                     /**
                                      * @default {
-                                     *       "showInMenu": true,
+                                     *       "showInMenu": false,
                                      *       "showOnHome": false,
                                      *       "roles": [],
                                      *       "ticketAlias": null,
@@ -17734,7 +17734,7 @@ export interface paths {
                                      *     }
                                      */
                                     settings: {
-                                        /** @default true */
+                                        /** @default false */
                                         showInMenu: boolean;
                                         /** @default false */
                                         showOnHome: boolean;
@@ -17947,7 +17947,7 @@ export interface paths {
                                     titleAsBreadCrumb: boolean;
                                     /**
                                      * @default {
-                                     *       "showInMenu": true,
+                                     *       "showInMenu": false,
                                      *       "showOnHome": false,
                                      *       "roles": [],
                                      *       "ticketAlias": null,
@@ -17955,7 +17955,7 @@ export interface paths {
                                      *     }
                                      */
                                     settings: {
-                                        /** @default true */
+                                        /** @default false */
                                         showInMenu: boolean;
                                         /** @default false */
                                         showOnHome: boolean;
@@ -19530,6 +19530,10 @@ export interface paths {
                                 playbackAt: number | null;
                             } | {
                                 /** @enum {string} */
+                                kind: "unavailable";
+                                reason: string;
+                            } | {
+                                /** @enum {string} */
                                 kind: "formResponses";
                                 formId: number;
                                 formName: string;
@@ -19692,6 +19696,10 @@ export interface paths {
                                         playbackAt: number | null;
                                     } | {
                                         /** @enum {string} */
+                                        kind: "unavailable";
+                                        reason: string;
+                                    } | {
+                                        /** @enum {string} */
                                         kind: "formResponses";
                                         formId: number;
                                         formName: string;
@@ -19810,7 +19818,7 @@ export interface paths {
                                     titleAsBreadCrumb: boolean;
                                     /**
                                      * @default {
-                                     *       "showInMenu": true,
+                                     *       "showInMenu": false,
                                      *       "showOnHome": false,
                                      *       "roles": [],
                                      *       "ticketAlias": null,
@@ -19818,7 +19826,7 @@ export interface paths {
                                      *     }
                                      */
                                     settings: {
-                                        /** @default true */
+                                        /** @default false */
                                         showInMenu: boolean;
                                         /** @default false */
                                         showOnHome: boolean;
@@ -19864,7 +19872,7 @@ export interface paths {
                          *       "type": "DASHBOARD",
                          *       "titleAsBreadCrumb": false,
                          *       "settings": {
-                         *         "showInMenu": true,
+                         *         "showInMenu": false,
                          *         "showOnHome": false,
                          *         "roles": [],
                          *         "ticketAlias": null,
@@ -19882,7 +19890,7 @@ export interface paths {
                             titleAsBreadCrumb?: boolean;
                             /**
                              * @default {
-                             *       "showInMenu": true,
+                             *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
                              *       "ticketAlias": null,
@@ -19890,7 +19898,7 @@ export interface paths {
                              *     }
                              */
                             settings?: {
-                                /** @default true */
+                                /** @default false */
                                 showInMenu?: boolean;
                                 /** @default false */
                                 showOnHome?: boolean;
@@ -20112,7 +20120,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -20120,7 +20128,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -20524,7 +20532,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -20532,7 +20540,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -20906,7 +20914,7 @@ export interface paths {
                          *       "type": "DASHBOARD",
                          *       "titleAsBreadCrumb": false,
                          *       "settings": {
-                         *         "showInMenu": true,
+                         *         "showInMenu": false,
                          *         "showOnHome": false,
                          *         "roles": [],
                          *         "ticketAlias": null,
@@ -20924,7 +20932,7 @@ export interface paths {
                             titleAsBreadCrumb?: boolean;
                             /**
                              * @default {
-                             *       "showInMenu": true,
+                             *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
                              *       "ticketAlias": null,
@@ -20932,7 +20940,7 @@ export interface paths {
                              *     }
                              */
                             settings?: {
-                                /** @default true */
+                                /** @default false */
                                 showInMenu?: boolean;
                                 /** @default false */
                                 showOnHome?: boolean;
@@ -21154,7 +21162,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -21162,7 +21170,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -21597,7 +21605,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -21605,7 +21613,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -21738,7 +21746,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -21746,7 +21754,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -21985,7 +21993,7 @@ export interface paths {
                                 titleAsBreadCrumb: boolean;
                                 /**
                                  * @default {
-                                 *       "showInMenu": true,
+                                 *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
                                  *       "ticketAlias": null,
@@ -21993,7 +22001,7 @@ export interface paths {
                                  *     }
                                  */
                                 settings: {
-                                    /** @default true */
+                                    /** @default false */
                                     showInMenu: boolean;
                                     /** @default false */
                                     showOnHome: boolean;
@@ -22647,7 +22655,7 @@ export interface paths {
                                     titleAsBreadCrumb: boolean;
                                     /**
                                      * @default {
-                                     *       "showInMenu": true,
+                                     *       "showInMenu": false,
                                      *       "showOnHome": false,
                                      *       "roles": [],
                                      *       "ticketAlias": null,
@@ -22655,7 +22663,7 @@ export interface paths {
                                      *     }
                                      */
                                     settings: {
-                                        /** @default true */
+                                        /** @default false */
                                         showInMenu: boolean;
                                         /** @default false */
                                         showOnHome: boolean;
@@ -23234,6 +23242,10 @@ export interface paths {
                                 siteId: number | null;
                                 siteName: string | null;
                                 playbackAt: number | null;
+                            } | {
+                                /** @enum {string} */
+                                kind: "unavailable";
+                                reason: string;
                             } | {
                                 /** @enum {string} */
                                 kind: "formResponses";

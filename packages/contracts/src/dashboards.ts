@@ -86,6 +86,11 @@ export const DASHBOARD_MESSAGES = {
   srcInvalid: 'Enter an https:// address',
   deviceUnknown: 'Device not found',
   cameraUnknown: 'Camera not found',
+  /** A widget bound to devices or a camera the viewer does not see (at sites outside theirs). */
+  outsideYourSites: 'This widget shows a device at a site you cannot see.',
+  cameraOutsideYourSites: 'This widget shows a camera at a site you cannot see.',
+  /** A widget of data the viewer's role does not cover (tickets, cameras, form responses). */
+  notForYou: 'This widget shows data your role does not include.',
   formUnknown: 'Form not found',
   siteUnknown: 'Site not found',
   notAnalytics: 'Only analytics dashboards can be shared by link',
@@ -320,8 +325,8 @@ export const dashboardConfigSchema = z.strictObject({
   titleAsBreadCrumb: z.boolean().default(false),
   settings: z
     .strictObject({
-      /** Shown in the navigation of the users it is meant for. */
-      showInMenu: z.boolean().default(true),
+      /** Shown in the navigation of the users it is meant for (`roles`): a choice, off until made. */
+      showInMenu: z.boolean().default(false),
       /** Shown on the home page of the users it is meant for. */
       showOnHome: z.boolean().default(false),
       /** Roles it is meant for; empty = everyone who may view dashboards. */
@@ -332,7 +337,7 @@ export const dashboardConfigSchema = z.strictObject({
       refreshInterval: z.number().int().min(5).max(3600).default(DASHBOARD_MENU_REFRESH_INTERVAL),
     })
     .default({
-      showInMenu: true,
+      showInMenu: false,
       showOnHome: false,
       roles: [],
       ticketAlias: null,
@@ -349,7 +354,7 @@ export const dashboardInputSchema = z
     config: dashboardConfigSchema.default({
       type: 'DASHBOARD',
       titleAsBreadCrumb: false,
-      settings: { showInMenu: true, showOnHome: false, roles: [], ticketAlias: null, refreshInterval: DASHBOARD_MENU_REFRESH_INTERVAL },
+      settings: { showInMenu: false, showOnHome: false, roles: [], ticketAlias: null, refreshInterval: DASHBOARD_MENU_REFRESH_INTERVAL },
     }),
     layouts: layoutsSchema.default({ lg: [], sm: [], src: null }),
     widgets: z.array(widgetSchema).max(DASHBOARD_LIMITS.widgets).default([]),
@@ -828,6 +833,8 @@ export const widgetDataSchema = z.discriminatedUnion('kind', [
     /** Playback instant when a range was chosen (its start), else null = live. */
     playbackAt: z.number().nullable(),
   }),
+  /** The viewer may not see what the widget is bound to: said plainly, not as an error to retry. */
+  z.object({ kind: z.literal('unavailable'), reason: z.string() }),
   z.object({
     kind: z.literal('formResponses'),
     formId: z.number().int(),

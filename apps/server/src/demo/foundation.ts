@@ -41,9 +41,10 @@ const PERMISSIONS = {
     { codename: 'add_event', name: 'Can add event' },
     { codename: 'add_attendance', name: 'Can check in and out' },
     { codename: 'add_dashboard', name: 'Can add dashboard' },
-    { codename: 'change_dashboard', name: 'Can change dashboard' },
   ],
   manage: [
+    // editing dashboards others made (operators build and edit their own with add_dashboard)
+    { codename: 'change_dashboard', name: 'Can change dashboard' },
     { codename: 'add_asset', name: 'Can add asset' },
     { codename: 'change_asset', name: 'Can change asset' },
     { codename: 'delete_asset', name: 'Can delete asset' },

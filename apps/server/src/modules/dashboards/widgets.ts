@@ -32,6 +32,8 @@ export interface WidgetRunnerDeps {
   component(tenantId: number, id: number): Promise<Widget | null>;
 }
 
+const unavailable = (reason: string): WidgetData => ({ kind: 'unavailable', reason });
+
 /** Runs one widget's query within a scope: every answer bounded (points per series, rows per table). */
 export function createWidgetRunner(deps: WidgetRunnerDeps) {
   const { sources } = deps;
@@ -40,7 +42,19 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
 
   async function run(scope: DataScope, widget: Widget, override: RangeOverride | null): Promise<WidgetData> {
     if (widget.kind === 'component') throw new HttpError(400, DASHBOARD_MESSAGES.componentNested);
-    if (!scope.permissions.has(PERMISSION[widget.kind])) throw forbidden();
+    if (!scope.permissions.has(PERMISSION[widget.kind])) {
+      // a shared dashboard opened by someone whose role lacks this data: a plain note, not an error to retry
+      if (!scope.viaLink) return unavailable(DASHBOARD_MESSAGES.notForYou);
+      throw forbidden();
+    }
+    // what a scoped viewer cannot find is at a site outside theirs (or gone, which they may not tell apart)
+    const outside = (message: string) => {
+      if (scope.sites === 'all' || scope.viaLink)
+        throw notFound(
+          message === DASHBOARD_MESSAGES.outsideYourSites ? DASHBOARD_MESSAGES.deviceUnknown : DASHBOARD_MESSAGES.cameraUnknown,
+        );
+      return unavailable(message);
+    };
     switch (widget.kind) {
       case 'timeseries': {
         const now = deps.now();
@@ -62,12 +76,12 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
             series.push({ deviceId, deviceLabel: device.label, siteName: device.site_name, key, ...s });
           }
         }
-        if (series.length === 0) throw notFound(DASHBOARD_MESSAGES.deviceUnknown);
+        if (series.length === 0) return outside(DASHBOARD_MESSAGES.outsideYourSites);
         return { kind: 'timeseries', startTs: range.start.getTime(), endTs: range.end.getTime(), agg: widget.agg, interval, series };
       }
       case 'latest': {
         const device = await sources.device(scope, widget.deviceId);
-        if (!device) throw notFound(DASHBOARD_MESSAGES.deviceUnknown);
+        if (!device) return outside(DASHBOARD_MESSAGES.outsideYourSites);
         const value = widget.key ? await sources.latest(scope, widget.deviceId, widget.key) : null;
         return {
           kind: 'latest',
@@ -92,7 +106,7 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
         return { kind: 'siteMap', ...(await sources.siteMap(scope, widget.siteIds)) };
       case 'camera': {
         const camera = await sources.camera(scope, widget.cameraId);
-        if (!camera) throw notFound(DASHBOARD_MESSAGES.cameraUnknown);
+        if (!camera) return outside(DASHBOARD_MESSAGES.cameraOutsideYourSites);
         return {
           kind: 'camera',
           cameraId: camera.device_id,
@@ -104,7 +118,10 @@ export function createWidgetRunner(deps: WidgetRunnerDeps) {
       }
       case 'formResponses': {
         // responses carry no site: only a scope that sees every site, without conditions, may count them
-        if (scope.sites !== 'all' || scope.filters.size > 0) throw new HttpError(403, FORM_WIDGET_SCOPED);
+        if (scope.sites !== 'all' || scope.filters.size > 0) {
+          if (!scope.viaLink) return unavailable(FORM_WIDGET_SCOPED);
+          throw new HttpError(403, FORM_WIDGET_SCOPED);
+        }
         const now = deps.now();
         const range = override ? toRange(override) : { start: new Date(now - widget.days * 86_400_000), end: new Date(now) };
         const data = await sources.formResponses(scope.tenantId, widget.formId, range);

@@ -60,7 +60,7 @@ export function DashboardViewPage() {
       <PageHeader
         title={data.name}
         actions={
-          can(user, 'change_dashboard') ? (
+          can(user, 'change_dashboard') || (data.createdBy?.id === user?.id && can(user, 'add_dashboard')) ? (
             <Button startIcon={<EditOutlined />} component={RouterLink} to={`/dashboards/${data.id}/edit`} data-testid="edit-dashboard">
               Edit
             </Button>

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
 import type { DashboardComponent, RangeOverride, Widget, WidgetDataResponse } from '@sitewatch/contracts/dashboards';
 import type { RealtimeEnvelope } from '@sitewatch/contracts/event-map';
 import type { DeviceValuesPayload } from '@sitewatch/contracts/events';
@@ -206,6 +207,14 @@ function WidgetDataView({ widget, answer, source }: { widget: Widget; answer: Wi
       return <MapView data={data} />;
     case 'formResponses':
       return <FormResponsesView data={data} />;
+    case 'unavailable':
+      return (
+        <Centered testId="widget-unavailable">
+          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', px: 1 }}>
+            {data.reason}
+          </Typography>
+        </Centered>
+      );
     case 'camera':
       return source.kind === 'shared' ? (
         <SharedCameraTile
