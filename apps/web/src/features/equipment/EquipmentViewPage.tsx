@@ -41,7 +41,16 @@ export function EquipmentViewPage() {
   if (equipment.isPending) return <PageLoader />;
   if (equipment.isError)
     return isHttpError(equipment.error) && equipment.error.status === 404 ? (
-      <EmptyState title="Equipment not found" description="It was removed, or it is at a site you do not see." />
+      <EmptyState
+        data-testid="not-found-state"
+        title="Equipment not found"
+        description="It was removed, or it is at a site you do not see."
+        action={
+          <Button component={Link} to="/equipments" variant="outlined">
+            All equipment
+          </Button>
+        }
+      />
     ) : (
       <ErrorState onRetry={() => equipment.refetch()} />
     );
