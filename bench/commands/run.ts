@@ -39,7 +39,6 @@ async function main() {
           template_id: null,
           asset_id: site.id,
           parent_id: null,
-          alarm_status: null,
           metadata: JSON.stringify({ muteDevice: false, maintenance: false, enableDevice: true }) as never,
         })),
       )

@@ -119,6 +119,11 @@ try {
     DATABASE_URL: benchUrl.toString(),
     WEB_DIST: '/nonexistent',
     MQTT_PORT: String(mqttPort),
+    // the ceiling of ingest is measured (10,000 devices of one tenant): no rate limits unless set
+    TELEMETRY_RATE_LIMIT_DEVICE_MESSAGES: '',
+    TELEMETRY_RATE_LIMIT_DEVICE_BYTES: '',
+    TELEMETRY_RATE_LIMIT_TENANT_MESSAGES: '',
+    TELEMETRY_RATE_LIMIT_TENANT_BYTES: '',
   };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('TELEMETRY_') && v) env[k] = v;
   const config = loadConfig(env);

@@ -68,6 +68,11 @@ async function startIngest(index: number, group: string): Promise<Ingest> {
     SNMP_TRAP_RECEIVER: 'false',
     WEB_DIST: '/nonexistent',
     DATA_DIR: `/tmp/${group}`,
+    // the ceiling of ingest is measured: no rate limits unless set
+    TELEMETRY_RATE_LIMIT_DEVICE_MESSAGES: '',
+    TELEMETRY_RATE_LIMIT_DEVICE_BYTES: '',
+    TELEMETRY_RATE_LIMIT_TENANT_MESSAGES: '',
+    TELEMETRY_RATE_LIMIT_TENANT_BYTES: '',
   };
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('TELEMETRY_') && v) env[k] = v;
   const child = spawn(process.execPath, [...PRODUCT_START.flags, 'apps/server/src/main.ts'], {

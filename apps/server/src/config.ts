@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { parseRateLimit } from '@sitewatch/contracts';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -12,6 +13,8 @@ function isAddressOrCidr(entry: string): boolean {
   const max = family === 4 ? 32 : 128;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
 }
+
+const rateLimitEnv = z.string().refine((text) => parseRateLimit(text) !== null, 'capacity:seconds pairs separated by commas, or empty');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -67,6 +70,11 @@ const envSchema = z.object({
   TELEMETRY_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** Latest values are coalesced and written this often, off the ack path (0: with every batch). */
   TELEMETRY_LATEST_FLUSH_MS: z.coerce.number().int().min(0).default(3000),
+  /** Rate limits of device input (ThingsBoard `capacity:seconds` pairs; empty: none), for tenants that set none. */
+  TELEMETRY_RATE_LIMIT_DEVICE_MESSAGES: rateLimitEnv.default('100:1,3000:60'),
+  TELEMETRY_RATE_LIMIT_DEVICE_BYTES: rateLimitEnv.default('262144:1,4194304:60'),
+  TELEMETRY_RATE_LIMIT_TENANT_MESSAGES: rateLimitEnv.default('20000:1,600000:60'),
+  TELEMETRY_RATE_LIMIT_TENANT_BYTES: rateLimitEnv.default('20971520:1,629145600:60'),
   TELEMETRY_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).default(10),
   /** How often connected MQTT clients' tokens are re-checked (revoked tokens are disconnected). */
   TELEMETRY_TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(1).default(15),
@@ -175,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       flushConcurrency: e.DATABASE_URL ? e.TELEMETRY_FLUSH_CONCURRENCY : 1,
       latestFlushMs: e.TELEMETRY_LATEST_FLUSH_MS,
       tokenCacheSeconds: e.TELEMETRY_TOKEN_CACHE_SECONDS,
+      rateLimits: {
+        deviceMessages: e.TELEMETRY_RATE_LIMIT_DEVICE_MESSAGES,
+        deviceBytes: e.TELEMETRY_RATE_LIMIT_DEVICE_BYTES,
+        tenantMessages: e.TELEMETRY_RATE_LIMIT_TENANT_MESSAGES,
+        tenantBytes: e.TELEMETRY_RATE_LIMIT_TENANT_BYTES,
+      },
       tokenRecheckSeconds: e.TELEMETRY_TOKEN_RECHECK_SECONDS,
       inactivityTimeoutSeconds: e.DEVICE_INACTIVITY_TIMEOUT_SECONDS,
       statusSweepSeconds: e.STATUS_SWEEP_SECONDS,

@@ -69,6 +69,17 @@ export function connectMetricSources(
   const bufferCapacity = metrics.gauge('ingest_buffer_capacity', 'Capacity of the ingest buffer');
   const lastFlush = metrics.gauge('ingest_last_flush_seconds', 'Duration of the latest ingest batch write');
   const mqttConnections = metrics.gauge('mqtt_connections', 'Devices connected to the embedded MQTT broker');
+  const rateLimited = mirrorCounter(
+    metrics,
+    'device_rate_limited_total',
+    'Device messages dropped by the rate limits, by transport (mqtt, http) and the limit broken (device, tenant)',
+    ['transport', 'scope'],
+  );
+  const floodDisconnects = mirrorCounter(
+    metrics,
+    'device_rate_limit_disconnects_total',
+    'MQTT connections closed because their device kept on flooding past its rate limits',
+  );
   const mqttExternal = metrics.gauge(
     'mqtt_external_connected',
     'Connected to the external broker of MQTT_URL (1), not connected (0), not used (-1)',
@@ -86,6 +97,12 @@ export function connectMetricSources(
     bufferCapacity.set(buffer.capacity);
     lastFlush.set((buffer.lastFlushMs ?? 0) / 1000);
     mqttConnections.set(telemetry.runtime.broker?.clients().length ?? 0);
+    const limited = telemetry.ingest.limiter.stats();
+    for (const transport of ['mqtt', 'http'] as const) {
+      rateLimited({ transport, scope: 'device' }, limited[transport].device);
+      rateLimited({ transport, scope: 'tenant' }, limited[transport].tenant);
+    }
+    floodDisconnects({}, limited.disconnects);
     const external = telemetry.runtime.externalConnected;
     mqttExternal.set(external === null ? -1 : external ? 1 : 0);
   });

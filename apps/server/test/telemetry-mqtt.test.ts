@@ -31,7 +31,15 @@ const storedCount = async (t: Pick<TestApp, 'db'>, deviceId: number) =>
 describe('QoS 1 durability', () => {
   it('stores every message acknowledged before a server restart', async () => {
     const database = await freshDatabase();
-    const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', WEB_DIST: '/nonexistent', TELEMETRY_FLUSH_MS: '20' } as const;
+    // one device sends a burst: its rate limit is off, the test is about durability
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DEMO: 'false',
+      WEB_DIST: '/nonexistent',
+      TELEMETRY_FLUSH_MS: '20',
+      TELEMETRY_RATE_LIMIT_DEVICE_MESSAGES: '',
+    } as const;
     const config = loadConfig(env);
     const { app: first, handles } = await buildApp({ config, database, logger: false });
     await first.ready();

@@ -4845,6 +4845,11 @@ export interface paths {
                             };
                             mosquittoPub: string;
                             curl: string;
+                            rateLimited: {
+                                dropped: number;
+                                lastAt: string | null;
+                                disconnects: number;
+                            };
                         };
                     };
                 };
@@ -4897,6 +4902,97 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/telemetry/rate-limits/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            limits: {
+                                deviceMessages: string;
+                                deviceBytes: string;
+                                tenantMessages: string;
+                                tenantBytes: string;
+                            };
+                            defaults: {
+                                deviceMessages: string;
+                                deviceBytes: string;
+                                tenantMessages: string;
+                                tenantBytes: string;
+                            };
+                            custom: ("deviceMessages" | "deviceBytes" | "tenantMessages" | "tenantBytes")[];
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deviceMessages?: string | null;
+                        deviceBytes?: string | null;
+                        tenantMessages?: string | null;
+                        tenantBytes?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            limits: {
+                                deviceMessages: string;
+                                deviceBytes: string;
+                                tenantMessages: string;
+                                tenantBytes: string;
+                            };
+                            defaults: {
+                                deviceMessages: string;
+                                deviceBytes: string;
+                                tenantMessages: string;
+                                tenantBytes: string;
+                            };
+                            custom: ("deviceMessages" | "deviceBytes" | "tenantMessages" | "tenantBytes")[];
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

@@ -25,6 +25,7 @@ export * from './messages.ts';
 export * from './notifications.ts';
 export * from './permissions.ts';
 export * from './purchase-requests.ts';
+export * from './rate-limits.ts';
 export * from './registration.ts';
 export * from './reports.ts';
 export * from './role-schemas.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idList } from './query.ts';
+import { deviceRateLimitedSchema } from './rate-limits.ts';
 
 /**
  * Device telemetry (issue 4): what devices send (the ThingsBoard device API conventions), what the product
@@ -35,6 +36,7 @@ export const INGEST_REJECT_REASONS = [
   'unknown_token',
   'unknown_topic',
   'overloaded',
+  'rate_limited',
 ] as const;
 export type IngestRejectReason = (typeof INGEST_REJECT_REASONS)[number];
 
@@ -139,6 +141,8 @@ export const deviceConnectionSchema = z.object({
   http: z.object({ url: z.string() }),
   mosquittoPub: z.string(),
   curl: z.string(),
+  /** Input of this device dropped by the rate limits (counted by the server process that answers). */
+  rateLimited: deviceRateLimitedSchema,
 });
 export type DeviceConnection = z.infer<typeof deviceConnectionSchema>;
 

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
 import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import { viewerOf } from '../sites/scope.ts';
-import type { Ingest } from '../telemetry/index.ts';
+import { type Ingest, rateLimited } from '../telemetry/index.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { CommandService } from './service.ts';
 
@@ -126,6 +126,7 @@ export function deviceRpcRoutes(app: FastifyInstance, opts: { ingest: Ingest; di
         const device = await ingest.deviceForToken(request.params.token);
         if (!device) return reply.status(401).send(unknownToken);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (!ingest.admit(device, body.length, 'http')) return rateLimited(reply);
         try {
           await dispatcher.handler.replied(device, request.params.requestId, body);
         } catch {

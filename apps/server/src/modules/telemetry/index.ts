@@ -8,12 +8,14 @@ import type { DeviceRecords } from '../devices/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createIngest, type Ingest } from './ingest.ts';
 import { createLiveValues } from './live.ts';
+import { createRateLimiter } from './rate-limit.ts';
 import { createTelemetryRepository } from './repository.ts';
 import { deviceApiRoutes, telemetryRoutes } from './routes.ts';
 import { createTelemetryRuntime, type TelemetryRuntime } from './runtime.ts';
 import { createTelemetryService } from './service.ts';
 
 export type { BatchDevice, Ingest } from './ingest.ts';
+export { rateLimited } from './routes.ts';
 export type { DeviceApiHandler, DeviceRpcHandler, TelemetryRuntime } from './runtime.ts';
 
 export interface TelemetryPorts {
@@ -48,7 +50,12 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
   const repo = createTelemetryRepository(db);
   // batches are written through connections of their own: one per flusher, one for the latest values
   const ingestDatabase = database.kind === 'pg' && database.url ? openPostgres(database.url, config.telemetry.flushConcurrency + 1) : null;
-  const ingest = createIngest({ db, flushDb: ingestDatabase?.db, events, link, repo, log, settings: config.telemetry });
+  const limiter = createRateLimiter({
+    defaults: config.telemetry.rateLimits,
+    load: (tenantId) => repo.tenantRateLimits(tenantId),
+    onError: (error) => log.error({ err: error }, 'reading rate limits failed'),
+  });
+  const ingest = createIngest({ db, flushDb: ingestDatabase?.db, events, link, repo, log, limiter, settings: config.telemetry });
   const liveValues = createLiveValues({ events });
   ingest.onStored((items) => liveValues.stored(items));
   const runtime = createTelemetryRuntime({
@@ -68,7 +75,7 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
       statusSweepSeconds: config.telemetry.statusSweepSeconds,
     },
   });
-  const service = createTelemetryService({ repo, link, directory, config });
+  const service = createTelemetryService({ repo, link, directory, config, limiter });
   return {
     ports: {
       ingest,

@@ -5,6 +5,7 @@ import type { EventBus } from '../../platform/events.ts';
 import type { ActivityRow, ActivityUpdate, DeviceActivityRepository, IngestDevice } from '../devices/index.ts';
 import { createIngestBuffer } from './buffer.ts';
 import { parseAttributes, parseTelemetry, type Reading } from './parse.ts';
+import type { RateLimiter, RateLimitTransport } from './rate-limit.ts';
 import { emptyColumns, type LatestRow, pushReading, type TelemetryRepository } from './repository.ts';
 
 export interface IngestSettings {
@@ -74,8 +75,9 @@ export function createIngest(deps: {
   repo: TelemetryRepository;
   settings: IngestSettings;
   log: FastifyBaseLogger;
+  limiter: RateLimiter;
 }) {
-  const { events, link, repo, settings, log } = deps;
+  const { events, link, repo, settings, log, limiter } = deps;
   const db = deps.flushDb ?? deps.db;
   const rejected = Object.fromEntries(INGEST_REJECT_REASONS.map((r) => [r, 0])) as Record<IngestRejectReason, number>;
   let accepted = 0;
@@ -416,6 +418,17 @@ export function createIngest(deps: {
     },
     forgetToken(token: string) {
       tokenCache.delete(token);
+    },
+
+    limiter,
+    /**
+     * Counts a device message against its device's and tenant's rate limits, before anything else is done with it:
+     * false when it is over them (it is to be dropped, and is counted as refused).
+     */
+    admit(device: IngestDevice, bytes: number, transport: RateLimitTransport): boolean {
+      if (limiter.admit(device, bytes, transport) === 'ok') return true;
+      rejected.rate_limited++;
+      return false;
     },
 
     /** Counts a refusal that happened before parsing (unknown token, unknown topic). */

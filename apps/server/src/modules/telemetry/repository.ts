@@ -101,6 +101,20 @@ function upsertValues(table: 'telemetry_latest' | 'device_attributes', rows: Lat
 
 export function createTelemetryRepository(db: Db) {
   return {
+    /** The tenant's own rate limits of device input (null: none set). */
+    async tenantRateLimits(tenantId: number): Promise<Partial<Record<string, string>> | null> {
+      const row = await db.selectFrom('tenants').select('device_rate_limits').where('id', '=', tenantId).executeTakeFirst();
+      const own = row?.device_rate_limits;
+      if (!own || typeof own !== 'object') return null;
+      return Object.fromEntries(Object.entries(own).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    },
+    async saveTenantRateLimits(tenantId: number, own: Record<string, string> | null) {
+      await db
+        .updateTable('tenants')
+        .set({ device_rate_limits: own && Object.keys(own).length > 0 ? JSON.stringify(own) : null })
+        .where('id', '=', tenantId)
+        .execute();
+    },
     /**
      * Writes one ingest batch in a single statement (one round trip, atomic without a transaction block): the
      * history rows, the latest values and attributes when given, and the devices' activity (`activity`, from the

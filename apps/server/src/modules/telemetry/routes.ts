@@ -2,6 +2,8 @@ import {
   chartQuerySchema,
   chartResponseSchema,
   deviceConnectionSchema,
+  deviceRateLimitsSchema,
+  deviceRateLimitsUpdateSchema,
   idParamSchema,
   ingestStatsSchema,
   latestBatchQuerySchema,
@@ -17,6 +19,13 @@ import type { Ingest } from './ingest.ts';
 import type { TelemetryService } from './service.ts';
 
 const tokenParams = z.object({ token: z.string().min(1).max(128) });
+
+/** A device over its (or its tenant's) rate limits, answered as ThingsBoard does. */
+export const rateLimited = (reply: FastifyReply) =>
+  reply
+    .status(429)
+    .header('Retry-After', '1')
+    .send({ detail: 'Too many messages from this device or its tenant; slow down.', code: 'rate_limited' });
 const deviceReply = z.object({}).passthrough();
 
 /**
@@ -41,6 +50,7 @@ export function deviceApiRoutes(app: FastifyInstance, opts: { ingest: Ingest }) 
           return reply.status(401).send({ detail: 'Unknown or revoked device token.', code: 'invalid_token' });
         }
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (!ingest.admit(device, body.length, 'http')) return rateLimited(reply);
         const result = await ingest.submit(device, kind, body, false);
         if (!result.ok) {
           if (result.reason === 'overloaded') {
@@ -96,6 +106,19 @@ export function telemetryRoutes(app: FastifyInstance, opts: { service: Telemetry
     '/api/telemetry/latest/',
     { schema: { tags, querystring: latestBatchQuerySchema, response: { 200: latestBatchResponseSchema } } },
     async (request) => service.latestOf(requireAuth(request), request.query.ids, request.query.keys),
+  );
+  r.get(
+    '/api/telemetry/rate-limits/',
+    { preHandler: roleGuard('sysadmin', 'customeradmin'), schema: { tags, response: { 200: deviceRateLimitsSchema } } },
+    async (request) => service.rateLimits(requireAuth(request).tenantId),
+  );
+  r.put(
+    '/api/telemetry/rate-limits/',
+    {
+      preHandler: roleGuard('sysadmin'),
+      schema: { tags, body: deviceRateLimitsUpdateSchema, response: { 200: deviceRateLimitsSchema } },
+    },
+    async (request) => service.setRateLimits(requireAuth(request).tenantId, request.body),
   );
   r.get(
     '/api/telemetry/ingest-stats/',

@@ -113,6 +113,10 @@ export function createTelemetryRuntime(deps: {
       ingest.refuse('unknown_topic', `topic ${topic.slice(0, 80)}`);
       return Promise.reject(new Error('a provisioning client may publish only a provision request'));
     }
+    if (!ingest.admit(device, payload.length, 'mqtt')) {
+      // dropped and acknowledged (the device does not resend it); one that keeps on flooding is disconnected
+      return ingest.limiter.keepsFlooding(device.id) ? Promise.reject(new Error('rate limits exceeded')) : STORED;
+    }
     const parsed = parseDeviceTopic(topic);
     if (!parsed && deviceApi) {
       const answered = deviceApi.published(device, clientId, topic, payload);
@@ -147,6 +151,7 @@ export function createTelemetryRuntime(deps: {
     if (reply && rpc && reply.who !== 'me') {
       const device = await ingest.deviceForToken(reply.who);
       if (device) {
+        if (!ingest.admit(device, payload.length, 'mqtt')) return done;
         rpc.seenOnBroker?.(device);
         return { stored: rpc.replied(device, reply.requestId, payload).catch(() => undefined) };
       }
@@ -160,6 +165,7 @@ export function createTelemetryRuntime(deps: {
       ingest.refuse('unknown_token', 'unknown or revoked token in topic');
       return done;
     }
+    if (!ingest.admit(device, payload.length, 'mqtt')) return done;
     rpc?.seenOnBroker?.(device);
     return accept(device, parsed.kind, payload);
   }

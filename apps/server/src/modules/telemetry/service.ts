@@ -3,7 +3,9 @@ import {
   type ChartResponse,
   DEVICE_TOPICS,
   type DeviceConnection,
+  type DeviceRateLimitsUpdate,
   type LatestResponse,
+  RATE_LIMIT_KEYS,
   ROLES_SEEING_ALL_SITES,
 } from '@sitewatch/contracts';
 import type { Config } from '../../config.ts';
@@ -11,6 +13,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { DeviceActivityRepository } from '../devices/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import type { TelemetryRepository } from './repository.ts';
 
 const NICE_INTERVALS = [1, 5, 10, 30, 60, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400, 604800];
@@ -31,6 +34,7 @@ export function createTelemetryService(deps: {
   link: DeviceActivityRepository;
   directory: SiteDirectory;
   config: Pick<Config, 'mqtt'>;
+  limiter: RateLimiter;
 }) {
   const { repo, link, directory, config } = deps;
 
@@ -115,6 +119,20 @@ export function createTelemetryService(deps: {
       };
     },
 
+    /** The device rate limits that apply to the caller's tenant. */
+    rateLimits: (tenantId: number) => deps.limiter.tenantLimits(tenantId),
+    /** Sets the tenant's own limits (a key set to null takes the default again); they apply at once here. */
+    async setRateLimits(tenantId: number, patch: DeviceRateLimitsUpdate) {
+      const own: Record<string, string> = { ...((await repo.tenantRateLimits(tenantId)) ?? {}) } as Record<string, string>;
+      for (const key of RATE_LIMIT_KEYS) {
+        const value = patch[key];
+        if (value === null) delete own[key];
+        else if (value !== undefined) own[key] = value.trim();
+      }
+      await repo.saveTenantRateLimits(tenantId, own);
+      return deps.limiter.tenantLimits(tenantId);
+    },
+
     async connection(auth: AuthContext, deviceId: number, origin: { protocol: string; host: string }): Promise<DeviceConnection> {
       if (!mayManageDevices(auth)) throw forbidden();
       const device = await visibleDevice(auth, deviceId);
@@ -134,6 +152,7 @@ export function createTelemetryService(deps: {
         http: { url: httpUrl },
         mosquittoPub: `mosquitto_pub -d -q 1 -h ${shellQuote(hostName)} -p ${port} -t ${shellQuote(topic)}${user} -m ${shellQuote(sample)}`,
         curl: `curl -v -X POST ${shellQuote(httpUrl)} -H 'Content-Type: application/json' --data ${shellQuote(sample)}`,
+        rateLimited: deps.limiter.deviceReport(deviceId),
       };
     },
   };

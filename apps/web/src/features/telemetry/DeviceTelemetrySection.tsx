@@ -86,6 +86,13 @@ function ConnectionPanel({ deviceId }: { deviceId: number }) {
               ? `Publish to ${c.mqtt.topic} on the broker at ${c.mqtt.host}:${c.mqtt.port}; attributes to ${c.mqtt.attributesTopic}.`
               : `MQTT ${c.mqtt.host}:${c.mqtt.port}, the token as user name, topic ${c.mqtt.topic} (attributes: ${c.mqtt.attributesTopic}), QoS 0 or 1.`}
           </Typography>
+          {c.rateLimited.dropped > 0 && (
+            <Typography variant="body2" color="warning.main" data-testid="device-rate-limited">
+              {`Rate limited: ${c.rateLimited.dropped.toLocaleString()} messages dropped`}
+              {c.rateLimited.lastAt ? `, the last at ${formatDateTime(c.rateLimited.lastAt)}` : ''}
+              {c.rateLimited.disconnects > 0 ? ` (disconnected ${c.rateLimited.disconnects}× for flooding)` : ''}
+            </Typography>
+          )}
         </Box>
       )}
     </Panel>
