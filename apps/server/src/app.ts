@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { connectMetricSources } from './metric-sources.ts';
 import { createActivityLogModule } from './modules/activity-log/index.ts';
@@ -54,6 +54,7 @@ import { createJobWorker } from './platform/jobs/worker.ts';
 import { createMailSender, type MailSender } from './platform/mail.ts';
 import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
+import { openApiTransform, SECURITY_SCHEMES } from './platform/openapi.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
@@ -61,7 +62,7 @@ import { registerSecurityHeaders } from './platform/security-headers.ts';
 import { COMPRESSION, registerSharedAnswerCompression } from './platform/shared-answer-compression.ts';
 import { createOutboxSmsSender, type SmsSender } from './platform/sms.ts';
 import { createTenantResolver } from './platform/tenancy.ts';
-import { memoizedSerializerCompiler, safeValidatorCompiler } from './platform/validation.ts';
+import { ignoreReadOnlyFields, memoizedSerializerCompiler, safeValidatorCompiler } from './platform/validation.ts';
 import { registerWebApp } from './platform/web.ts';
 
 export interface AppDeps {
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   app.setValidatorCompiler(safeValidatorCompiler);
   app.setSerializerCompiler(memoizedSerializerCompiler);
+  ignoreReadOnlyFields(app);
   app.decorate('routeCatalog', [] as RouteEntry[]);
   app.decorate('shuttingDown', false);
   app.addHook('onRoute', (route) => {
@@ -180,15 +182,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Sitewatch API', version: '0.1.0', description: 'Sites, devices, video and helpdesk' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          session: { type: 'apiKey', in: 'cookie', name: 'sw_session' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }, { session: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

@@ -1,5 +1,5 @@
 import { findUnsafeText, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@sitewatch/contracts';
-import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { humaniseField } from './validation-messages.ts';
@@ -70,3 +70,40 @@ export const memoizedSerializerCompiler: FastifySerializerCompiler<ZodType> = (r
     return bytes as unknown as string;
   };
 };
+
+const shapeKeys = (schema: unknown): string[] => {
+  const shape = (schema as { shape?: unknown } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : [];
+};
+
+/**
+ * A PUT of exactly what a GET of the same path returned is accepted: the fields the answer has and the body schema
+ * does not (ids, counts, timestamps: read-only) are dropped before validation. Any other unknown field is still
+ * refused by the strict body schemas, so a misspelt field never passes silently.
+ */
+export function ignoreReadOnlyFields(app: FastifyInstance) {
+  const answers = new Map<string, string[]>();
+  const readOnlyOf = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+    const keys = [...shapeKeys(response[200]), ...shapeKeys(response[201])];
+    if (keys.length === 0) return;
+    for (const method of methods) if (method === 'GET' || method === 'PUT') answers.set(`${method} ${route.url}`, keys);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.method !== 'PUT') return;
+    const body = request.body;
+    const schema = request.routeOptions.schema?.body;
+    const url = request.routeOptions.url;
+    if (!schema || !url || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+    let readOnly = readOnlyOf.get(url);
+    if (!readOnly) {
+      const accepted = new Set(shapeKeys(schema));
+      const answered = [...(answers.get(`GET ${url}`) ?? []), ...(answers.get(`PUT ${url}`) ?? [])];
+      readOnly = new Set(accepted.size === 0 ? [] : answered.filter((key) => !accepted.has(key)));
+      readOnlyOf.set(url, readOnly);
+    }
+    for (const key of readOnly) delete (body as Record<string, unknown>)[key];
+  });
+}

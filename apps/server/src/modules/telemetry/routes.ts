@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, roleGuard } from '../../platform/auth/context.ts';
+import { DEVICE_PAYLOAD_SCHEMA } from '../../platform/openapi.ts';
 import type { Ingest } from './ingest.ts';
 import type { TelemetryService } from './service.ts';
 
@@ -64,12 +65,28 @@ export function deviceApiRoutes(app: FastifyInstance, opts: { ingest: Ingest }) 
       };
     r.post(
       '/api/v1/:token/telemetry',
-      { config: { access }, schema: { tags: ['device-api'], params: tokenParams, response: { 200: deviceReply } } },
+      {
+        config: { access, openapiBody: DEVICE_PAYLOAD_SCHEMA },
+        schema: {
+          tags: ['device-api'],
+          summary: 'Post device telemetry (the token in the path is the credential)',
+          params: tokenParams,
+          response: { 200: deviceReply },
+        },
+      },
       handler('telemetry'),
     );
     r.post(
       '/api/v1/:token/attributes',
-      { config: { access }, schema: { tags: ['device-api'], params: tokenParams, response: { 200: deviceReply } } },
+      {
+        config: { access, openapiBody: DEVICE_PAYLOAD_SCHEMA },
+        schema: {
+          tags: ['device-api'],
+          summary: 'Post device attributes (the token in the path is the credential)',
+          params: tokenParams,
+          response: { 200: deviceReply },
+        },
+      },
       handler('attributes'),
     );
   });

@@ -15,7 +15,8 @@ export interface AccessHookDeps {
 
 /**
  * Every route is tenant-scoped, signed-in only and CSRF-checked unless its `config.access` says otherwise,
- * so a new route is safe by default. Order: tenant (421), session (401), CSRF (403), then validation.
+ * so a new route is safe by default. Order: tenant (421), session (401), CSRF (403, cookie sessions only), then
+ * validation.
  */
 export function registerAccessHooks(app: FastifyInstance, deps: AccessHookDeps) {
   app.decorateRequest('tenant', null);
@@ -32,6 +33,9 @@ export function registerAccessHooks(app: FastifyInstance, deps: AccessHookDeps) 
     if (!request.auth && !access.public) throw unauthorized();
     // The token is bound to the tenant and the session, so it is issued once both are known.
     if (access.issuesCsrf) request.csrfToken = deps.csrf.ensureCookie(request, reply);
-    if (access.csrf !== false) deps.csrf.check(request);
+    // CSRF protects cookie sessions: a request signed in by its bearer token alone, with no session cookie, cannot be
+    // forged by a browser (as Django REST framework exempts token authentication).
+    const bearerOnly = bearer !== undefined && request.auth !== null && request.cookies[SESSION_COOKIE] === undefined;
+    if (access.csrf !== false && !bearerOnly) deps.csrf.check(request);
   });
 }
