@@ -1,5 +1,3 @@
-import { useTheme } from '@mui/material/styles';
-
 /**
  * Status colours users know by hue (SPEC 9: OPEN orange, CRITICAL red, …) drawn so that their text passes WCAG 2.2
  * AA in either theme: as text, the hue is darkened (light theme) or lightened (dark theme) until it stands 4.5:1
@@ -57,14 +55,3 @@ export const labelOn = (fill: string) => (contrastRatio('#000000', fill) >= cont
 
 /** A filled chip of a status colour: the hue itself with a readable label. */
 export const filledChip = (hue: string) => ({ bgcolor: hue, color: labelOn(hue) });
-
-/** Status colours for the current theme: text that passes on the page, chips with readable labels. */
-export function useStatusColours() {
-  const theme = useTheme();
-  const paper = theme.palette.background.paper;
-  return {
-    /** The hue as text (and the outline of an outlined chip) on the page's paper. */
-    text: (hue: string) => readableOn(hue, paper),
-    filled: filledChip,
-  };
-}

@@ -12,7 +12,8 @@ import {
   type TemplateTelemetry,
 } from '@sitewatch/contracts/devices';
 import type { ReactNode } from 'react';
-import { filledChip, useStatusColours } from '../../lib/contrast.ts';
+import { useStatusColours } from '../../components/useStatusColours.ts';
+import { filledChip } from '../../lib/contrast.ts';
 import { formatRelative } from '../../lib/format.ts';
 
 /** Online / Offline / Not yet connected, in the status colours. */

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { DEFAULT_DEVICE_TYPE_CONFIG, DEVICE_STATUS_COLOURS, type DeviceType, SUMMARY_STATUS_LABELS } from '@sitewatch/contracts/devices';
 import { SITE_SUMMARY } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
-import { useStatusColours } from '../../lib/contrast.ts';
+import { useStatusColours } from '../../components/useStatusColours.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { type TypeCount, useStatusCounts } from '../devices/api.ts';
 

@@ -4,7 +4,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
-import { useStatusColours } from '../../../lib/contrast.ts';
+import { useStatusColours } from '../../../components/useStatusColours.ts';
 import { statusColour } from './model.ts';
 
 interface Props {

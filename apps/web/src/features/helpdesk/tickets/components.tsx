@@ -4,7 +4,8 @@ import TextField from '@mui/material/TextField';
 import { TICKET_STATUS_LABELS, type TicketStatus } from '@sitewatch/contracts/helpdesk/tickets';
 import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useEffect, useState } from 'react';
-import { filledChip, useStatusColours } from '../../../lib/contrast.ts';
+import { useStatusColours } from '../../../components/useStatusColours.ts';
+import { filledChip } from '../../../lib/contrast.ts';
 import { type Assignee, type DeviceOption, type SiteOption, useAssignees, useDeviceOptions, usePriorities, useSiteOptions } from './api.ts';
 import { priorityColour, statusColour } from './model.ts';
 
