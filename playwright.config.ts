@@ -41,7 +41,7 @@ export default defineConfig({
     command: 'node e2e/server.ts',
     url: `http://localhost:${PORT}/ready`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: 300_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
