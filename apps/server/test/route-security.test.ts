@@ -27,7 +27,7 @@ const fill = (url: string) =>
     )
     .replace('*', 'x');
 
-describe('route table', () => {
+describe('route table', { timeout: 180_000 }, () => {
   it('has routes to walk', () => {
     expect(routes.length).toBeGreaterThan(15);
   });
@@ -128,7 +128,7 @@ describe('route table', () => {
       if (res.statusCode !== 403 && res.statusCode !== 404) failures.push(`${route.method} ${route.url} -> ${res.statusCode}`);
     }
     expect(failures).toEqual([]);
-  });
+  }, 180_000);
 
   it("keeps install-wide routes (backups hold every tenant) from other tenants' system administrators", async () => {
     const otherSysadmin = await t.login('sysadmin', HOST_B);
