@@ -50,8 +50,9 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
     <>
       <ButtonBase
         onClick={(event) => setAnchor(event.currentTarget)}
-        // The name and role the button shows are its name too (WCAG 2.5.3), the menu it opens is in aria-haspopup.
-        aria-label={[name, roleText].filter(Boolean).join(', ')}
+        // Named by the name and role it shows (WCAG 2.5.3), also on a phone where they are hidden; the menu it opens is
+        // in aria-haspopup.
+        aria-labelledby="profile-name profile-role"
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
         aria-controls={anchor ? 'profile-menu' : undefined}
@@ -67,10 +68,10 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
       >
         <Avatar src={avatar} alt={t('topBar.avatarAlt', { name })} sx={{ width: 34, height: 34 }} />
         <Box sx={{ display: { xs: 'none', sm: 'block' }, lineHeight: 1.1 }}>
-          <Typography variant="body2" sx={{ fontWeight: 600, lineHeight: 1.2 }} data-testid="profile-name">
+          <Typography id="profile-name" variant="body2" sx={{ fontWeight: 600, lineHeight: 1.2 }} data-testid="profile-name">
             {name}
           </Typography>
-          <Typography variant="caption" sx={{ opacity: 0.8 }} data-testid="profile-role">
+          <Typography id="profile-role" variant="caption" sx={{ opacity: 0.8 }} data-testid="profile-role">
             {roleText}
           </Typography>
         </Box>

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -70,26 +71,25 @@ export function ExtensionPage() {
         ) : (
           <List dense disablePadding>
             {activeAlarms.map((a) => (
-              <ListItemButton
-                key={a.id}
-                onClick={() => openFull(a.ticketId ? `/tickets/all/${a.ticketId}` : `/devices/${a.deviceId}/view`)}
-              >
-                <Chip
-                  size="small"
-                  label={a.severity}
-                  color={SEVERITY_COLOR[a.severity as keyof typeof SEVERITY_COLOR] ?? 'default'}
-                  sx={{ mr: 1 }}
-                />
-                <ListItemText
-                  primary={
-                    <>
-                      {a.ruleName} · <SiteNamed label={a.deviceLabel} site={a.siteName} />
-                    </>
-                  }
-                  secondary={formatRelative(a.raisedAt)}
-                />
-                <AlarmTicketAction alarm={a} open={openFull} />
-              </ListItemButton>
+              // The ticket action sits beside the row's button, not inside it (no button in a button), in a list item.
+              <ListItem key={a.id} disablePadding secondaryAction={<AlarmTicketAction alarm={a} open={openFull} />}>
+                <ListItemButton onClick={() => openFull(a.ticketId ? `/tickets/all/${a.ticketId}` : `/devices/${a.deviceId}/view`)}>
+                  <Chip
+                    size="small"
+                    label={a.severity}
+                    color={SEVERITY_COLOR[a.severity as keyof typeof SEVERITY_COLOR] ?? 'default'}
+                    sx={{ mr: 1 }}
+                  />
+                  <ListItemText
+                    primary={
+                      <>
+                        {a.ruleName} · <SiteNamed label={a.deviceLabel} site={a.siteName} />
+                      </>
+                    }
+                    secondary={formatRelative(a.raisedAt)}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         )}

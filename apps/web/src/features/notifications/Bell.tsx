@@ -63,7 +63,12 @@ export function Bell() {
     <>
       <Tooltip title={NOTIFICATION_MESSAGES.title}>
         <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={label} aria-haspopup="dialog" data-testid="notification-bell">
-          <Badge color="error" badgeContent={unread > 0 ? badgeText(unread) : 0} invisible={unread === 0} data-testid="notification-badge">
+          <Badge
+            color="error"
+            badgeContent={unread > 0 ? badgeText(unread) : undefined}
+            invisible={unread === 0}
+            data-testid="notification-badge"
+          >
             <NotificationsNoneOutlined />
           </Badge>
         </IconButton>

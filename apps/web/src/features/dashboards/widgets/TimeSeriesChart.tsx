@@ -74,6 +74,10 @@ export function TimeSeriesChart({
     };
     const chart = new uPlot(opts, alignSeries(dataRef.current) as uPlot.AlignedData, el);
     plot.current = chart;
+    // A legend of many series scrolls: the keyboard must be able to reach it too (WCAG 2.1.1).
+    const legendBox = chart.root.querySelector<HTMLElement>('.u-legend');
+    legendBox?.setAttribute('tabindex', '0');
+    legendBox?.setAttribute('aria-label', 'Chart legend');
     // the legend takes what it needs below the plot (one or more rows), the plot the rest of the box
     const fit = () => {
       const legend = chart.root.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0;

@@ -9,18 +9,24 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { useStatusColours } from '../../../components/useStatusColours.ts';
 import { type Dashboard, useDashboard } from './api.ts';
 import { barHeights, dailySeries } from './dashboard-model.ts';
 import { presetRange } from './model.ts';
 import { type TicketPeriod, TypeAndRangeFields } from './TicketFilterFields.tsx';
 
 function Figure({ label, value, colour, testId }: { label: string; value: string | number; colour?: string; testId?: string }) {
+  const colours = useStatusColours();
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid={testId}>
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
-      <Typography variant="h5" component="p" sx={{ fontWeight: 700, color: colour, whiteSpace: 'nowrap' }}>
+      <Typography
+        variant="h5"
+        component="p"
+        sx={{ fontWeight: 700, color: colour ? colours.text(colour) : undefined, whiteSpace: 'nowrap' }}
+      >
         {value}
       </Typography>
     </Paper>
