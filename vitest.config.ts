@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const ALONE = ['test/demo-offline.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -8,6 +10,7 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...ALONE],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -16,6 +19,21 @@ export default defineConfig({
           // a fresh import per file: the suite takes two thirds of the time. Files build their own app and database,
           // and put back what they change in process.env.
           isolate: false,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        // Files that watch the whole process (every socket it opens) run in a process of their own: in a worker shared
+        // with other files, what those left running would count as theirs.
+        test: {
+          name: 'server-alone',
+          root: './apps/server',
+          include: [...ALONE],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          isolate: true,
           globalSetup: ['test/support/global-setup.ts'],
         },
       },
