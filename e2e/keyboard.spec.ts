@@ -72,31 +72,32 @@ test.describe('keyboard only, signed in', () => {
     const items = tree.getByRole('treeitem');
     await expect(items.first()).toBeVisible();
     await items.first().focus();
+    // the tree moves the focus after it has drawn the rows: wait for it rather than reading it at once
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-row') ?? null);
-    const first = await focused();
-    expect(first).not.toBeNull();
+    const first = await items.first().getAttribute('data-row');
+    await expect.poll(focused).toBe(first);
     // only the active row is in the Tab order
-    expect(await tree.locator('[tabindex="0"]').count()).toBe(1);
+    await expect(tree.locator('[tabindex="0"]')).toHaveCount(1);
 
     await page.keyboard.press('ArrowRight');
     await expect(items.first()).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('ArrowRight');
-    const child = await focused();
-    expect(child).not.toBe(first);
+    await expect.poll(focused).not.toBe(first);
     await page.keyboard.press('ArrowLeft');
-    expect(await focused()).toBe(first);
+    await expect.poll(focused).toBe(first);
     await page.keyboard.press('ArrowLeft');
     await expect(items.first()).toHaveAttribute('aria-expanded', 'false');
     await page.keyboard.press('End');
-    const last = await focused();
-    expect(last).not.toBe(first);
+    await expect.poll(focused).not.toBe(first);
     await page.keyboard.press('Home');
-    expect(await focused()).toBe(first);
+    await expect.poll(focused).toBe(first);
     // type-ahead: the first letters of another top-level row
-    const text = (await items.nth(1).getAttribute('aria-label')) ?? '';
+    const second = items.nth(1);
+    const text = (await second.getAttribute('aria-label')) ?? '';
+    const target = await second.getAttribute('data-row');
     await page.keyboard.type(text.slice(0, 2));
-    expect(await focused()).toBe(await items.nth(1).getAttribute('data-row'));
+    await expect.poll(focused).toBe(target);
     await page.keyboard.press('Enter');
-    await expect(items.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect(second).toHaveAttribute('aria-selected', 'true');
   });
 });
