@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
-import { missingToolsMessage, PROTOCOLS, rtspTimeout, spawnFfmpeg, videoTools } from '../../platform/ffmpeg/index.ts';
+import { missingToolsMessage, PROTOCOLS, rtspInput, spawnFfmpeg, videoTools } from '../../platform/ffmpeg/index.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoSettings } from './settings.ts';
 import { classifyStreamFailure, scrubCredentials } from './stream-failure.ts';
@@ -170,17 +170,7 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
       } else {
         const checked = await checkStreamUrl(source.streamUrl ?? '', deps.settings.VIDEO_STREAM_NETWORKS);
         if (!checked.ok) throw new Error(checked.reason);
-        input = [
-          '-fflags',
-          'nobuffer',
-          '-rtsp_transport',
-          'tcp',
-          ...rtspTimeout('ffmpeg', 10_000_000),
-          '-protocol_whitelist',
-          PROTOCOLS.rtsp,
-          '-i',
-          checked.pinned,
-        ];
+        input = ['-fflags', 'nobuffer', ...rtspInput(checked.pinned)];
       }
     } catch (error) {
       end(relay, scrubCredentials((error as Error).message));

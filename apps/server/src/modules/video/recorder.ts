@@ -9,7 +9,7 @@ import {
   ensureTestClip,
   missingToolsMessage,
   PROTOCOLS,
-  rtspTimeout,
+  rtspInput,
   spawnFfmpeg,
   videoTools,
 } from '../../platform/ffmpeg/index.ts';
@@ -145,15 +145,7 @@ export function createRecorder(deps: {
       } else {
         const checked = await checkStreamUrl(worker.streamUrl ?? '', settings.VIDEO_STREAM_NETWORKS);
         if (!checked.ok) throw new Error(checked.reason);
-        input = [
-          '-rtsp_transport',
-          'tcp',
-          ...rtspTimeout('ffmpeg', 10_000_000),
-          '-protocol_whitelist',
-          PROTOCOLS.rtsp,
-          '-i',
-          checked.pinned,
-        ];
+        input = rtspInput(checked.pinned);
       }
     } catch (error) {
       await failed(worker, scrubCredentials((error as Error).message));

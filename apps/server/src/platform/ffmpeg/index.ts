@@ -49,6 +49,17 @@ const ffprobePath = () => toolPath('ffprobe');
 /** The RTSP socket timeout option for ffmpeg or ffprobe, in microseconds. */
 export const rtspTimeout = (name: 'ffmpeg' | 'ffprobe', microseconds: number) => rtspTimeoutArgs(videoTools()[name], microseconds);
 
+/** ffmpeg's input of a checked camera stream: RTSP over TCP, a 10 s socket timeout, only the protocols RTSP needs. */
+export const rtspInput = (pinnedUrl: string) => [
+  '-rtsp_transport',
+  'tcp',
+  ...rtspTimeout('ffmpeg', 10_000_000),
+  '-protocol_whitelist',
+  PROTOCOLS.rtsp,
+  '-i',
+  pinnedUrl,
+];
+
 export interface SpawnOptions {
   signal?: AbortSignal;
   /** Keep the last bytes of stderr for the error message. */
