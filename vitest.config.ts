@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const ALONE = ['test/demo-offline.test.ts'];
 
 export default defineConfig({
   test: {
+    // Vitest leaves one core to itself by default (one worker on two cores), but its main process idles while the
+    // workers run the embedded database: every core runs a worker.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
