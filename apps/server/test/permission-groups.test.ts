@@ -125,3 +125,82 @@ describe('/iotapp/permission-groups/', () => {
     expect((await b.post(`/iotapp/permission-groups/${own.id}/users/`, { userIds: [fe] })).statusCode).toBe(404);
   });
 });
+
+describe('rights nobody can lose', () => {
+  const codenamesOf = (g: { permissions: { codename: string }[] }) => g.permissions.map((p) => p.codename);
+
+  it('lists every right the administrators hold, and saves their group with its own rights', async () => {
+    const catalogue = (await admin.get('/iotapp/permissions/')).json().contents.map((p: { codename: string }) => p.codename);
+    const administrators = await groupNamed('Administrators');
+    for (const codename of ['change_form_template', 'view_form_response', 'manage_alarm_rules']) expect(catalogue).toContain(codename);
+    expect(codenamesOf(administrators).filter((c) => !catalogue.includes(c))).toEqual([]);
+    const res = await admin.put(`/iotapp/permission-groups/${administrators.id}/`, {
+      name: 'Administrators',
+      codenames: codenamesOf(administrators),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(codenamesOf(res.json()).sort()).toEqual(codenamesOf(administrators).sort());
+  });
+
+  it('refuses to take a right from the last group with an administrator in it, or an admin’s own administration rights', async () => {
+    const administrators = await groupNamed('Administrators');
+    const all = codenamesOf(administrators);
+    const withoutForms = await admin.put(`/iotapp/permission-groups/${administrators.id}/`, {
+      name: 'Administrators',
+      codenames: all.filter((c) => c !== 'change_form_template'),
+    });
+    expect(withoutForms.statusCode).toBe(409);
+    expect(withoutForms.json().detail).toBe(GROUP_MESSAGES.lastHolder('Can build forms'));
+    const withoutGroups = await admin.put(`/iotapp/permission-groups/${administrators.id}/`, {
+      name: 'Administrators',
+      codenames: all.filter((c) => c !== 'change_group'),
+    });
+    expect(withoutGroups.statusCode).toBe(409);
+    expect(withoutGroups.json().detail).toBe(GROUP_MESSAGES.ownAdministration);
+    // Nor by moving the administrators into a group without it.
+    const viewers = await groupNamed('Viewers');
+    const ca = await userId(admin, 'customeradmin');
+    const moved = await admin.post(`/iotapp/permission-groups/${viewers.id}/users/`, { userIds: [ca] });
+    expect(moved.statusCode).toBe(409);
+    expect(codenamesOf(await groupNamed('Administrators')).sort()).toEqual(all.sort());
+    // Once another administrators' group holds the right, it may go from this one.
+    const forms = await admin.post('/iotapp/permission-groups/', { name: 'Form admins', codenames: all });
+    expect(forms.statusCode, forms.body).toBe(201);
+    expect((await admin.post(`/iotapp/permission-groups/${forms.json().id}/users/`, { userIds: [ca] })).statusCode).toBe(200);
+    const now = await admin.put(`/iotapp/permission-groups/${administrators.id}/`, {
+      name: 'Administrators',
+      codenames: all.filter((c) => c !== 'change_form_template'),
+    });
+    expect(now.statusCode, now.body).toBe(200);
+    // put things back as they were for the other tests
+    expect(
+      (await admin.put(`/iotapp/permission-groups/${administrators.id}/`, { name: 'Administrators', codenames: all })).statusCode,
+    ).toBe(200);
+    expect((await admin.post(`/iotapp/permission-groups/${administrators.id}/users/`, { userIds: [ca] })).statusCode).toBe(200);
+    expect((await admin.delete(`/iotapp/permission-groups/${forms.json().id}/`)).statusCode).toBe(204);
+  });
+
+  it('lets the system administrator restore the administrators’ group, with an activity entry', async () => {
+    const administrators = await groupNamed('Administrators');
+    const all = codenamesOf(administrators);
+    // rights lost before the refusal existed, as a data folder may hold them
+    await t.db
+      .updateTable('groups')
+      .set({ permissions: JSON.stringify(administrators.permissions.filter((p) => !p.codename.startsWith('view_'))) })
+      .where('id', '=', administrators.id)
+      .execute();
+    const sysadmin = await t.login('sysadmin');
+    expect((await sysadmin.get('/iotapp/permission-groups/')).statusCode).toBe(403);
+    expect((await admin.post('/api/admin/administrator-rights/restore/')).statusCode).toBe(403);
+    const res = await sysadmin.post('/api/admin/administrator-rights/restore/');
+    expect(res.statusCode, res.body).toBe(200);
+    const restored = res.json().groups.find((g: { id: number }) => g.id === administrators.id);
+    expect(restored.added).toContain('view_group');
+    expect(codenamesOf(await groupNamed('Administrators')).sort()).toEqual(PERMISSION_CATALOGUE.map((p) => p.codename).sort());
+    expect(all.every((c) => PERMISSION_CATALOGUE.some((p) => p.codename === c))).toBe(true);
+    expect((await sysadmin.get('/iotapp/permission-groups/')).statusCode).toBe(200);
+    const entry = await t.db.selectFrom('audit_log').select('action').where('action', '=', 'group.restore-admin-rights').executeTakeFirst();
+    expect(entry).toBeDefined();
+    expect((await t.login('customeradmin', HOST_B).then((b) => b.post('/api/admin/administrator-rights/restore/'))).statusCode).toBe(403);
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INT4_MAX, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /**
  * Alarm rules and alarms (issue 4; semantics in docs/alarms.md). A rule applies to every device of a type, or to
@@ -17,7 +18,10 @@ export const NORMAL_ALARM_STATUS = 'NORMAL';
  * Tenant-wide alarm rules are changed by administrators and holders of this permission; `edit_alarm_config` (the
  * per-device alarm toggles that field roles hold) does not reach them.
  */
-export const MANAGE_ALARM_RULES = { codename: 'manage_alarm_rules', name: 'Can manage alarm rules' } as const;
+export const MANAGE_ALARM_RULES = { codename: 'manage_alarm_rules', name: 'Can manage alarm rules' } as const satisfies {
+  codename: PermissionCodename;
+  name: string;
+};
 
 export const ALARM_RULE_KINDS = ['threshold', 'inactivity'] as const;
 export const ALARM_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { INT4_MAX, idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** The geofence radius a tenant uses when it has not set one (metres). */
 export const ATTENDANCE_DEFAULT_GEOFENCE_METERS = 200;
 export const ATTENDANCE_GEOFENCE_LIMITS = { min: 10, max: 10_000 } as const;
 /** A check-in still open after this long is a missing check-out. */
 export const ATTENDANCE_MISSING_AFTER_HOURS = 24;
-export const ATTENDANCE_PERMISSIONS = { view: 'view_attendance', add: 'add_attendance' } as const;
+export const ATTENDANCE_PERMISSIONS = { view: 'view_attendance', add: 'add_attendance' } as const satisfies Record<
+  string,
+  PermissionCodename
+>;
 export const ATTENDANCE_EXPORT_KIND = 'attendance';
 
 export const ATTENDANCE_MESSAGES = {

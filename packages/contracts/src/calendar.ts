@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** What an event is: shifts and visits of field staff, planned maintenance, and maintenance windows on devices. */
 export const CALENDAR_KINDS = ['shift', 'site_visit', 'preventive_maintenance', 'maintenance_window', 'other'] as const;
@@ -19,7 +20,7 @@ export const CALENDAR_PERMISSIONS = {
   add: 'add_event',
   change: 'change_event',
   delete: 'delete_event',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const CALENDAR_LIMITS = {
   title: 200,

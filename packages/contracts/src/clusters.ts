@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 import { limitParam, orderBy, pageParam, searchText } from './query.ts';
 
 /** Clusters (SPEC 2.2 cluster-view): a named group of sites with its city lead, area head and regional head. */
@@ -9,7 +10,7 @@ export const CLUSTER_PERMISSIONS = {
   add: 'add_cluster',
   change: 'change_cluster',
   delete: 'delete_cluster',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const CLUSTER_LIMITS = { name: 150, description: 1000, sites: 500 } as const;
 

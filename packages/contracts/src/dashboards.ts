@@ -3,6 +3,7 @@ import { ALARM_SEVERITIES, ALARM_STATES } from './alarms.ts';
 import { INT4_MAX, idCoerced, idSchema } from './common.ts';
 import { DEVICE_TYPES } from './devices.ts';
 import { TICKET_STATUSES } from './helpdesk/tickets.ts';
+import type { PermissionCodename } from './permissions.ts';
 import { TELEMETRY_AGGREGATIONS, telemetryKeySchema } from './telemetry.ts';
 import { TICKET_TYPES } from './ticket-types.ts';
 
@@ -18,7 +19,7 @@ export const DASHBOARD_PERMISSIONS = {
   delete: 'delete_dashboard',
   /** Create, list and revoke shared analytics links. */
   share: 'share_dashboard',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 /** Limits; string limits match the database columns. */
 export const DASHBOARD_LIMITS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 import { limitParam, pageParam, searchText } from './query.ts';
 
 /**
@@ -11,7 +12,7 @@ import { limitParam, pageParam, searchText } from './query.ts';
 export const DEVICE_OPS_PERMISSIONS = {
   view: 'view_device',
   diagnose: 'run_diagnostics',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 /** The command methods the device kinds answer (sent through the commands API). */
 export const DEVICE_OPS_METHODS = {

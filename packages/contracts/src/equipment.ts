@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { INT4_MAX, idCoerced } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 export const EQUIPMENT_PERMISSIONS = {
   view: 'view_equipment',
   add: 'add_equipment',
   change: 'change_equipment',
   delete: 'delete_equipment',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const EQUIPMENT_CATEGORIES = ['Generator', 'UPS', 'Battery', 'Camera', 'Rectifier', 'HVAC', 'Meter', 'Other'] as const;
 export const EQUIPMENT_STATUSES = ['ACTIVE', 'UNDER_MAINTENANCE', 'RETIRED'] as const;

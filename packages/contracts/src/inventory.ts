@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INT4_MAX, idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** Inventory of spares and equipment: stores, items, serial units and the stock ledger (issue 16). */
 
@@ -8,7 +9,7 @@ export const INVENTORY_PERMISSIONS = {
   add: 'add_inventory',
   change: 'change_inventory',
   delete: 'delete_inventory',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const INVENTORY_LIMITS = {
   name: 120,

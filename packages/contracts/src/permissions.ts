@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Every permission the product checks, by codename (SPEC 6: a user's permissions come from their first group).
- * The /permissions/ screen offers exactly these; a group holds a subset.
+ * The /permissions/ screen offers exactly these; a group holds a subset. Permission checks take a
+ * `PermissionCodename`, and a test compares the codenames the code checks with this list both ways.
  */
 export const PERMISSION_CATALOGUE = [
   { codename: 'view_asset', name: 'Can view asset', area: 'Sites' },
@@ -19,7 +20,6 @@ export const PERMISSION_CATALOGUE = [
   { codename: 'view_ticket', name: 'Can view ticket', area: 'Tickets' },
   { codename: 'add_ticket', name: 'Can add ticket', area: 'Tickets' },
   { codename: 'change_ticket', name: 'Can change ticket', area: 'Tickets' },
-  { codename: 'delete_ticket', name: 'Can delete ticket', area: 'Tickets' },
   { codename: 'view_camera', name: 'Can view camera', area: 'Video' },
   { codename: 'view_event', name: 'Can view event', area: 'Calendar' },
   { codename: 'add_event', name: 'Can add event', area: 'Calendar' },
@@ -68,6 +68,9 @@ export const PERMISSION_CATALOGUE = [
   { codename: 'change_dashboard', name: 'Can change dashboard', area: 'Dashboards' },
   { codename: 'delete_dashboard', name: 'Can delete dashboard', area: 'Dashboards' },
   { codename: 'share_dashboard', name: 'Can share analytics dashboard', area: 'Dashboards' },
+  { codename: 'change_form_template', name: 'Can build forms', area: 'Forms' },
+  { codename: 'view_form_response', name: 'Can view form responses', area: 'Forms' },
+  { codename: 'manage_alarm_rules', name: 'Can manage alarm rules', area: 'Alarms' },
 ] as const;
 export type PermissionCodename = (typeof PERMISSION_CATALOGUE)[number]['codename'];
 export const PERMISSION_CODENAMES = PERMISSION_CATALOGUE.map((p) => p.codename) as [PermissionCodename, ...PermissionCodename[]];
@@ -77,7 +80,10 @@ export const GROUP_PERMISSIONS = {
   add: 'add_group',
   change: 'change_group',
   delete: 'delete_group',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
+
+export const isPermissionCodename = (codename: string): codename is PermissionCodename =>
+  (PERMISSION_CODENAMES as readonly string[]).includes(codename);
 
 export const GROUP_MESSAGES = {
   created: 'Successfully Created',
@@ -86,6 +92,10 @@ export const GROUP_MESSAGES = {
   exists: 'A group with this name already exists',
   inUse: 'Move the users of this group to another group first',
   aboveOwnRights: 'You cannot grant rights above your own',
+  /** A right no other group with an administrator in it holds would be gone for good. */
+  lastHolder: (names: string) => `At least one group with an administrator in it must keep: ${names}`,
+  ownAdministration: 'You cannot remove your own administration rights',
+  restored: 'Administrator rights restored',
   assigned: 'Successfully Updated',
 } as const;
 
@@ -117,3 +127,20 @@ export const groupAssignSchema = z.object({
   userIds: z.array(z.number().int().positive().max(2147483647)).min(1, 'Choose at least one user').max(500),
 });
 export const groupAssignResultSchema = z.object({ assigned: z.number().int() });
+
+/**
+ * The rights a group must keep while its members administer users and groups: without them nobody could give any
+ * right back. A change that takes them from the one making it is refused.
+ */
+export const ADMINISTRATION_RIGHTS = [
+  'view_user',
+  'change_user',
+  'view_group',
+  'change_group',
+] as const satisfies readonly PermissionCodename[];
+
+/** POST /api/admin/administrator-rights/restore/ (system administrator): each administrators' group and what it got back. */
+export const administratorRightsRestoredSchema = z.object({
+  groups: z.array(z.object({ id: z.number().int(), name: z.string(), added: z.array(z.string()) })),
+});
+export type AdministratorRightsRestored = z.infer<typeof administratorRightsRestoredSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INT4_MAX, idCoerced, idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** Purchase requests for spare parts, raised from tickets and from low stock, received into a store (issue 18). */
 
@@ -8,7 +9,7 @@ export const PURCHASE_REQUEST_PERMISSIONS = {
   add: 'add_purchaserequest',
   change: 'change_purchaserequest',
   approve: 'approve_purchaserequest',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const PR_STATES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED', 'ORDERED', 'RECEIVED', 'CANCELLED'] as const;
 export type PrState = (typeof PR_STATES)[number];

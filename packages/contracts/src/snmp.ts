@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALARM_SEVERITIES } from './alarms.ts';
 import { idSchema } from './common.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** SNMP traps in (the built-in receiver, OID → alarm mappings) and trap forwarding (/trapforward/*). */
 
@@ -13,7 +14,7 @@ export const TRAP_PERMISSIONS = {
   addFilter: 'add_trap_filter',
   changeFilter: 'change_trap_filter',
   deleteFilter: 'delete_trap_filter',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const TRAP_PERMISSION_GRANTS = [
   { codename: 'view_trap_destination', name: 'Can view trap destination' },

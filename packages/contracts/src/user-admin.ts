@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { userSchema } from './auth.ts';
 import { MOBILE_NUMBER_LENGTH, USER_INACTIVITY_THRESHOLD } from './constants.ts';
+import type { PermissionCodename } from './permissions.ts';
 import { roleSchema } from './role-schemas.ts';
 
 /** Administration of a tenant's users by its admins (SPEC 2.2 /users, /user/{id}, /user-details/{id}; 3; 6; 8.3). */
@@ -14,7 +15,7 @@ export const USER_PERMISSIONS = {
   add: 'add_user',
   change: 'change_user',
   delete: 'delete_user',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const USER_ADMIN_MESSAGES = {
   created: 'User created successfully',
@@ -168,6 +169,7 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   'group.update': 'Changed a group',
   'group.delete': 'Deleted a group',
   'group.assign': 'Assigned a group',
+  'group.restore-admin-rights': 'Restored administrator rights',
   'registration.request': 'Asked for an account',
   'registration.confirm': 'Confirmed a registration e-mail',
   'registration.approve': 'Approved a registration',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idCoerced, idSchema } from './common.ts';
 import { MOBILE_NUMBER_LENGTH } from './constants.ts';
+import type { PermissionCodename } from './permissions.ts';
 
 /** The vendors directory (SPEC 1 "Vendors", 2.2 /vendors, /vendors/create, /vendors/edit/{id}; role `vendor`, SPEC 6). */
 
@@ -9,7 +10,7 @@ export const VENDOR_PERMISSIONS = {
   add: 'add_vendor',
   change: 'change_vendor',
   delete: 'delete_vendor',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const VENDOR_LIMITS = {
   companyMax: 150,

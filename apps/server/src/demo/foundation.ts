@@ -55,7 +55,6 @@ const PERMISSIONS = {
     { codename: 'send_command', name: 'Can send device commands' },
     { codename: 'run_diagnostics', name: 'Can run device diagnostics' },
     { codename: 'delete_device', name: 'Can delete device' },
-    { codename: 'delete_ticket', name: 'Can delete ticket' },
     { codename: 'add_user', name: 'Can add user' },
     { codename: 'change_user', name: 'Can change user' },
     { codename: 'approve_purchaserequest', name: 'Can approve purchase request' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idCoerced, idSchema } from '../common.ts';
+import type { PermissionCodename } from '../permissions.ts';
 import { formTemplateSchema } from './template.ts';
 
 export const FORM_PERMISSIONS = {
@@ -7,7 +8,7 @@ export const FORM_PERMISSIONS = {
   build: 'change_form_template',
   /** Read other people's responses, list them per form and export them. */
   readResponses: 'view_form_response',
-} as const;
+} as const satisfies Record<string, PermissionCodename>;
 
 export const formTemplateQuerySchema = z.strictObject({
   name: z.string().max(120).optional(),

@@ -79,3 +79,13 @@ export const setFirstGroup = (db: Db, tenantId: number, userId: number, groupId:
     .where('tenant_id', '=', tenantId)
     .where('id', '=', userId)
     .execute();
+
+/** The tenant's active administrators (the admin roles) with the group their rights come from. */
+export const administrators = (db: Db, tenantId: number, adminRoles: readonly string[]) =>
+  db
+    .selectFrom('users')
+    .select(['id', sql<number | null>`group_ids[1]`.as('group_id')])
+    .where('tenant_id', '=', tenantId)
+    .where('is_active', '=', true)
+    .where(sql<boolean>`roles && ${sql.val([...adminRoles])}::text[]`)
+    .execute();

@@ -1,4 +1,5 @@
 import {
+  administratorRightsRestoredSchema,
   groupAssignResultSchema,
   groupAssignSchema,
   groupInputSchema,
@@ -11,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { requireAuth, roleGuard } from '../../platform/auth/context.ts';
 import type { GroupService } from './groups-service.ts';
 
 /** The /permissions/ screen's calls: the permission catalogue, groups, and assigning a group to users. */
@@ -54,5 +55,11 @@ export function groupRoutes(app: FastifyInstance, opts: { groups: GroupService }
     '/iotapp/permission-groups/:id/users/',
     { schema: { tags, params: idParamSchema, body: groupAssignSchema, response: { 200: groupAssignResultSchema } } },
     async (request) => groups.assign(request, requireAuth(request), request.params.id, request.body.userIds),
+  );
+  // The system administrator's screen (/app-admin): gives the administrators' groups every right again.
+  r.post(
+    '/api/admin/administrator-rights/restore/',
+    { preHandler: roleGuard('sysadmin'), schema: { tags, response: { 200: administratorRightsRestoredSchema } } },
+    async (request) => groups.restoreAdministratorRights(request, requireAuth(request)),
   );
 }

@@ -1,3 +1,4 @@
+import type { PermissionCodename } from '@sitewatch/contracts';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Tenant } from '../tenancy.ts';
@@ -51,7 +52,7 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
-export const hasPermission = (auth: AuthContext, codename: string) => auth.permissions.has(codename);
+export const hasPermission = (auth: AuthContext, codename: PermissionCodename) => auth.permissions.has(codename);
 export const hasRole = (auth: AuthContext, ...roles: string[]) => auth.roles.some((r) => roles.includes(r));
 
 const ACCESS_GUARD = Symbol('access guard');
@@ -70,7 +71,7 @@ export const roleGuard = (...roles: string[]) =>
   });
 
 /** A preHandler that lets only callers whose first group grants the permission through (before validation too). */
-export const permissionGuard = (codename: string) =>
+export const permissionGuard = (codename: PermissionCodename) =>
   guard(async (request) => {
     if (!hasPermission(requireAuth(request), codename)) throw forbidden();
   });
