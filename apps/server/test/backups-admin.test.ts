@@ -39,6 +39,8 @@ describe('backups on /app-admin', { timeout: 120_000 }, () => {
     const started = await sysadmin.post('/api/admin/backups/', {});
     expect(started.statusCode, started.body).toBe(202);
     expect(started.json().message).toBe(BACKUP_MESSAGES.started);
+    const entry = await t.db.selectFrom('user_activity_logs').selectAll().where('action', '=', 'backup.start').executeTakeFirst();
+    expect(entry?.detail).toMatchObject({ jobId: started.json().jobId });
     // one at a time: a second start while the first waits is refused
     const again = await sysadmin.post('/api/admin/backups/', {});
     expect(again.statusCode).toBe(409);

@@ -709,6 +709,23 @@ describe('trap attribution', () => {
     expect(noKey.statusCode).toBe(400);
   });
 
+  it('records a change of the receiving settings and a new community, without any key or community in the entry', async () => {
+    const entries = (action: string) =>
+      t.db.selectFrom('user_activity_logs').selectAll().where('action', '=', action).where('tenant_id', '=', t.tenantA).execute();
+    const saved = (await entries('trap-receiving.update')).at(-1);
+    expect(saved).toMatchObject({ object_type: 'trap-receiving', object_id: String(t.tenantA) });
+    expect(saved?.after).toMatchObject({ relays: ['127.0.0.1'], users: [`${V3.user} (authPriv)`] });
+    const renewed = await admin.post('/api/trapforward/receiving/community/', {});
+    expect(renewed.statusCode).toBe(200);
+    const fresh = renewed.json().community as string;
+    const entry = (await entries('trap-community.renew')).at(-1);
+    expect(entry).toBeDefined();
+    const written = JSON.stringify(await entries('trap-receiving.update')) + JSON.stringify(entry);
+    for (const secret of [V3.auth, V3.priv, fresh, communityA]) expect(written).not.toContain(secret);
+    await t.handles.snmp.receiver.reloadCredentials();
+    communityA = fresh;
+  });
+
   it('renews the community: the old one stops working at once', async () => {
     const renewed = await adminB.post('/api/trapforward/receiving/community/', {});
     expect(renewed.statusCode).toBe(200);

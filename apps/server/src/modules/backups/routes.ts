@@ -1,6 +1,7 @@
 import { BACKUP_MESSAGES, backupListSchema, backupStartedSchema } from '@sitewatch/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { originOf, writeActivity } from '../../platform/audit.ts';
 import { requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { conflict, forbidden } from '../../platform/errors.ts';
@@ -35,11 +36,15 @@ export function backupRoutes(app: FastifyInstance, deps: { db: Db; jobs: JobWork
     { preHandler: installAdmin, schema: { tags, response: { 202: backupStartedSchema } } },
     async (request, reply) => {
       if (await backupJobPending(deps.db, [BACKUP_QUEUE, SCHEDULED_BACKUP_QUEUE])) throw conflict(BACKUP_MESSAGES.alreadyWaiting);
-      const jobId = await enqueueJob(deps.db, {
-        tenantId: null,
-        queue: BACKUP_QUEUE,
-        payload: { reason: 'manual', startedBy: requireAuth(request).userId },
-        maxAttempts: 1,
+      const jobId = await deps.db.transaction().execute(async (trx) => {
+        const id = await enqueueJob(trx, {
+          tenantId: null,
+          queue: BACKUP_QUEUE,
+          payload: { reason: 'manual', startedBy: requireAuth(request).userId },
+          maxAttempts: 1,
+        });
+        await writeActivity(trx, originOf(request), { action: 'backup.start', detail: { jobId: id } });
+        return id;
       });
       deps.jobs.poke();
       return reply.status(202).send({ jobId, message: BACKUP_MESSAGES.started });

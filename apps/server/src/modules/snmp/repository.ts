@@ -268,10 +268,6 @@ export function createSnmpRepository(db: Db) {
     receiving: (tenantId: number) =>
       db.selectFrom('tenants').select(['trap_community', 'trap_relays']).where('id', '=', tenantId).executeTakeFirstOrThrow(),
     allReceiving: () => db.selectFrom('tenants').select(['id', 'trap_community', 'trap_relays']).execute(),
-    newCommunity: (tenantId: number, community: string) =>
-      db.updateTable('tenants').set({ trap_community: community }).where('id', '=', tenantId).execute(),
-    setRelays: (tenantId: number, relays: string[]) =>
-      db.updateTable('tenants').set({ trap_relays: relays }).where('id', '=', tenantId).execute(),
     trapUsers: (tenantId: number) => db.selectFrom('trap_users').selectAll().where('tenant_id', '=', tenantId).orderBy('name').execute(),
     allTrapUsers: () => db.selectFrom('trap_users').selectAll().execute(),
     userNameTaken: async (tenantId: number, names: string[]) =>
@@ -280,14 +276,24 @@ export function createSnmpRepository(db: Db) {
         : (await db.selectFrom('trap_users').select('name').where('tenant_id', '<>', tenantId).where('name', 'in', names).execute()).map(
             (r) => r.name,
           ),
-    async replaceTrapUsers(tenantId: number, users: TrapUserWrite[]) {
+    /** The relays and v3 users of a tenant, replaced together with the activity entry `record` writes. */
+    async saveReceiving(tenantId: number, relays: string[], users: TrapUserWrite[], record: (tx: Db) => Promise<void>) {
       await db.transaction().execute(async (tx) => {
+        await tx.updateTable('tenants').set({ trap_relays: relays }).where('id', '=', tenantId).execute();
         await tx.deleteFrom('trap_users').where('tenant_id', '=', tenantId).execute();
         if (users.length > 0)
           await tx
             .insertInto('trap_users')
             .values(users.map((u) => ({ tenant_id: tenantId, ...u })))
             .execute();
+        await record(tx);
+      });
+    },
+    /** A new community for the tenant, with the activity entry `record` writes. */
+    async renewCommunity(tenantId: number, community: string, record: (tx: Db) => Promise<void>) {
+      await db.transaction().execute(async (tx) => {
+        await tx.updateTable('tenants').set({ trap_community: community }).where('id', '=', tenantId).execute();
+        await record(tx);
       });
     },
   };

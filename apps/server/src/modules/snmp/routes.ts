@@ -19,7 +19,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { originOf } from '../../platform/audit.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { SnmpService } from './service.ts';
 
 /** /trapforward/destinations and /trapforward/filters, the OID → alarm mappings and the unmatched traps. */
@@ -36,7 +37,10 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
   );
   r.post(
     `${base}/destinations/`,
-    { schema: { tags, body: trapDestinationInputSchema, response: { 201: trapDestinationSchema } } },
+    {
+      preHandler: permissionGuard('add_trap_destination'),
+      schema: { tags, body: trapDestinationInputSchema, response: { 201: trapDestinationSchema } },
+    },
     async (request, reply) => reply.status(201).send(await snmp.createDestination(requireAuth(request), request.body)),
   );
   r.get(
@@ -46,12 +50,15 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
   );
   r.put(
     `${base}/destinations/:id/`,
-    { schema: { tags, params: idParamSchema, body: trapDestinationInputSchema, response: { 200: trapDestinationSchema } } },
+    {
+      preHandler: permissionGuard('change_trap_destination'),
+      schema: { tags, params: idParamSchema, body: trapDestinationInputSchema, response: { 200: trapDestinationSchema } },
+    },
     async (request) => snmp.updateDestination(requireAuth(request), request.params.id, request.body),
   );
   r.delete(
     `${base}/destinations/:id/`,
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: permissionGuard('delete_trap_destination'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await snmp.deleteDestination(requireAuth(request), request.params.id);
       return reply.status(204).send(null);
@@ -65,7 +72,7 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
   );
   r.post(
     `${base}/filters/`,
-    { schema: { tags, body: trapFilterInputSchema, response: { 201: trapFilterSchema } } },
+    { preHandler: permissionGuard('add_trap_filter'), schema: { tags, body: trapFilterInputSchema, response: { 201: trapFilterSchema } } },
     async (request, reply) => reply.status(201).send(await snmp.createFilter(requireAuth(request), request.body)),
   );
   r.get(`${base}/filters/:id/`, { schema: { tags, params: idParamSchema, response: { 200: trapFilterSchema } } }, async (request) =>
@@ -73,31 +80,48 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
   );
   r.put(
     `${base}/filters/:id/`,
-    { schema: { tags, params: idParamSchema, body: trapFilterInputSchema, response: { 200: trapFilterSchema } } },
+    {
+      preHandler: permissionGuard('change_trap_filter'),
+      schema: { tags, params: idParamSchema, body: trapFilterInputSchema, response: { 200: trapFilterSchema } },
+    },
     async (request) => snmp.updateFilter(requireAuth(request), request.params.id, request.body),
   );
-  r.delete(`${base}/filters/:id/`, { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await snmp.deleteFilter(requireAuth(request), request.params.id);
-    return reply.status(204).send(null);
-  });
+  r.delete(
+    `${base}/filters/:id/`,
+    { preHandler: permissionGuard('delete_trap_filter'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await snmp.deleteFilter(requireAuth(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 
   r.get(`${base}/mappings/`, { schema: { tags, response: { 200: trapMappingListSchema } } }, async (request) =>
     snmp.listMappings(requireAuth(request)),
   );
   r.post(
     `${base}/mappings/`,
-    { schema: { tags, body: trapMappingInputSchema, response: { 201: trapMappingSchema } } },
+    {
+      preHandler: permissionGuard('add_trap_filter'),
+      schema: { tags, body: trapMappingInputSchema, response: { 201: trapMappingSchema } },
+    },
     async (request, reply) => reply.status(201).send(await snmp.createMapping(requireAuth(request), request.body)),
   );
   r.put(
     `${base}/mappings/:id/`,
-    { schema: { tags, params: idParamSchema, body: trapMappingInputSchema, response: { 200: trapMappingSchema } } },
+    {
+      preHandler: permissionGuard('change_trap_filter'),
+      schema: { tags, params: idParamSchema, body: trapMappingInputSchema, response: { 200: trapMappingSchema } },
+    },
     async (request) => snmp.updateMapping(requireAuth(request), request.params.id, request.body),
   );
-  r.delete(`${base}/mappings/:id/`, { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await snmp.deleteMapping(requireAuth(request), request.params.id);
-    return reply.status(204).send(null);
-  });
+  r.delete(
+    `${base}/mappings/:id/`,
+    { preHandler: permissionGuard('delete_trap_filter'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await snmp.deleteMapping(requireAuth(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 
   r.get(
     `${base}/unmatched/`,
@@ -109,11 +133,16 @@ export function snmpRoutes(app: FastifyInstance, opts: { snmp: SnmpService }) {
   );
   r.put(
     `${base}/receiving/`,
-    { schema: { tags, body: trapReceivingInputSchema, response: { 200: trapReceivingSchema } } },
-    async (request) => snmp.saveReceiving(requireAuth(request), request.body),
+    {
+      preHandler: permissionGuard('change_trap_filter'),
+      schema: { tags, body: trapReceivingInputSchema, response: { 200: trapReceivingSchema } },
+    },
+    async (request) => snmp.saveReceiving(requireAuth(request), request.body, originOf(request)),
   );
-  r.post(`${base}/receiving/community/`, { schema: { tags, response: { 200: trapReceivingSchema } } }, async (request) =>
-    snmp.renewCommunity(requireAuth(request)),
+  r.post(
+    `${base}/receiving/community/`,
+    { preHandler: permissionGuard('change_trap_filter'), schema: { tags, response: { 200: trapReceivingSchema } } },
+    async (request) => snmp.renewCommunity(requireAuth(request), originOf(request)),
   );
   r.get(`${base}/stats/`, { schema: { tags, response: { 200: trapStatsSchema } } }, async (request) => snmp.stats(requireAuth(request)));
 }

@@ -15,6 +15,7 @@ import {
   type TrapStats,
   type UnmatchedTrap,
 } from '@sitewatch/contracts';
+import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { parseCidr } from '../../platform/cidr.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
@@ -256,7 +257,7 @@ export function createSnmpService(deps: {
       need(actor, TRAP_PERMISSIONS.changeFilter);
       return receiving(actor.tenantId);
     },
-    async saveReceiving(actor: Actor, input: TrapReceivingInput) {
+    async saveReceiving(actor: Actor, input: TrapReceivingInput, origin: AuditOrigin) {
       need(actor, TRAP_PERMISSIONS.changeFilter);
       const relays = [...new Set(input.relays)];
       if (relays.some((r) => parseCidr(r) === null)) throw badRequest(TRAP_MESSAGES.relayInvalid);
@@ -282,15 +283,26 @@ export function createSnmpService(deps: {
           priv_key: privKey,
         };
       });
-      await repo.setRelays(actor.tenantId, relays);
-      await repo.replaceTrapUsers(actor.tenantId, users);
+      const [before, oldUsers] = await Promise.all([repo.receiving(actor.tenantId), repo.trapUsers(actor.tenantId)]);
+      // names and security levels only: the keys never enter the log
+      const usersOf = (list: readonly { name: string; security_level: string }[]) => list.map((u) => `${u.name} (${u.security_level})`);
+      await repo.saveReceiving(actor.tenantId, relays, users, (tx) =>
+        writeActivity(tx, origin, {
+          action: 'trap-receiving.update',
+          object: { type: 'trap-receiving', id: actor.tenantId },
+          ...changedFields({ relays: before.trap_relays ?? [], users: usersOf(oldUsers) }, { relays, users: usersOf(users) }),
+        }),
+      );
       deps.credentialsChanged();
       return receiving(actor.tenantId);
     },
     /** A new random community for the tenant (the old one stops working at once). */
-    async renewCommunity(actor: Actor) {
+    async renewCommunity(actor: Actor, origin: AuditOrigin) {
       need(actor, TRAP_PERMISSIONS.changeFilter);
-      await repo.newCommunity(actor.tenantId, newCommunity());
+      // the entry says that it changed, never what it is
+      await repo.renewCommunity(actor.tenantId, newCommunity(), (tx) =>
+        writeActivity(tx, origin, { action: 'trap-community.renew', object: { type: 'trap-receiving', id: actor.tenantId } }),
+      );
       deps.credentialsChanged();
       return receiving(actor.tenantId);
     },
