@@ -4378,6 +4378,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/administrator-rights/restore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or run restore */
+        post: operations["postApiAdminAdministratorRightsRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/field-staff/": {
         parameters: {
             query?: never;
@@ -49867,7 +49884,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard")[];
+                    codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard" | "change_form_template" | "view_form_response" | "manage_alarm_rules")[];
                 };
             };
         };
@@ -49972,7 +49989,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "delete_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard")[];
+                    codenames: ("view_asset" | "add_asset" | "change_asset" | "delete_asset" | "view_device" | "add_device" | "change_device" | "delete_device" | "edit_alarm_config" | "send_command" | "run_diagnostics" | "view_ticket" | "add_ticket" | "change_ticket" | "view_camera" | "view_event" | "add_event" | "change_event" | "delete_event" | "view_user" | "add_user" | "change_user" | "delete_user" | "view_group" | "add_group" | "change_group" | "delete_group" | "view_inventory" | "add_inventory" | "change_inventory" | "delete_inventory" | "view_purchaserequest" | "add_purchaserequest" | "change_purchaserequest" | "approve_purchaserequest" | "view_cluster" | "add_cluster" | "change_cluster" | "delete_cluster" | "view_vendor" | "add_vendor" | "change_vendor" | "delete_vendor" | "view_attendance" | "add_attendance" | "view_equipment" | "add_equipment" | "change_equipment" | "delete_equipment" | "view_trap_destination" | "add_trap_destination" | "change_trap_destination" | "delete_trap_destination" | "view_trap_filter" | "add_trap_filter" | "change_trap_filter" | "delete_trap_filter" | "view_dashboard" | "add_dashboard" | "change_dashboard" | "delete_dashboard" | "share_dashboard" | "change_form_template" | "view_form_response" | "manage_alarm_rules")[];
                 };
             };
         };
@@ -50354,6 +50371,96 @@ export interface operations {
             };
             /** @description No such object (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflicts with the current state (a duplicate, or a change made meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiAdminAdministratorRightsRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            id: number;
+                            name: string;
+                            added: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,15 +4,17 @@ import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { AdministratorRightsPanel } from './AdministratorRightsPanel.tsx';
 import { useBackups } from './api.ts';
 import { BackupsPanel } from './BackupsPanel.tsx';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { SystemAlertsPanel } from './SystemAlertsPanel.tsx';
 
-type TabKey = 'outbox' | 'alerts' | 'backups';
+type TabKey = 'outbox' | 'alerts' | 'rights' | 'backups';
 
 /**
- * /app-admin (system admin): the SMS outbox, the system alerts, and the installation's backups (shown to the system
+ * /app-admin (system admin): the SMS outbox, the system alerts, restoring the administrators' rights, and the
+ * installation's backups (shown to the system
  * administrators of the installation's own tenant only). The tab is in the address (?tab=).
  */
 export function AppAdminPage() {
@@ -21,7 +23,7 @@ export function AppAdminPage() {
   const backups = useBackups();
   const withBackups = backups.data?.available === true;
   const asked = params.get('tab');
-  const tab: TabKey = asked === 'alerts' ? 'alerts' : asked === 'backups' && withBackups ? 'backups' : 'outbox';
+  const tab: TabKey = asked === 'alerts' || asked === 'rights' ? asked : asked === 'backups' && withBackups ? 'backups' : 'outbox';
   return (
     <Box data-testid="app-admin-page">
       <PageHeader title={t('admin.title')} />
@@ -35,6 +37,7 @@ export function AppAdminPage() {
       >
         <Tab value="outbox" label={t('admin.outbox')} id="admin-tab-outbox" aria-controls="admin-panel-outbox" data-testid="tab-outbox" />
         <Tab value="alerts" label={t('admin.alerts')} id="admin-tab-alerts" aria-controls="admin-panel-alerts" data-testid="tab-alerts" />
+        <Tab value="rights" label={t('admin.rights')} id="admin-tab-rights" aria-controls="admin-panel-rights" data-testid="tab-rights" />
         {withBackups && (
           <Tab
             value="backups"
@@ -46,7 +49,15 @@ export function AppAdminPage() {
         )}
       </Tabs>
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
-        {tab === 'outbox' ? <OutboxPanel /> : tab === 'alerts' ? <SystemAlertsPanel /> : <BackupsPanel backups={backups} />}
+        {tab === 'outbox' ? (
+          <OutboxPanel />
+        ) : tab === 'alerts' ? (
+          <SystemAlertsPanel />
+        ) : tab === 'rights' ? (
+          <AdministratorRightsPanel />
+        ) : (
+          <BackupsPanel backups={backups} />
+        )}
       </div>
     </Box>
   );

@@ -1,4 +1,4 @@
-import type { BackupList, BackupStarted } from '@sitewatch/contracts';
+import type { AdministratorRightsRestored, BackupList, BackupStarted } from '@sitewatch/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { adminKeys } from './keys.ts';
@@ -41,5 +41,16 @@ export function useStartBackup() {
   return useMutation({
     mutationFn: () => api.post('/api/admin/backups/', undefined, { toast: false }) as Promise<BackupStarted>,
     onSettled: () => client.invalidateQueries({ queryKey: adminKeys.backups }),
+  });
+}
+
+/** POST /api/admin/administrator-rights/restore/: the administrators' groups get every permission again. */
+export function useRestoreAdministratorRights() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.post('/api/admin/administrator-rights/restore/', undefined, { toast: false }) as Promise<AdministratorRightsRestored>,
+    // the caller's own rights may have grown: the profile and every screen built on it load again
+    onSuccess: () => client.invalidateQueries(),
   });
 }

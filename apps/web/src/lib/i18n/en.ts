@@ -278,6 +278,16 @@ export const en = {
     backupRemoved: 'removed, older than the ones kept',
     backupReason: { manual: 'Started by hand', scheduled: 'Scheduled', 'before-migrate': 'Before an upgrade' },
     backupStatus: { running: 'Running', succeeded: 'Done', failed: 'Failed' },
+    rights: 'Administrator rights',
+    rightsIntro:
+      'Gives every group an administrator of this customer takes their rights from all permissions again, for when rights were taken from them that nobody else can give back.',
+    rightsRestore: 'Restore administrator rights',
+    rightsConfirmTitle: 'Restore administrator rights?',
+    rightsConfirmText: "The administrators' groups get every permission. Other groups stay as they are.",
+    rightsAdded_one: '{{name}} got {{count}} permission back.',
+    rightsAdded_other: '{{name}} got {{count}} permissions back.',
+    rightsComplete: '{{name}} already held every permission.',
+    rightsNoGroup: 'No administrator of this customer is in a group.',
   },
   errors: {
     notFoundTitle: 'Page not found',
