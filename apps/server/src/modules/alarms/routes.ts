@@ -12,16 +12,16 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, requireAuth } from '../../platform/auth/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { AlarmService } from './service.ts';
 
 /** Tenant-wide alarm rules are configured by administrators or holders of manage_alarm_rules. */
-const ruleEditors = async (request: FastifyRequest) => {
+const ruleEditors = accessGuard(async (request: FastifyRequest) => {
   const auth = requireAuth(request);
   const admin = auth.roles.some((r) => r === 'sysadmin' || r === 'customeradmin' || r === 'localadmin');
   if (!admin && !auth.permissions.has(MANAGE_ALARM_RULES.codename)) throw forbidden();
-};
+});
 
 export function alarmRoutes(app: FastifyInstance, opts: { alarms: AlarmService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { AttendanceService } from './service.ts';
 
 /** Check-in and check-out from a phone, and the attendance-management screen's reads. */
@@ -26,12 +26,18 @@ export function attendanceRoutes(app: FastifyInstance, opts: { attendance: Atten
   );
   r.post(
     '/api/attendance/check-in/',
-    { schema: { tags, body: attendanceCheckInSchema, response: { 201: attendanceRecordSchema } } },
+    {
+      preHandler: permissionGuard('add_attendance'),
+      schema: { tags, body: attendanceCheckInSchema, response: { 201: attendanceRecordSchema } },
+    },
     async (request, reply) => reply.status(201).send(await attendance.checkIn(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/api/attendance/check-out/',
-    { schema: { tags, body: attendanceCheckOutSchema, response: { 200: attendanceRecordSchema } } },
+    {
+      preHandler: permissionGuard('add_attendance'),
+      schema: { tags, body: attendanceCheckOutSchema, response: { 200: attendanceRecordSchema } },
+    },
     async (request) => attendance.checkOut(requireAuth(request), request.body, originOf(request)),
   );
   r.get(

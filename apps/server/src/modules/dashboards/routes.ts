@@ -45,7 +45,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import { HttpError, notFound } from '../../platform/errors.ts';
 import { type LinkService, refusal } from './links.ts';
 import type { DashboardService } from './service.ts';
@@ -245,12 +245,15 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.post(
     '/iotapp/analytics-links/',
-    { schema: { tags, body: analyticsLinkInputSchema, response: { 201: analyticsLinkSchema } } },
+    {
+      preHandler: permissionGuard('share_dashboard'),
+      schema: { tags, body: analyticsLinkInputSchema, response: { 201: analyticsLinkSchema } },
+    },
     async (request, reply) => reply.status(201).send(await links.create(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/iotapp/analytics-links/:id/revoke/',
-    { schema: { tags, params: linkParams, response: { 200: analyticsLinkSchema } } },
+    { preHandler: permissionGuard('share_dashboard'), schema: { tags, params: linkParams, response: { 200: analyticsLinkSchema } } },
     async (request) => links.revoke(requireAuth(request), request.params.id, originOf(request)),
   );
   r.get('/iotapp/analytics-dashboards/', { schema: { tags, response: { 200: analyticsReportSchema } } }, async (request) =>

@@ -20,7 +20,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import { forbidden } from '../../platform/errors.ts';
 import type { RunRow } from './repository.ts';
 import type { DeviceOpsService } from './service.ts';
@@ -77,7 +77,10 @@ export function deviceOpsRoutes(app: FastifyInstance, opts: { ops: DeviceOpsServ
   );
   r.post(
     '/api/device-ops/diagnostics/runs/',
-    { schema: { tags, body: diagnosticRunInputSchema, response: { 201: diagnosticRunSchema } } },
+    {
+      preHandler: [permissionGuard('view_device'), permissionGuard('run_diagnostics')],
+      schema: { tags, body: diagnosticRunInputSchema, response: { 201: diagnosticRunSchema } },
+    },
     async (req, reply) => reply.status(201).send(await ops.start(requireAuth(req), req.body)),
   );
   r.get(
@@ -87,7 +90,10 @@ export function deviceOpsRoutes(app: FastifyInstance, opts: { ops: DeviceOpsServ
   );
   r.post(
     '/api/device-ops/diagnostics/runs/:id/attach/',
-    { schema: { tags, params: idParamSchema, body: diagnosticAttachSchema, response: { 200: diagnosticRunSchema } } },
+    {
+      preHandler: [permissionGuard('view_device'), permissionGuard('run_diagnostics')],
+      schema: { tags, params: idParamSchema, body: diagnosticAttachSchema, response: { 200: diagnosticRunSchema } },
+    },
     async (req) => ops.attach(requireAuth(req), req.params.id, req.body.ticketId),
   );
 

@@ -25,7 +25,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import { readFiles } from '../../platform/uploads.ts';
 import type { ResponseService } from './response-service.ts';
 import type { TemplateService } from './template-service.ts';
@@ -54,24 +54,36 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
       return templates.list(auth, request.query);
     },
   );
-  r.post(`${T}/`, { schema: { tags, body: formTemplateInputSchema, response: { 201: formTemplateSchema } } }, async (request, reply) =>
-    reply.status(201).send(await templates.create(requireAuth(request), request.body, originOf(request))),
+  r.post(
+    `${T}/`,
+    {
+      preHandler: permissionGuard('change_form_template'),
+      schema: { tags, body: formTemplateInputSchema, response: { 201: formTemplateSchema } },
+    },
+    async (request, reply) => reply.status(201).send(await templates.create(requireAuth(request), request.body, originOf(request))),
   );
   r.get(`${T}/:id/`, { schema: { tags, params: idParamSchema, response: { 200: formTemplateSchema } } }, async (request) =>
     templates.get(requireAuth(request), request.params.id),
   );
   r.put(
     `${T}/:id/`,
-    { schema: { tags, params: idParamSchema, body: templateUpdateSchema, response: { 200: formTemplateSchema } } },
+    {
+      preHandler: permissionGuard('change_form_template'),
+      schema: { tags, params: idParamSchema, body: templateUpdateSchema, response: { 200: formTemplateSchema } },
+    },
     async (request) => {
       const { version, ...input } = request.body;
       return templates.update(requireAuth(request), request.params.id, input, originOf(request), version);
     },
   );
-  r.delete(`${T}/:id/`, { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await templates.remove(requireAuth(request), request.params.id, originOf(request));
-    return reply.status(204).send(null);
-  });
+  r.delete(
+    `${T}/:id/`,
+    { preHandler: permissionGuard('change_form_template'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await templates.remove(requireAuth(request), request.params.id, originOf(request));
+      return reply.status(204).send(null);
+    },
+  );
   r.get(`${T}/:id/versions/`, { schema: { tags, params: idParamSchema, response: { 200: formVersionListSchema } } }, async (request) =>
     templates.versions(requireAuth(request), request.params.id),
   );
@@ -82,7 +94,10 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
   );
   r.post(
     `${T}/:id/versions/:version/restore/`,
-    { schema: { tags, params: formVersionParamSchema, response: { 200: formTemplateSchema } } },
+    {
+      preHandler: permissionGuard('change_form_template'),
+      schema: { tags, params: formVersionParamSchema, response: { 200: formTemplateSchema } },
+    },
     async (request) => templates.restore(requireAuth(request), request.params.id, request.params.version, originOf(request)),
   );
 

@@ -31,9 +31,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
-import { badRequest } from '../../platform/errors.ts';
+import { accessGuard, requireAuth } from '../../platform/auth/context.ts';
+import { badRequest, forbidden } from '../../platform/errors.ts';
 import { readFiles } from '../../platform/uploads.ts';
+import { isAdmin } from './access.ts';
 import type { AdminService } from './admin-service.ts';
 import type { ImportService } from './import-service.ts';
 import type { ReportService } from './report-service.ts';
@@ -44,13 +45,17 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   await app.register(multipart, { limits: { fileSize: IMPORT_LIMITS.fileBytes, files: 1, fields: 5, parts: 10 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { admin, reports, imports } = deps;
+  // the helpdesk's settings are the administrators' (the service checks the same)
+  const admins = accessGuard(async (request) => {
+    if (!isAdmin(requireAuth(request))) throw forbidden();
+  });
 
   r.get('/helpdesk/config/', { schema: { tags, response: { 200: helpdeskConfigSchema } } }, async (request) =>
     admin.config(requireAuth(request).tenantId),
   );
   r.put(
     '/helpdesk/config/',
-    { schema: { tags, body: helpdeskConfigUpdateSchema, response: { 200: helpdeskConfigSchema } } },
+    { preHandler: admins, schema: { tags, body: helpdeskConfigUpdateSchema, response: { 200: helpdeskConfigSchema } } },
     async (request) => admin.updateConfig(requireAuth(request), request.body, originOf(request)),
   );
   r.get(
@@ -74,7 +79,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.post(
     '/helpdesk/issue-types/',
-    { schema: { tags, body: issueTypeInputSchema, response: { 201: issueTypeSchema } } },
+    { preHandler: admins, schema: { tags, body: issueTypeInputSchema, response: { 201: issueTypeSchema } } },
     async (request, reply) => reply.status(201).send(await admin.createIssueType(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/helpdesk/issue-types/:id/', { schema: { tags, params: idParamSchema, response: { 200: issueTypeSchema } } }, async (request) =>
@@ -82,12 +87,12 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.put(
     '/helpdesk/issue-types/:id/',
-    { schema: { tags, params: idParamSchema, body: issueTypeInputSchema, response: { 200: issueTypeSchema } } },
+    { preHandler: admins, schema: { tags, params: idParamSchema, body: issueTypeInputSchema, response: { 200: issueTypeSchema } } },
     async (request) => admin.updateIssueType(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/helpdesk/issue-types/:id/',
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: admins, schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await admin.deleteIssueType(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
@@ -101,7 +106,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.post(
     '/helpdesk/escalation-policies/',
-    { schema: { tags, body: escalationPolicyInputSchema, response: { 201: escalationPolicySchema } } },
+    { preHandler: admins, schema: { tags, body: escalationPolicyInputSchema, response: { 201: escalationPolicySchema } } },
     async (request, reply) => reply.status(201).send(await admin.savePolicy(requireAuth(request), null, request.body, originOf(request))),
   );
   r.get(
@@ -111,12 +116,15 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.put(
     '/helpdesk/escalation-policies/:id/',
-    { schema: { tags, params: idParamSchema, body: escalationPolicyInputSchema, response: { 200: escalationPolicySchema } } },
+    {
+      preHandler: admins,
+      schema: { tags, params: idParamSchema, body: escalationPolicyInputSchema, response: { 200: escalationPolicySchema } },
+    },
     async (request) => admin.savePolicy(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/helpdesk/escalation-policies/:id/',
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: admins, schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await admin.deletePolicy(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);

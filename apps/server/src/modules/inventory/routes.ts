@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { MoveService } from './moves.ts';
 import type { CatalogService } from './service.ts';
 
@@ -47,7 +47,7 @@ export function inventoryRoutes(app: FastifyInstance, deps: { catalog: CatalogSe
   );
   r.post(
     '/iotapp/inventory/stores/',
-    { schema: { tags, body: storeInputSchema, response: { 201: storeSchema } } },
+    { preHandler: permissionGuard('add_inventory'), schema: { tags, body: storeInputSchema, response: { 201: storeSchema } } },
     async (request, reply) => reply.status(201).send(await catalog.createStore(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/iotapp/inventory/stores/:id/', { schema: { tags, params: idParamSchema, response: { 200: storeSchema } } }, async (request) =>
@@ -55,12 +55,15 @@ export function inventoryRoutes(app: FastifyInstance, deps: { catalog: CatalogSe
   );
   r.put(
     '/iotapp/inventory/stores/:id/',
-    { schema: { tags, params: idParamSchema, body: storeInputSchema, response: { 200: storeSchema } } },
+    {
+      preHandler: permissionGuard('change_inventory'),
+      schema: { tags, params: idParamSchema, body: storeInputSchema, response: { 200: storeSchema } },
+    },
     async (request) => catalog.updateStore(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/inventory/stores/:id/',
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: permissionGuard('delete_inventory'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await catalog.deleteStore(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);
@@ -77,20 +80,25 @@ export function inventoryRoutes(app: FastifyInstance, deps: { catalog: CatalogSe
     { schema: { tags, querystring: itemQuerySchema, response: { 200: itemListSchema } } },
     async (request) => catalog.listItems(requireAuth(request), request.query),
   );
-  r.post('/iotapp/inventory/items/', { schema: { tags, body: itemInputSchema, response: { 201: itemSchema } } }, async (request, reply) =>
-    reply.status(201).send(await catalog.createItem(requireAuth(request), request.body, originOf(request))),
+  r.post(
+    '/iotapp/inventory/items/',
+    { preHandler: permissionGuard('add_inventory'), schema: { tags, body: itemInputSchema, response: { 201: itemSchema } } },
+    async (request, reply) => reply.status(201).send(await catalog.createItem(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/iotapp/inventory/items/:id/', { schema: { tags, params: idParamSchema, response: { 200: itemDetailSchema } } }, async (request) =>
     catalog.getItem(requireAuth(request), request.params.id),
   );
   r.put(
     '/iotapp/inventory/items/:id/',
-    { schema: { tags, params: idParamSchema, body: itemUpdateSchema, response: { 200: itemSchema } } },
+    {
+      preHandler: permissionGuard('change_inventory'),
+      schema: { tags, params: idParamSchema, body: itemUpdateSchema, response: { 200: itemSchema } },
+    },
     async (request) => catalog.updateItem(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
     '/iotapp/inventory/items/:id/',
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: permissionGuard('delete_inventory'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await catalog.deleteItem(requireAuth(request), request.params.id, originOf(request));
       return reply.status(204).send(null);

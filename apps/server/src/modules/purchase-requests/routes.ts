@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { PurchaseRequestService } from './service.ts';
 
 const tags = ['purchase-requests'];
@@ -26,12 +26,18 @@ export function purchaseRequestRoutes(app: FastifyInstance, deps: { requests: Pu
   );
   r.post(
     '/iotapp/purchase-requests/',
-    { schema: { tags, body: prInputSchema, response: { 201: purchaseRequestDetailSchema } } },
+    {
+      preHandler: permissionGuard('add_purchaserequest'),
+      schema: { tags, body: prInputSchema, response: { 201: purchaseRequestDetailSchema } },
+    },
     async (request, reply) => reply.status(201).send(await requests.create(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/iotapp/purchase-requests/from-low-stock/',
-    { schema: { tags, body: prFromLowStockSchema, response: { 201: purchaseRequestDetailSchema } } },
+    {
+      preHandler: permissionGuard('add_purchaserequest'),
+      schema: { tags, body: prFromLowStockSchema, response: { 201: purchaseRequestDetailSchema } },
+    },
     async (request, reply) => reply.status(201).send(await requests.fromLowStock(requireAuth(request), request.body, originOf(request))),
   );
   r.get(
@@ -41,12 +47,18 @@ export function purchaseRequestRoutes(app: FastifyInstance, deps: { requests: Pu
   );
   r.put(
     '/iotapp/purchase-requests/:id/',
-    { schema: { tags, params: idParamSchema, body: prInputSchema, response: { 200: purchaseRequestDetailSchema } } },
+    {
+      preHandler: permissionGuard('change_purchaserequest'),
+      schema: { tags, params: idParamSchema, body: prInputSchema, response: { 200: purchaseRequestDetailSchema } },
+    },
     async (request) => requests.update(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.post(
     '/iotapp/purchase-requests/:id/actions/',
-    { schema: { tags, params: idParamSchema, body: prActionSchema, response: { 200: prActionResultSchema } } },
+    {
+      preHandler: permissionGuard('view_purchaserequest'),
+      schema: { tags, params: idParamSchema, body: prActionSchema, response: { 200: prActionResultSchema } },
+    },
     async (request) => requests.act(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
 }

@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import type { UserAdminService } from './admin-service.ts';
 
 /** SPEC 7 /iotapp/users/: listing, administration of one user, avatars and the public set-password link. */
@@ -36,10 +36,14 @@ export function userAdminRoutes(
   r.get('/iotapp/users/grantable/', { schema: { tags, response: { 200: grantableSchema } } }, async (request) =>
     admin.grantable(requireAuth(request)),
   );
-  r.post('/iotapp/users/', { schema: { tags, body: userCreateSchema, response: { 201: adminUserSchema } } }, async (request, reply) => {
-    const user = await admin.create(request, requireAuth(request), request.body, originOf(request));
-    return reply.status(201).send(user);
-  });
+  r.post(
+    '/iotapp/users/',
+    { preHandler: permissionGuard('add_user'), schema: { tags, body: userCreateSchema, response: { 201: adminUserSchema } } },
+    async (request, reply) => {
+      const user = await admin.create(request, requireAuth(request), request.body, originOf(request));
+      return reply.status(201).send(user);
+    },
+  );
   r.get('/iotapp/users/:id/', { schema: { tags, params: idParamSchema, response: { 200: adminUserSchema } } }, async (request) =>
     admin.detail(requireAuth(request), request.params.id),
   );
@@ -48,26 +52,39 @@ export function userAdminRoutes(
   );
   r.put(
     '/iotapp/users/:id/',
-    { schema: { tags, params: idParamSchema, body: userInputSchema, response: { 200: adminUserSchema } } },
+    {
+      preHandler: permissionGuard('change_user'),
+      schema: { tags, params: idParamSchema, body: userInputSchema, response: { 200: adminUserSchema } },
+    },
     async (request) => admin.update(request, requireAuth(request), request.params.id, request.body),
   );
   r.put(
     '/iotapp/users/:id/active/',
-    { schema: { tags, params: idParamSchema, body: userActiveSchema, response: { 200: adminUserSchema } } },
+    {
+      preHandler: permissionGuard('change_user'),
+      schema: { tags, params: idParamSchema, body: userActiveSchema, response: { 200: adminUserSchema } },
+    },
     async (request) => admin.setActive(request, requireAuth(request), request.params.id, request.body.isActive),
   );
-  r.delete('/iotapp/users/:id/', { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
-    await admin.remove(request, requireAuth(request), request.params.id);
-    return reply.status(204).send(null);
-  });
+  r.delete(
+    '/iotapp/users/:id/',
+    { preHandler: permissionGuard('delete_user'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await admin.remove(request, requireAuth(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
   r.post(
     '/iotapp/users/:id/reset-password/',
-    { schema: { tags, params: idParamSchema, body: passwordResetSchema, response: { 200: messageSchema } } },
+    {
+      preHandler: permissionGuard('change_user'),
+      schema: { tags, params: idParamSchema, body: passwordResetSchema, response: { 200: messageSchema } },
+    },
     async (request) => admin.resetPassword(request, requireAuth(request), request.params.id, request.body.password),
   );
   r.post(
     '/iotapp/users/:id/set-password-email/',
-    { schema: { tags, params: idParamSchema, response: { 200: messageSchema } } },
+    { preHandler: permissionGuard('change_user'), schema: { tags, params: idParamSchema, response: { 200: messageSchema } } },
     async (request) => admin.sendSetPassword(request, requireAuth(request), request.params.id, originOf(request)),
   );
   r.put(

@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { FieldStaffService } from './field-staff-service.ts';
 
 /** /iotapp/field-staff/: the field executives, store managers and infra admins directories (`role` picks one). */
@@ -34,7 +34,7 @@ export function fieldStaffRoutes(app: FastifyInstance, opts: { staff: FieldStaff
   );
   r.post(
     '/iotapp/field-staff/',
-    { schema: { tags, body: fieldStaffCreateSchema, response: { 201: fieldStaffSchema } } },
+    { preHandler: permissionGuard('add_user'), schema: { tags, body: fieldStaffCreateSchema, response: { 201: fieldStaffSchema } } },
     async (request, reply) =>
       reply.status(201).send(await staff.create(request, requireAuth(request), request.body, opts.originOf(request))),
   );
@@ -46,6 +46,7 @@ export function fieldStaffRoutes(app: FastifyInstance, opts: { staff: FieldStaff
   r.put(
     '/iotapp/field-staff/:id/',
     {
+      preHandler: permissionGuard('change_user'),
       schema: {
         tags,
         params: fieldStaffParamSchema,
@@ -58,7 +59,10 @@ export function fieldStaffRoutes(app: FastifyInstance, opts: { staff: FieldStaff
   );
   r.delete(
     '/iotapp/field-staff/:id/',
-    { schema: { tags, params: fieldStaffParamSchema, querystring: fieldStaffPersonQuerySchema, response: { 204: z.null() } } },
+    {
+      preHandler: permissionGuard('delete_user'),
+      schema: { tags, params: fieldStaffParamSchema, querystring: fieldStaffPersonQuerySchema, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await staff.remove(request, requireAuth(request), request.query.role, request.params.id);
       return reply.status(204).send(null);

@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, roleGuard } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth, roleGuard } from '../../platform/auth/context.ts';
 import type { GroupService } from './groups-service.ts';
 
 /** The /permissions/ screen's calls: the permission catalogue, groups, and assigning a group to users. */
@@ -30,17 +30,20 @@ export function groupRoutes(app: FastifyInstance, opts: { groups: GroupService }
   );
   r.post(
     '/iotapp/permission-groups/',
-    { schema: { tags, body: groupInputSchema, response: { 201: permissionGroupSchema } } },
+    { preHandler: permissionGuard('add_group'), schema: { tags, body: groupInputSchema, response: { 201: permissionGroupSchema } } },
     async (request, reply) => reply.status(201).send(await groups.create(request, requireAuth(request), request.body)),
   );
   r.put(
     '/iotapp/permission-groups/:id/',
-    { schema: { tags, params: idParamSchema, body: groupInputSchema, response: { 200: permissionGroupSchema } } },
+    {
+      preHandler: permissionGuard('change_group'),
+      schema: { tags, params: idParamSchema, body: groupInputSchema, response: { 200: permissionGroupSchema } },
+    },
     async (request) => groups.update(request, requireAuth(request), request.params.id, request.body),
   );
   r.delete(
     '/iotapp/permission-groups/:id/',
-    { schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
+    { preHandler: permissionGuard('delete_group'), schema: { tags, params: idParamSchema, response: { 204: z.null() } } },
     async (request, reply) => {
       await groups.remove(request, requireAuth(request), request.params.id);
       return reply.status(204).send(null);
@@ -53,7 +56,10 @@ export function groupRoutes(app: FastifyInstance, opts: { groups: GroupService }
   );
   r.post(
     '/iotapp/permission-groups/:id/users/',
-    { schema: { tags, params: idParamSchema, body: groupAssignSchema, response: { 200: groupAssignResultSchema } } },
+    {
+      preHandler: [permissionGuard('change_group'), permissionGuard('change_user')],
+      schema: { tags, params: idParamSchema, body: groupAssignSchema, response: { 200: groupAssignResultSchema } },
+    },
     async (request) => groups.assign(request, requireAuth(request), request.params.id, request.body.userIds),
   );
   // The system administrator's screen (/app-admin): gives the administrators' groups every right again.

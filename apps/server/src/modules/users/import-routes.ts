@@ -7,7 +7,7 @@ import {
 } from '@sitewatch/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { UserImportService } from './import-service.ts';
 
 /** The file's text as JSON: room for 1 MB of content with its JSON escapes; the service checks the content's size. */
@@ -19,12 +19,17 @@ export function userImportRoutes(app: FastifyInstance, opts: { imports: UserImpo
   const tags = ['users'];
   r.post(
     '/iotapp/users/import/preview/',
-    { bodyLimit, schema: { tags, body: userImportBodySchema, response: { 200: userImportPreviewSchema } } },
+    {
+      preHandler: permissionGuard('add_user'),
+      bodyLimit,
+      schema: { tags, body: userImportBodySchema, response: { 200: userImportPreviewSchema } },
+    },
     async (request) => opts.imports.preview(requireAuth(request), request.body.content),
   );
   r.post(
     '/iotapp/users/import/',
     {
+      preHandler: permissionGuard('add_user'),
       bodyLimit,
       schema: { tags, querystring: userImportQuerySchema, body: userImportBodySchema, response: { 200: userImportResultSchema } },
     },

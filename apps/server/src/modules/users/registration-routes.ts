@@ -11,7 +11,7 @@ import {
 } from '@sitewatch/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import type { RegistrationService } from './registration-service.ts';
 
 /** SPEC 7 /iotapp/registration-requests/: the public sign-up and e-mail confirmation, and the admins' approval list. */
@@ -48,12 +48,18 @@ export function registrationRoutes(
   );
   r.post(
     '/iotapp/registration-requests/:id/approve/',
-    { schema: { tags, params: idParamSchema, body: approveSchema, response: { 200: registrationRequestSchema } } },
+    {
+      preHandler: permissionGuard('add_user'),
+      schema: { tags, params: idParamSchema, body: approveSchema, response: { 200: registrationRequestSchema } },
+    },
     async (request) => registrations.approve(request, requireAuth(request), request.params.id, request.body),
   );
   r.post(
     '/iotapp/registration-requests/:id/reject/',
-    { schema: { tags, params: idParamSchema, body: rejectSchema, response: { 200: registrationRequestSchema } } },
+    {
+      preHandler: permissionGuard('add_user'),
+      schema: { tags, params: idParamSchema, body: rejectSchema, response: { 200: registrationRequestSchema } },
+    },
     async (request) => registrations.reject(request, requireAuth(request), request.params.id, request.body.reason),
   );
 }

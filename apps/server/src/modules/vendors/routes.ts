@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { VendorService } from './service.ts';
 
 /** SPEC 2.2 /vendors: the vendors directory under /iotapp/vendors/. */
@@ -24,15 +24,20 @@ export function vendorRoutes(app: FastifyInstance, vendors: VendorService) {
     { schema: { tags, querystring: vendorListQuerySchema, response: { 200: vendorListSchema } } },
     async (request) => vendors.list(requireAuth(request), request.query),
   );
-  r.post('/iotapp/vendors/', { schema: { tags, body: vendorInputSchema, response: { 201: vendorSchema } } }, async (request, reply) =>
-    reply.status(201).send(await vendors.create(requireAuth(request), request.body, originOf(request))),
+  r.post(
+    '/iotapp/vendors/',
+    { preHandler: permissionGuard('add_vendor'), schema: { tags, body: vendorInputSchema, response: { 201: vendorSchema } } },
+    async (request, reply) => reply.status(201).send(await vendors.create(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/iotapp/vendors/:id/', { schema: { tags, params: idParamSchema, response: { 200: vendorSchema } } }, async (request) =>
     vendors.get(requireAuth(request), request.params.id),
   );
   r.put(
     '/iotapp/vendors/:id/',
-    { schema: { tags, params: idParamSchema, body: vendorInputSchema, response: { 200: vendorSchema } } },
+    {
+      preHandler: permissionGuard('change_vendor'),
+      schema: { tags, params: idParamSchema, body: vendorInputSchema, response: { 200: vendorSchema } },
+    },
     async (request) => vendors.update(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete('/iotapp/vendors/:id/', { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {

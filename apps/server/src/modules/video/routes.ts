@@ -44,7 +44,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { type AuthContext, requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { type AuthContext, requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
 import { forbidden, HttpError } from '../../platform/errors.ts';
 import { describeTool, missingToolsMessage, videoTools } from '../../platform/ffmpeg/index.ts';
 import { LIVE_CLOSE, type LiveRelay } from './live-relay.ts';
@@ -64,6 +64,8 @@ function sendFile(reply: FastifyReply, file: { path: string; size: number; name?
 }
 
 /** SPEC 7 camera calls and the video screens' API. Every route checks the caller's right to the camera's site. */
+/** The roles that configure cameras, storages and tours (the service checks the same). */
+const videoAdmins = roleGuard('sysadmin', 'customeradmin', 'localadmin', 'infraadmin');
 const LIVE_RECHECK_MS = 60_000;
 const MAX_LIVE_SOCKETS_PER_USER = 32;
 
@@ -173,7 +175,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   );
   r.put(
     '/api/cameras/:camId/configs/',
-    { schema: { tags, params: camIdParamSchema, body: cameraConfigInputSchema, response: { 200: cameraSchema } } },
+    { preHandler: videoAdmins, schema: { tags, params: camIdParamSchema, body: cameraConfigInputSchema, response: { 200: cameraSchema } } },
     async (req) => video.configure(requireAuth(req), req.params.camId, req.body, originOf(req)),
   );
   r.delete('/api/cameras/:camId/configs/', { schema: { tags, params: camIdParamSchema, response: { 200: okSchema } } }, async (req) =>
@@ -227,15 +229,17 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.get('/api/storages/', { schema: { tags, querystring: storageListQuerySchema, response: { 200: storageListSchema } } }, async (req) =>
     video.listStorages(requireAuth(req), req.query),
   );
-  r.post('/api/storages/', { schema: { tags, body: storageInputSchema, response: { 200: storageSchema } } }, async (req) =>
-    video.saveStorage(requireAuth(req), null, req.body, originOf(req)),
+  r.post(
+    '/api/storages/',
+    { preHandler: videoAdmins, schema: { tags, body: storageInputSchema, response: { 200: storageSchema } } },
+    async (req) => video.saveStorage(requireAuth(req), null, req.body, originOf(req)),
   );
   r.get('/api/storages/:id/', { schema: { tags, params: idParamSchema, response: { 200: storageSchema } } }, async (req) =>
     video.getStorage(requireAuth(req), req.params.id),
   );
   r.put(
     '/api/storages/:id/',
-    { schema: { tags, params: idParamSchema, body: storageInputSchema, response: { 200: storageSchema } } },
+    { preHandler: videoAdmins, schema: { tags, params: idParamSchema, body: storageInputSchema, response: { 200: storageSchema } } },
     async (req) => video.saveStorage(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/storages/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>
@@ -246,15 +250,17 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   r.get('/api/camera-tours/', { schema: { tags, querystring: pageQuery, response: { 200: tourListSchema } } }, async (req) =>
     video.listTours(requireAuth(req), req.query),
   );
-  r.post('/api/camera-tours/', { schema: { tags, body: tourInputSchema, response: { 200: tourSchema } } }, async (req) =>
-    video.createTour(requireAuth(req), req.body, originOf(req)),
+  r.post(
+    '/api/camera-tours/',
+    { preHandler: videoAdmins, schema: { tags, body: tourInputSchema, response: { 200: tourSchema } } },
+    async (req) => video.createTour(requireAuth(req), req.body, originOf(req)),
   );
   r.get('/api/camera-tours/:id/', { schema: { tags, params: idParamSchema, response: { 200: tourSchema } } }, async (req) =>
     video.getTour(requireAuth(req), req.params.id),
   );
   r.put(
     '/api/camera-tours/:id/',
-    { schema: { tags, params: idParamSchema, body: tourInputSchema, response: { 200: tourSchema } } },
+    { preHandler: videoAdmins, schema: { tags, params: idParamSchema, body: tourInputSchema, response: { 200: tourSchema } } },
     async (req) => video.updateTour(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/camera-tours/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>

@@ -58,6 +58,11 @@ export const hasRole = (auth: AuthContext, ...roles: string[]) => auth.roles.som
 const ACCESS_GUARD = Symbol('access guard');
 type Guard = ((request: FastifyRequest) => Promise<void>) & { [ACCESS_GUARD]?: true };
 const guard = (check: (request: FastifyRequest) => Promise<void>): Guard => Object.assign(check, { [ACCESS_GUARD]: true as const });
+/**
+ * Marks a route's own check of the caller (roles, permissions, nothing of the body) as a guard, so it runs before
+ * validation like `roleGuard` and `permissionGuard`.
+ */
+export const accessGuard = guard;
 /** Whether a route hook is a role or permission guard: it needs only the caller, never the body. */
 export const isAccessGuard = (hook: unknown): boolean => typeof hook === 'function' && (hook as Guard)[ACCESS_GUARD] === true;
 
