@@ -204,3 +204,28 @@ describe('rights nobody can lose', () => {
     expect((await t.login('customeradmin', HOST_B).then((b) => b.post('/api/admin/administrator-rights/restore/'))).statusCode).toBe(403);
   });
 });
+
+describe('migration 1310', () => {
+  it("gives the administrators' groups of existing data the rights the catalogue lacked, and drops delete_ticket", async () => {
+    const { up } = await import('../src/db/migrations/1310_permission_catalogue.ts');
+    const inserted = await t.db
+      .insertInto('groups')
+      .values({
+        tenant_id: t.tenantA,
+        name: 'Admins of an old data folder',
+        permissions: JSON.stringify([
+          { codename: 'change_user', name: 'Can change user' },
+          { codename: 'delete_ticket', name: 'Can delete ticket' },
+        ]),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await up(t.db as never);
+    await up(t.db as never); // twice: nothing doubles
+    const row = await t.db.selectFrom('groups').select('permissions').where('id', '=', inserted.id).executeTakeFirstOrThrow();
+    expect((row.permissions as { codename: string }[]).map((p) => p.codename).sort()).toEqual(
+      ['change_form_template', 'change_user', 'manage_alarm_rules', 'view_form_response'].sort(),
+    );
+    await t.db.deleteFrom('groups').where('id', '=', inserted.id).execute();
+  });
+});
