@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AA_TEXT, contrastRatio } from '../lib/contrast.ts';
 import { createAppTheme } from './theme.ts';
 
 describe('createAppTheme', () => {
@@ -14,5 +15,20 @@ describe('createAppTheme', () => {
     expect(theme.transitions.create(['opacity', 'transform'])).toBe('none');
     expect(theme.components?.MuiButtonBase?.defaultProps?.disableRipple).toBe(true);
     expect(theme.palette.mode).toBe('dark');
+  });
+
+  it('draws error, warning, info and success text that passes AA on the dark paper and page', () => {
+    const { palette } = createAppTheme('dark');
+    for (const colour of [palette.error, palette.warning, palette.info, palette.success]) {
+      expect(contrastRatio(colour.main, palette.background.paper)).toBeGreaterThanOrEqual(AA_TEXT);
+      expect(contrastRatio(colour.main, palette.background.default)).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+  });
+
+  it('names progress indicators that have no name of their own, and keeps a grid loading bar out of its rows', () => {
+    const theme = createAppTheme('light', false, 'Chargement…');
+    expect(theme.components?.MuiLinearProgress?.defaultProps).toMatchObject({ 'aria-label': 'Chargement…' });
+    expect(theme.components?.MuiCircularProgress?.defaultProps).toMatchObject({ 'aria-label': 'Chargement…' });
+    expect(theme.components?.MuiDataGrid?.defaultProps?.slotProps?.loadingOverlay).toMatchObject({ 'aria-hidden': true });
   });
 });

@@ -2,6 +2,7 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { usePrefersReducedMotion } from '../../lib/reduced-motion.ts';
 import { createAppTheme } from '../theme.ts';
 import { queryClient } from './query-client.ts';
@@ -11,7 +12,9 @@ import { useThemeMode } from './theme-mode.tsx';
 export function MuiProviders({ children }: { children: ReactNode }) {
   const { mode } = useThemeMode();
   const reducedMotion = usePrefersReducedMotion();
-  const theme = useMemo(() => createAppTheme(mode, reducedMotion), [mode, reducedMotion]);
+  const { t } = useTranslation();
+  const loadingLabel = t('app.loading');
+  const theme = useMemo(() => createAppTheme(mode, reducedMotion, loadingLabel), [mode, reducedMotion, loadingLabel]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

@@ -29,7 +29,7 @@ export function ClipJobs() {
               {job.status === 'processing' || job.status === 'starting' ? DOWNLOAD_MESSAGES.stop : DOWNLOAD_MESSAGES.delete}
             </Button>
           </Box>
-          <LinearProgress variant="determinate" value={shownProgress(job.status, job.progress)} />
+          <LinearProgress variant="determinate" value={shownProgress(job.status, job.progress)} aria-label="Clip progress" />
           {job.tasks.map((task) => (
             <Box key={task.tid} sx={{ display: 'flex', gap: 1, alignItems: 'center', pl: 2 }}>
               <Typography variant="body2" sx={{ flex: 1 }}>

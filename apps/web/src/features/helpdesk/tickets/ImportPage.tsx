@@ -234,7 +234,11 @@ export function BulkImportPage() {
                 <TableCell>{formatDateTime(i.createdAt)}</TableCell>
                 <TableCell>{IMPORT_STATUS_LABELS[i.status] ?? i.status}</TableCell>
                 <TableCell sx={{ minWidth: 160 }}>
-                  <LinearProgress variant="determinate" value={i.totalRows ? (100 * i.processedRows) / i.totalRows : 0} />
+                  <LinearProgress
+                    variant="determinate"
+                    value={i.totalRows ? (100 * i.processedRows) / i.totalRows : 0}
+                    aria-label={`${i.fileName}: rows imported`}
+                  />
                   <Typography variant="caption">
                     {i.processedRows}/{i.totalRows}
                   </Typography>

@@ -227,7 +227,9 @@ export function ChecklistSection({ ticket, onChange }: { ticket: Ticket; onChang
   const done = items.filter((i) => i.done).length;
   return (
     <Section title={`Checklist (${done}/${items.length})`} testId="checklist-section">
-      {items.length ? <LinearProgress variant="determinate" value={(100 * done) / items.length} sx={{ mb: 1 }} /> : null}
+      {items.length ? (
+        <LinearProgress variant="determinate" value={(100 * done) / items.length} aria-label="Checklist done" sx={{ mb: 1 }} />
+      ) : null}
       <List dense disablePadding>
         {items.map((item) => (
           <ListItem
