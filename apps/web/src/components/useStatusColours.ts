@@ -5,10 +5,10 @@ import { filledChip, readableOn } from '../lib/contrast.ts';
 /** Status colours for the current theme: text that passes on the page, chips with readable labels. */
 export function useStatusColours() {
   const theme = useTheme();
-  const paper = theme.palette.background.paper;
+  const { paper, default: page } = theme.palette.background;
   return {
-    /** The hue as text (and the outline of an outlined chip) on the page's paper. */
-    text: (hue: string) => readableOn(hue, paper),
+    /** The hue as text (and the outline of an outlined chip), on the paper and on the page around it alike. */
+    text: (hue: string) => readableOn(readableOn(hue, paper), page),
     filled: filledChip,
   };
 }

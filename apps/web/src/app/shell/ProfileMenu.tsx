@@ -71,6 +71,7 @@ export function ProfileMenu({ user, helplineEmail }: { user: User; helplineEmail
           <Typography id="profile-name" variant="body2" sx={{ fontWeight: 600, lineHeight: 1.2 }} data-testid="profile-name">
             {name}
           </Typography>
+          {/* the space axe and screen readers read between the two lines, so the shown text is the name (WCAG 2.5.3) */}{' '}
           <Typography id="profile-role" variant="caption" sx={{ opacity: 0.8 }} data-testid="profile-role">
             {roleText}
           </Typography>

@@ -6,6 +6,7 @@ import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -73,21 +74,28 @@ export function PermissionsPage() {
       />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { md: '260px 1fr' }, alignItems: 'start' }}>
         <Paper variant="outlined">
+          {/* list items hold the buttons (a list holds only items) */}
           <List dense aria-label="Groups">
             {list.map((g) => (
-              <ListItemButton key={g.id} selected={g.id === selected} onClick={() => setSelected(g.id)}>
-                <ListItemText
-                  primary={g.name}
-                  secondary={`${g.userCount} user${g.userCount === 1 ? '' : 's'} · ${g.permissions.length} permissions`}
-                />
-              </ListItemButton>
+              <ListItem key={g.id} disablePadding>
+                <ListItemButton
+                  selected={g.id === selected}
+                  aria-current={g.id === selected ? 'true' : undefined}
+                  onClick={() => setSelected(g.id)}
+                >
+                  <ListItemText
+                    primary={g.name}
+                    secondary={`${g.userCount} user${g.userCount === 1 ? '' : 's'} · ${g.permissions.length} permissions`}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
-            {list.length === 0 ? (
-              <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
-                No groups yet.
-              </Typography>
-            ) : null}
           </List>
+          {list.length === 0 ? (
+            <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
+              No groups yet.
+            </Typography>
+          ) : null}
         </Paper>
         {selected === 'new' ? (
           <GroupEditor key="new" group={null} catalogue={catalogue.data?.contents ?? []} mine={mine} onSaved={(g) => setSelected(g.id)} />
