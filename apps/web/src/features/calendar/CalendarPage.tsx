@@ -21,6 +21,7 @@ import { CALENDAR_KIND_LABELS, CALENDAR_KINDS, CALENDAR_PERMISSIONS, type Calend
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { labelOn } from '../../lib/contrast.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
@@ -53,6 +54,8 @@ function toInput(item: CalendarItem): EventInput {
     allDay: item.allDay,
     editable: item.editable,
     color,
+    // a label that stands out on the kind's (or the event's own) colour
+    textColor: labelOn(color),
     extendedProps: { item },
   };
 }
@@ -233,9 +236,16 @@ export function CalendarPage() {
           minHeight: 400,
           minWidth: 0,
           overflowX: 'auto',
+          // The calendar's own palette follows the theme: its text and its muted text pass AA on the page's paper.
+          '--fc-classic-background': theme.palette.background.paper,
+          '--fc-classic-foreground': theme.palette.text.primary,
+          '--fc-classic-muted-foreground': theme.palette.text.secondary,
+          '--fc-classic-faint-foreground': theme.palette.text.secondary,
+          '--fc-classic-primary': theme.palette.primary.main,
+          '--fc-classic-primary-foreground': theme.palette.primary.contrastText,
           // Event chips are targets of at least 24 px (WCAG 2.5.8), and show their focus.
-          '& .fc-daygrid-event': { minHeight: 24, alignItems: 'center' },
-          '& .fc-event:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
+          '& [data-testid="calendar-item"]': { minHeight: 24, alignItems: 'center' },
+          '& [data-testid="calendar-item"]:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
         }}
       >
         <FullCalendar
