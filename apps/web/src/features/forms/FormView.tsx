@@ -120,6 +120,7 @@ function FilledForm({
   const { schema, uischema } = useMemo(() => toJsonForms(template.metadata), [template]);
   const defaults = useMemo(() => defaultValues(template.metadata), [template]);
   const dirty = useRef(false);
+  const formRef = useRef<HTMLDivElement>(null);
   // The answers live outside React: a key press wakes only its own control (form-state.ts).
   const [state] = useState(() =>
     createFormState(template.metadata, defaults, {
@@ -167,7 +168,11 @@ function FilledForm({
   }, [template.id, state]);
 
   async function handleSubmit() {
-    if (!state.showAll()) return;
+    if (!state.showAll()) {
+      // Submit turns disabled while errors show: the keyboard goes on at the first field to put right.
+      requestAnimationFrame(() => focusFirstError(formRef.current));
+      return;
+    }
     try {
       setProgress(FORM_MESSAGES.checkingAttachments);
       const answers: Data = { ...state.data() };
@@ -202,7 +207,7 @@ function FilledForm({
   const submitting = progress !== null;
   return (
     // The fields are forms of their own (FieldShell), so the screen is a form landmark, not a <form> around them.
-    <Box role="form" aria-labelledby="form-title" data-testid="dynamic-form">
+    <Box role="form" aria-labelledby="form-title" data-testid="dynamic-form" ref={formRef}>
       <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, mb: 1 }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography id="form-title" variant="h5" component="h2">
@@ -273,6 +278,17 @@ function FilledForm({
       </Box>
     </Box>
   );
+}
+
+/** Focuses the control of the first field that shows an error (for a group of choices, its chosen or first one). */
+function focusFirstError(root: HTMLElement | null) {
+  const field = root?.querySelector('.dfs-error')?.closest('.dfs-field');
+  if (!field) return;
+  // the field's own controls, not the help button beside its label
+  const controls = [...field.querySelectorAll<HTMLElement>('input:not([type=hidden]), textarea, select, button, [tabindex="0"]')].filter(
+    (c) => !c.closest('.dfs-head') && !c.matches(':disabled'),
+  );
+  (controls.find((c) => c.matches('input:checked')) ?? controls[0])?.focus();
 }
 
 /** SPEC 4: 'Please Fill all the required fields' while any field shows an error. */
