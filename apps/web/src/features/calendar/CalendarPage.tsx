@@ -243,8 +243,8 @@ export function CalendarPage() {
           '--fc-classic-faint-foreground': theme.palette.text.secondary,
           '--fc-classic-primary': theme.palette.primary.main,
           '--fc-classic-primary-foreground': theme.palette.primary.contrastText,
-          // Event chips are targets of at least 24 px (WCAG 2.5.8), and show their focus.
-          '& [data-testid="calendar-item"]': { minHeight: 24, alignItems: 'center' },
+          // Event chips and a day's "+2 more" button are targets of at least 24 px (WCAG 2.5.8); chips show their focus.
+          '& [data-testid="calendar-item"], & [role="button"][aria-haspopup="dialog"]': { minHeight: 24, alignItems: 'center' },
           '& [data-testid="calendar-item"]:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
         }}
       >
@@ -260,6 +260,9 @@ export function CalendarPage() {
           height="auto"
           nowIndicator
           dayMaxEvents={4}
+          // Names that hold the words the buttons show (WCAG 2.5.3): "Today", "+2 more".
+          todayHint="Today"
+          moreLinkHint={(count: number) => `+${count} more events`}
           events={events}
           datesSet={handleDates}
           eventDidMount={(info) => {
