@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
-import { CAPTCHA, expect, PASSWORD, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { apiSession, CAPTCHA, expect, PASSWORD, test } from './fixtures.ts';
 
 /** Presses Tab until `target` has the focus, at most `max` times; fails when it never gets it. */
 async function tabTo(page: Page, testId: string, max = 5) {
@@ -8,6 +8,15 @@ async function tabTo(page: Page, testId: string, max = 5) {
     if (await page.evaluate((id) => document.activeElement?.closest(`[data-testid="${id}"]`) !== null, testId)) return;
   }
   throw new Error(`Tab never reached ${testId}`);
+}
+
+/** Presses `key` until `target` has the focus, at most `max` times; fails when it never gets it. */
+async function pressUntil(page: Page, key: string, target: Locator, max = 30) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`${key} never reached ${target}`);
 }
 
 test.describe('keyboard only', () => {
@@ -99,5 +108,58 @@ test.describe('keyboard only, signed in', () => {
     await expect.poll(focused).toBe(target);
     await page.keyboard.press('Enter');
     await expect(second).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('a form from the Forms button to a submitted response: a missing rating takes the focus, arrows rate', async ({ page, baseURL }) => {
+    test.setTimeout(120_000);
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const name = `keys-${Date.now()}`;
+    const made = await api.post('/ifmapp/dynamic-form-templates/', {
+      name,
+      label: `Keyboard check ${name}`,
+      description: 'Filled without a pointer',
+      views: ['/tickets'],
+      metadata: {
+        schema: {
+          type: 'object',
+          properties: { title: { type: 'string', label: 'Title' }, score: { type: 'rating', label: 'Score' } },
+          required: ['title', 'score'],
+        },
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const form = (await made.json()) as { id: number; label: string };
+
+    await page.goto('/tickets');
+    const fab = page.getByTestId('forms-fab');
+    await expect(fab).toBeVisible({ timeout: 30_000 });
+    await fab.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menu')).toBeVisible();
+    await pressUntil(page, 'ArrowDown', page.getByRole('menuitem', { name: form.label }));
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('heading', { name: form.label })).toBeVisible({ timeout: 30_000 });
+
+    const submit = dialog.getByRole('button', { name: 'Submit' });
+    await pressUntil(page, 'Tab', dialog.getByRole('textbox', { name: 'Title' }), 10);
+    await page.keyboard.type('Checked by keyboard');
+    await pressUntil(page, 'Tab', submit);
+    await page.keyboard.press('Enter');
+    // the rating is missing: its message shows and the focus is on its stars
+    await expect(dialog.getByText('Please Fill all the required fields')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name') ?? '')).toMatch(/score/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(dialog.getByRole('radio', { name: '2 Stars' })).toBeChecked();
+    await expect(dialog.getByText('Please Fill all the required fields')).toHaveCount(0);
+    await pressUntil(page, 'Tab', submit);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Response submitted successfully!')).toBeVisible({ timeout: 30_000 });
+    await expect(dialog).toHaveCount(0);
+
+    const responses = await (await api.get(`/ifmapp/dynamic-form-templates/${form.id}/responses/`)).json();
+    expect(responses.contents[0]).toMatchObject({ data: { title: 'Checked by keyboard', score: 2 } });
+    await api.dispose();
   });
 });
