@@ -2,7 +2,9 @@
 /**
  * The service worker (built by vite-plugin-pwa with Workbox): precaches the app shell and the hashed assets of this
  * build, sends page navigations to the network and, when the server cannot be reached (or a proxy answers 502-504),
- * redirects to the precached /offline.html?returnUrl=…, which takes the user back once the server answers.
+ * redirects to the precached /offline.html?returnUrl=…&reason=…, which takes the user back once the server answers.
+ * The reason tells the page what to say: `offline` (the browser has no network), `unreachable` (the network is up,
+ * the server did not answer) or the status a proxy answered with.
  * API calls are not intercepted: data always comes from the server, never from a cache.
  * A new build waits until the page asks it to take over (the "new version available" notice).
  */
@@ -16,8 +18,9 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | {
 const NOT_PAGES = /^\/(api|iotapp|helpdesk|notification|ifmapp|ws|health|ready|metrics|current-login|logout|app-version)([/?]|$)/;
 const OFFLINE_PAGE = '/offline.html';
 
-function offline(url: URL): Response {
-  return Response.redirect(`${OFFLINE_PAGE}?returnUrl=${encodeURIComponent(url.pathname + url.search + url.hash)}`, 302);
+function offline(url: URL, reason: string): Response {
+  const returnUrl = encodeURIComponent(url.pathname + url.search + url.hash);
+  return Response.redirect(`${OFFLINE_PAGE}?returnUrl=${returnUrl}&reason=${reason}`, 302);
 }
 
 // Registered before the precache route so that a navigation to "/" does not get the cached index.html.
@@ -26,9 +29,9 @@ registerRoute(
     async ({ request, url }) => {
       try {
         const response = await fetch(request);
-        return response.status >= 502 && response.status <= 504 ? offline(url) : response;
+        return response.status >= 502 && response.status <= 504 ? offline(url, String(response.status)) : response;
       } catch {
-        return offline(url);
+        return offline(url, self.navigator.onLine ? 'unreachable' : 'offline');
       }
     },
     // matched against path and query
@@ -36,7 +39,7 @@ registerRoute(
   ),
 );
 
-precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/^utm_/, /^fbclid$/, /^returnUrl$/] });
+precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/^utm_/, /^fbclid$/, /^returnUrl$/, /^reason$/] });
 cleanupOutdatedCaches();
 // The first install controls the open pages at once (so the offline fallback works on the first visit); later
 // versions wait for SKIP_WAITING.

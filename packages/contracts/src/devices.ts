@@ -514,6 +514,18 @@ export const DEFAULT_TELEMETRY: Partial<Record<DeviceType, TemplateTelemetry[]>>
     { key: 'signalDbm', label: 'Signal', unit: 'dBm', valueType: 'number' },
     { key: 'uptimeHours', label: 'Uptime', unit: 'h', valueType: 'number' },
     { key: 'wanIp', label: 'WAN IP', valueType: 'string' },
+    // what a router of the /router screen reports (device-ops ROUTER_KEYS)
+    { key: 'activeInterface', label: 'Active link', valueType: 'string' },
+    { key: 'wanUp', label: 'WAN up', valueType: 'boolean' },
+    { key: 'cell1Up', label: 'Cellular SIM 1 up', valueType: 'boolean' },
+    { key: 'cell1Signal', label: 'Cellular SIM 1 signal', unit: 'dBm', valueType: 'number' },
+    { key: 'cell2Up', label: 'Cellular SIM 2 up', valueType: 'boolean' },
+    { key: 'cell2Signal', label: 'Cellular SIM 2 signal', unit: 'dBm', valueType: 'number' },
+    { key: 'signalStrength', label: 'Signal strength', unit: 'dBm', valueType: 'number' },
+    { key: 'dataUsageMb', label: 'Data usage this month', unit: 'MB', valueType: 'number' },
+    { key: 'uptimeSeconds', label: 'Uptime', unit: 's', valueType: 'number' },
+    { key: 'rxKbps', label: 'Download', unit: 'kbit/s', valueType: 'number' },
+    { key: 'txKbps', label: 'Upload', unit: 'kbit/s', valueType: 'number' },
   ],
   SENSOR: [
     { key: 'temperature', label: 'Temperature', unit: '°C', valueType: 'number' },

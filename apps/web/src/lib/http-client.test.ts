@@ -400,7 +400,7 @@ describe('interceptors (SPEC 8.2)', () => {
     h.routes.set('/x/', [{ status, raw: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>' }]);
     const client = createHttpClient(h.env);
     await expect(client.get('/x/')).rejects.toMatchObject({ status });
-    expect(h.navigations).toEqual(['/offline.html?returnUrl=%2Ftickets%3Fstatus%3DOPEN']);
+    expect(h.navigations).toEqual([`/offline.html?returnUrl=%2Ftickets%3Fstatus%3DOPEN&reason=${status}`]);
     expect(h.toasts).toEqual([]);
     expect(h.timers).toEqual([]);
   });

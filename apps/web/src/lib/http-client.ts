@@ -346,7 +346,7 @@ export function createHttpClient(env: HttpEnv) {
     const loc = env.location();
 
     if (BAD_GATEWAY_STATUSES.has(status) && error.bodyText.includes('502 Bad Gateway')) {
-      goTo(`${PATHS.offline}?returnUrl=${encodeURIComponent(pathAndQuery(loc))}`);
+      goTo(`${PATHS.offline}?returnUrl=${encodeURIComponent(pathAndQuery(loc))}&reason=${status}`);
       throw error;
     }
     if (status === 421) {

@@ -32,7 +32,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [navOpen, setNavOpen] = useState(true);
   const [mobileNavOpen, setMobileNavOpen] = useState(false);
-  const settings = useCustomerSettings().data;
+  const settingsQuery = useCustomerSettings();
+  const settings = settingsQuery.data;
+  const menuLoading = Boolean(user) && settingsQuery.isPending;
   useCurrentCustomer();
   useFreshRights();
 
@@ -46,7 +48,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         : [],
     [user, settings],
   );
-  const shell = useMemo(() => ({ menu, settings }), [menu, settings]);
+  const shell = useMemo(() => ({ menu, settings, menuLoading }), [menu, settings, menuLoading]);
 
   useEffect(() => {
     rememberQuery(location.pathname, location.search);
@@ -89,7 +91,15 @@ export function AppShell({ children }: { children: ReactNode }) {
             id="main-content"
             ref={mainRef}
             tabIndex={-1}
-            sx={{ flex: 1, minWidth: 0, p: hideNavigation ? { xs: 1, md: 2 } : { xs: 2, md: 3 }, pb: 10, outline: 'none' }}
+            sx={{
+              flex: 1,
+              minWidth: 0,
+              p: hideNavigation ? { xs: 1, md: 2 } : { xs: 2, md: 3 },
+              // room below the end of the page for the floating Forms button, and beside it for the docked tab
+              pb: 10,
+              'body[data-forms-dock="side"] &': { pr: { xs: '48px', md: '56px' } },
+              outline: 'none',
+            }}
           >
             {hideNavigation ? null : <AppBreadcrumbs settings={settings} />}
             <Suspense fallback={<PageLoader />}>{children}</Suspense>

@@ -147,6 +147,40 @@ function AssigneePicker(props: { value: Option[]; onChange(v: Option[]): void; d
 }
 
 /** /calendar/create and /calendar/{eventId}/edit: an event, its recurrence, its people, site, device and cluster. */
+/** The form's values as the server takes them, checked by the shared schema. */
+function validate(form: FormState) {
+  const start = form.allDay ? `${form.start.slice(0, 10)}T00:00` : form.start;
+  const end = form.allDay ? addMinutes(`${form.end.slice(0, 10)}T00:00`, 1440) : form.end;
+  return calendarEventInputSchema.safeParse({
+    title: form.title,
+    kind: form.kind,
+    allDay: form.allDay,
+    start,
+    end,
+    timeZone: form.timeZone,
+    recurrence:
+      form.repeat === 'none'
+        ? null
+        : {
+            freq: form.repeat,
+            interval: Number(form.interval),
+            byWeekday: form.repeat === 'WEEKLY' ? form.byWeekday : [],
+            until: form.ends === 'until' && form.until ? form.until : null,
+            count: form.ends === 'count' ? Number(form.count) : null,
+          },
+    assigneeIds: form.assignees.map((a) => a.id),
+    siteId: form.site?.id ?? null,
+    deviceId: form.device?.id ?? null,
+    clusterId: form.clusterId === '' ? null : form.clusterId,
+    notes: form.notes,
+    color: form.useColor ? form.color : null,
+  });
+}
+
+/** The messages of a failed check, by field. */
+const errorsOf = (result: ReturnType<typeof validate>): Record<string, string> =>
+  result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+
 export function EventFormPage() {
   const params = useParams();
   const id = params.eventId ? Number(params.eventId) : null;
@@ -167,6 +201,12 @@ export function EventFormPage() {
   useEffect(() => {
     if (event.data) setForm(stateOf(event.data));
   }, [event.data]);
+  // Once a save was refused, the messages follow the fields: a fixed field (an end moved after the start) loses its
+  // message at once, without another try.
+  const shown = Object.keys(errors).length > 0;
+  useEffect(() => {
+    if (shown) setErrors(errorsOf(validate(form)));
+  }, [form, shown]);
   const admin = hasRole(user, ...ADMIN_ROLES);
   const denied = useDenied(admin || permissions.has(id === null ? CALENDAR_PERMISSIONS.add : CALENDAR_PERMISSIONS.view));
   if (denied) return denied;
@@ -192,34 +232,9 @@ export function EventFormPage() {
   const handleSubmit = (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
-    const start = form.allDay ? `${form.start.slice(0, 10)}T00:00` : form.start;
-    const end = form.allDay ? addMinutes(`${form.end.slice(0, 10)}T00:00`, 1440) : form.end;
-    const parsed = calendarEventInputSchema.safeParse({
-      title: form.title,
-      kind: form.kind,
-      allDay: form.allDay,
-      start,
-      end,
-      timeZone: form.timeZone,
-      recurrence:
-        form.repeat === 'none'
-          ? null
-          : {
-              freq: form.repeat,
-              interval: Number(form.interval),
-              byWeekday: form.repeat === 'WEEKLY' ? form.byWeekday : [],
-              until: form.ends === 'until' && form.until ? form.until : null,
-              count: form.ends === 'count' ? Number(form.count) : null,
-            },
-      assigneeIds: form.assignees.map((a) => a.id),
-      siteId: form.site?.id ?? null,
-      deviceId: form.device?.id ?? null,
-      clusterId: form.clusterId === '' ? null : form.clusterId,
-      notes: form.notes,
-      color: form.useColor ? form.color : null,
-    });
+    const parsed = validate(form);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), i.message])));
+      setErrors(errorsOf(parsed));
       return;
     }
     setErrors({});
@@ -295,7 +310,7 @@ export function EventFormPage() {
           control={<Switch checked={form.allDay} onChange={(e) => set('allDay', e.target.checked)} disabled={!editable} />}
           label="All day"
         />
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr 1fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr 1fr' }, alignItems: 'start' }}>
           <TextField
             label="Starts"
             type={form.allDay ? 'date' : 'datetime-local'}
@@ -399,7 +414,7 @@ export function EventFormPage() {
         ) : (
           <AssigneePicker value={form.assignees} onChange={(v) => set('assignees', v)} disabled={!editable} />
         )}
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr 1fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr 1fr' }, alignItems: 'start' }}>
           <SitePicker
             label="Site"
             value={form.site}

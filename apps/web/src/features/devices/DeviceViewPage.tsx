@@ -26,6 +26,18 @@ import { deviceKeys } from './keys.ts';
 import { MappingsPanel } from './MappingsPanel.tsx';
 
 // the players load with the first camera page, not with every device page
+/** Client attribute keys a device reports its firmware version under (ThingsBoard's first, then common ones). */
+const FIRMWARE_KEYS = ['current_fw_version', 'fw_version', 'firmware_version', 'firmwareVersion', 'firmware'];
+
+/** The firmware version the device itself reported, which is newer than what was typed in when it was added. */
+export function reportedFirmware(attributes: ReadonlyArray<{ key: string; value: unknown }>): string | undefined {
+  for (const key of FIRMWARE_KEYS) {
+    const value = attributes.find((a) => a.key === key)?.value;
+    if ((typeof value === 'string' && value.trim()) || typeof value === 'number') return String(value).trim();
+  }
+  return undefined;
+}
+
 const DeviceCameraPanel = lazy(() => import('../video/DeviceCameraPanel.tsx').then((m) => ({ default: m.DeviceCameraPanel })));
 const CommandsPanel = lazy(() => import('../commands/CommandsPanel.tsx').then((m) => ({ default: m.CommandsPanel })));
 
@@ -57,6 +69,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const d = device.data;
   if (!d) return <EmptyState title="Device not found" description="It does not exist or belongs to a site you are not assigned to." />;
   const live = latest.data?.telemetry ?? [];
+  const firmware = reportedFirmware(latest.data?.attributes ?? []) ?? d.metadata.firmware;
   const templateKeys = keysFor(d.templateId);
   return (
     <Box>
@@ -88,7 +101,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           </>
         }
       />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' } }}>
         {d.type === 'CAMERA' && perms.has('view_camera') ? (
           <Box sx={{ gridColumn: { lg: '1 / -1' } }}>
             <Suspense fallback={<PageLoader />}>
@@ -124,7 +137,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
                 ['Vendor / model', [d.metadata.vendor, d.metadata.model].filter(Boolean).join(' · ') || '—'],
                 ['Serial number', d.metadata.serialNumber ?? '—'],
                 ['IP address', d.metadata.ipAddress ?? '—'],
-                ['Firmware', d.metadata.firmware ?? '—'],
+                ['Firmware', firmware ?? '—'],
                 ['SNMP community', d.secrets.includes('snmpCommunity') ? 'set' : 'not set'],
                 ...d.secrets.filter((k) => k !== 'snmpCommunity').map((k) => [k, 'set'] as const),
                 ['Last activity', d.lastActivityAt ? formatDateTime(d.lastActivityAt) : 'Never'],

@@ -234,13 +234,21 @@ export function useDeleteTemplate() {
   });
 }
 
-/** The telemetry keys a device shows: its template's, else its type's defaults (labels only). */
+/**
+ * The telemetry keys a device shows: its template's, then its type's defaults for the keys the template does not
+ * name (a template written before the device reported more keys still gets them labelled).
+ */
 export function useTelemetryKeys(type: DeviceType) {
   const templates = useTemplates({ type, limit: 500, orderBy: 'name' });
   return (templateId: number | null): TemplateTelemetry[] => {
     const template = templateId ? templates.data?.contents.find((t) => t.id === templateId) : undefined;
-    return template?.telemetry.length ? template.telemetry : (DEFAULT_TELEMETRY[type] ?? []);
+    return withDefaults(template?.telemetry ?? [], DEFAULT_TELEMETRY[type] ?? []);
   };
+}
+
+export function withDefaults(own: TemplateTelemetry[], defaults: TemplateTelemetry[]): TemplateTelemetry[] {
+  const named = new Set(own.map((k) => k.key));
+  return [...own, ...defaults.filter((k) => !named.has(k.key))];
 }
 
 export function useMappings(query: Query, enabled = true) {

@@ -7,7 +7,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { STORAGE_KEYS } from '@sitewatch/contracts/constants';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useMatches, useSearchParams } from 'react-router';
 import { readString, writeString } from '../../lib/storage.ts';
 import { prefetchDraft, useFormsForView } from './api.ts';
@@ -18,6 +18,9 @@ const loadDialog = () => import('./FormDialog.tsx');
 const FormDialog = lazy(() => loadDialog().then((m) => ({ default: m.FormDialog })));
 
 type FabState = 'docked' | 'undocked';
+
+/** Width of the docked tab; the shell's main area keeps this much free at its right edge while it shows. */
+const FORMS_DOCK_WIDTH = 36;
 const readState = (): FabState => (readString(STORAGE_KEYS.fabState) === 'undocked' ? 'undocked' : 'docked');
 
 /** SPEC 2.5: the forms bound to this route; docked at the edge or floating, remembered under fab-state. */
@@ -58,6 +61,15 @@ export default function FormsFab() {
   };
 
   const list = forms.data?.contents ?? [];
+  const docked = list.length > 0 && state === 'docked';
+  // The shell keeps a gutter at the right edge while the docked tab is there, so that it never covers the page.
+  useEffect(() => {
+    if (!docked) return;
+    document.body.dataset.formsDock = 'side';
+    return () => {
+      delete document.body.dataset.formsDock;
+    };
+  }, [docked]);
   return (
     <>
       {list.length ? (
@@ -79,7 +91,7 @@ export default function FormsFab() {
               onClick={(e) => openMenu(e.currentTarget)}
               startIcon={<Assignment />}
               data-testid="forms-fab"
-              sx={{ borderRadius: '8px 0 0 8px', writingMode: { md: 'vertical-rl' }, minWidth: 0, px: 1, py: { md: 2 } }}
+              sx={{ borderRadius: '8px 0 0 8px', writingMode: 'vertical-rl', width: FORMS_DOCK_WIDTH, minWidth: 0, px: 0, py: 2 }}
             >
               Forms
             </Button>

@@ -7,6 +7,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { isCustomerAdmin, ROLE_LABELS } from '@sitewatch/contracts/roles';
 import { lazy, type ReactNode, Suspense } from 'react';
@@ -33,7 +34,7 @@ const GRID = { display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, 
 export function HomePage() {
   const { t } = useTranslation();
   const user = useUser();
-  const { menu } = useShell();
+  const { menu, menuLoading } = useShell();
   const customer = useCurrentCustomer().data;
   if (!user) return null;
   const sections = leafItems(menu).filter((item) => item.value !== '/');
@@ -92,7 +93,13 @@ export function HomePage() {
       <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
         {t('home.sections')}
       </Typography>
-      {sections.length ? (
+      {menuLoading ? (
+        <Box sx={{ ...GRID, mb: 5 }} aria-busy="true" aria-label={t('home.sectionsLoading')} data-testid="home-sections-loading">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} variant="rounded" height={72} />
+          ))}
+        </Box>
+      ) : sections.length ? (
         <Box sx={{ ...GRID, mb: 5 }} data-testid="home-sections">
           {sections.map((item) => (
             <HomeCard key={`${item.label}|${item.value}`} to={item.value} label={item.label} icon={<NavIcon name={item.icon} />} />

@@ -12,6 +12,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useRealtimeStatus } from '../../lib/realtime.ts';
 import { type ChartParams, useChart } from './api.ts';
 import { LineChart } from './LineChart.tsx';
+import { keyLabel } from './key-label.ts';
 
 const RANGES = [
   { id: '1h', label: '1 h', ms: 3600_000 },
@@ -41,7 +42,7 @@ const toLocalInput = (ms: number) => {
 
 /** A chart of any key over any time range, raw or aggregated per interval. */
 export function ChartPanel({ deviceId, keys, labels = [] }: { deviceId: number; keys: string[]; labels?: TemplateTelemetry[] }) {
-  const labelOf = (k: string) => labels.find((t) => t.key === k)?.label ?? k;
+  const labelOf = (k: string) => keyLabel(labels, k);
   const [key, setKey] = useState('');
   const [range, setRange] = useState<RangeId>('6h');
   const [agg, setAgg] = useState<TelemetryAggregation>('none');

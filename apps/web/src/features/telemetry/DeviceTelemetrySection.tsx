@@ -15,6 +15,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useConnection, useLatest } from './api.ts';
 import { ChartPanel } from './ChartPanel.tsx';
+import { keyLabel } from './key-label.ts';
 import { DeviceAlarmsPanel } from './DeviceAlarmsPanel.tsx';
 
 function Panel({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
@@ -99,7 +100,6 @@ function ConnectionPanel({ deviceId }: { deviceId: number }) {
   );
 }
 
-const labelOf = (keys: TemplateTelemetry[], key: string) => keys.find((t) => t.key === key)?.label ?? key;
 
 function LiveValues({ deviceId, keys }: { deviceId: number; keys: TemplateTelemetry[] }) {
   const latest = useLatest(deviceId);
@@ -132,7 +132,7 @@ function LiveValues({ deviceId, keys }: { deviceId: number; keys: TemplateTeleme
         {rows.map((r) => (
           <TableRow key={`${r.kind}:${r.key}`}>
             <TableCell>
-              {r.kind === 'Telemetry' ? labelOf(keys, r.key) : r.key}
+              {r.kind === 'Telemetry' ? keyLabel(keys, r.key) : r.key}
               {r.kind === 'Attribute' ? (
                 <Typography component="span" variant="caption" color="text.secondary">
                   {' '}
@@ -168,7 +168,7 @@ export function DeviceTelemetrySection({
     .filter((v) => typeof v.value === 'number' || typeof v.value === 'boolean')
     .map((v) => v.key);
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { lg: '1fr 1fr' }, mt: 2 }}>
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' }, mt: 2 }}>
       <Panel title="Live values">
         <LiveValues deviceId={deviceId} keys={keys} />
       </Panel>

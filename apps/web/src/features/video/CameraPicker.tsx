@@ -25,7 +25,7 @@ export function CameraPicker({
   const cameras = useCameras({ configured: true, limit: 50, search: value && input === labelOf(value) ? undefined : search });
   return (
     <Autocomplete
-      sx={{ minWidth: 260 }}
+      sx={{ minWidth: { xs: 0, sm: 260 }, width: { xs: '100%', sm: 'auto' } }}
       size={size}
       options={cameras.data?.contents ?? []}
       filterOptions={(options) => options}

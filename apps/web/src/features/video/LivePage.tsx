@@ -60,7 +60,7 @@ export function LivePage() {
       <PageHeader
         title="Live view"
         actions={
-          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', maxWidth: '100%' }}>
             <Tooltip title="Low latency: fMP4 over WebSocket (under a second behind); off: HLS (a few seconds behind)">
               <FormControlLabel
                 control={

@@ -142,6 +142,7 @@ export const en = {
     signedInAs: 'Signed in as {{role}}',
     signedInAsAt: 'Signed in as {{role}} at {{customer}}',
     sections: 'Your sections',
+    sectionsLoading: 'Loading your sections',
     noSections: 'No sections are available to you yet',
     noSectionsHint: 'Your administrator decides which sections you can use. Your account pages are below.',
     account: 'Your account',

@@ -196,23 +196,30 @@ export function TicketCountersView({ data }: { data: DataOf<'ticketCounters'> })
     }),
     [data.counts],
   );
+  // The donut takes the room the counters leave (beside them when the widget is wide, under them when narrow),
+  // and shrinks with it: a fixed size would reach past the widget's edge and be cut off.
   return (
-    <Box sx={{ display: 'flex', height: '100%', gap: 1, flexWrap: 'wrap', alignContent: 'flex-start' }} data-testid="ticket-counters">
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, flex: '1 1 160px' }}>
-        {data.counts.map((c) => (
-          <Box key={c.status} sx={{ borderLeft: 4, borderColor: c.color, pl: 1, minWidth: 72 }}>
-            <Typography sx={{ fontSize: 22, fontWeight: 600 }}>{c.count}</Typography>
-            <Typography variant="caption" color="text.secondary">
-              {c.label}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
-      {data.total > 0 ? (
-        <Box sx={{ flex: '1 1 140px', height: 140 }}>
-          <EChart option={option} testId="ticket-pie" />
+    <Box sx={{ height: '100%', containerType: 'size' }}>
+      <Box
+        data-testid="ticket-counters"
+        sx={{ display: 'flex', height: '100%', gap: 1, '@container (max-width: 420px)': { flexDirection: 'column' } }}
+      >
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, flex: '0 1 auto', alignContent: 'flex-start', maxWidth: '60%', '@container (max-width: 420px)': { maxWidth: '100%' } }}>
+          {data.counts.map((c) => (
+            <Box key={c.status} sx={{ borderLeft: 4, borderColor: c.color, pl: 1, minWidth: 72 }}>
+              <Typography sx={{ fontSize: 22, fontWeight: 600 }}>{c.count}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {c.label}
+              </Typography>
+            </Box>
+          ))}
         </Box>
-      ) : null}
+        {data.total > 0 ? (
+          <Box sx={{ flex: '1 1 0', minWidth: 0, minHeight: 0 }}>
+            <EChart option={option} testId="ticket-pie" minHeight={0} />
+          </Box>
+        ) : null}
+      </Box>
     </Box>
   );
 }

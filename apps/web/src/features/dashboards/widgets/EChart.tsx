@@ -11,8 +11,11 @@ echarts.use([GaugeChart, PieChart, LegendComponent, TooltipComponent, CanvasRend
 
 export type EChartOption = echarts.EChartsCoreOption;
 
-/** One ECharts instance (gauges and pies only, modular build) sized to its box, following the theme. */
-export function EChart({ option, testId }: { option: EChartOption; testId?: string }) {
+/**
+ * One ECharts instance (gauges and pies only, modular build) sized to its box, following the theme. `minHeight` 0
+ * lets a chart shrink into whatever room its widget leaves, instead of reaching past the widget's edge.
+ */
+export function EChart({ option, testId, minHeight = 120 }: { option: EChartOption; testId?: string; minHeight?: number }) {
   const theme = useTheme();
   const animation = !usePrefersReducedMotion();
   const box = useRef<HTMLDivElement>(null);
@@ -39,5 +42,5 @@ export function EChart({ option, testId }: { option: EChartOption; testId?: stri
     chart.current?.setOption({ backgroundColor: 'transparent', animation, ...option }, true);
   }, [option, animation]);
 
-  return <Box ref={box} data-testid={testId} sx={{ width: '100%', height: '100%', minHeight: 120 }} />;
+  return <Box ref={box} data-testid={testId} sx={{ width: '100%', height: '100%', minHeight }} />;
 }

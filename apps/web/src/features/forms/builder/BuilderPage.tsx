@@ -196,7 +196,15 @@ function Builder({ id, initial, version: loadedVersion }: { id: number | null; i
           {error}
         </Alert>
       ) : null}
-      <Tabs value={tab} onChange={(_e, v) => setTab(v)} variant="scrollable" sx={{ mb: 2 }} aria-label="Builder sections">
+      <Tabs
+        value={tab}
+        onChange={(_e, v) => setTab(v)}
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        sx={{ mb: 2 }}
+        aria-label="Builder sections"
+      >
         <Tab label="Fields" />
         <Tab label="Settings" />
         <Tab label="Preview" />
