@@ -39,6 +39,11 @@ test('a customer admin creates an event from the form', async ({ page, signIn })
   await page.getByTestId('event-save').click();
   await expect(page.getByText('The end must be after the start')).toBeVisible();
   await page.getByTestId('event-end').fill(`${day(0)}T11:30`);
+  // the message goes as soon as the end is fixed, before the next try
+  await expect(page.getByText('The end must be after the start')).toHaveCount(0);
+  // the pickers of one row line up
+  const tops = await Promise.all(['event-start', 'event-end'].map(async (id) => (await page.getByTestId(id).boundingBox())?.y));
+  expect(tops[0]).toBe(tops[1]);
   await page.getByTestId('event-save').click();
   await expect(page).toHaveURL(/\/calendar$/);
   await expect(page.getByText('Event created')).toBeVisible();

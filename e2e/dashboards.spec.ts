@@ -373,3 +373,30 @@ test.describe('phone', () => {
     await api.dispose();
   });
 });
+
+test('the ticket counters donut stays inside its widget at the default size, in the view and the editor', async ({
+  page,
+  signIn,
+  baseURL,
+}) => {
+  const api = await apiSession(baseURL as string, 'customeradmin');
+  const dashboard = await createDashboard(api, {
+    name: `Counters ${Date.now()}`,
+    widgets: [{ id: 'counters', kind: 'ticketCounters', title: 'Ticket counters' }],
+  });
+  await api.dispose();
+  // a width at which the donut used to wrap under the counters and reach past the widget's bottom
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await signIn('customeradmin', { next: `/dashboards/${dashboard.id}/view` });
+  for (const mode of ['view', 'edit']) {
+    if (mode === 'edit') await page.goto(`/dashboards/${dashboard.id}/edit`);
+    const widget = page.getByTestId('widget-counters');
+    const pie = widget.getByTestId('ticket-pie');
+    await expect(pie).toBeVisible(SLOW);
+    const outer = (await widget.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const inner = (await pie.boundingBox()) as { x: number; y: number; width: number; height: number };
+    expect(inner.height, mode).toBeGreaterThan(40);
+    expect(inner.y + inner.height, mode).toBeLessThanOrEqual(outer.y + outer.height + 0.5);
+    expect(inner.x + inner.width, mode).toBeLessThanOrEqual(outer.x + outer.width + 0.5);
+  }
+});

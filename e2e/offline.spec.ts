@@ -143,6 +143,8 @@ test.describe('service worker', () => {
     await page.goto(`${base}/tickets?status=OPEN`);
     await expect(page).toHaveURL(`${base}/offline.html?returnUrl=${encodeURIComponent('/tickets?status=OPEN')}`);
     await expect(page.getByRole('heading', { name: "We can't reach the server right now" })).toBeVisible();
+    // nobody answered: no gateway is blamed
+    await expect(page.getByText('502 Bad Gateway')).toHaveCount(0);
 
     await startServer();
     // The page checks every few seconds by itself: while the server was starting it may already have gone back.
@@ -154,5 +156,24 @@ test.describe('service worker', () => {
         .catch(() => undefined);
     }
     await expect(page).toHaveURL(/\/(tickets|auth\/login)/);
+  });
+
+  test('a page opened while the browser is offline says so, and blames no server', async ({ page, context }) => {
+    test
+      .info()
+      .annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch' });
+    await page.goto(`${base}/auth/login/`);
+    await controlled(page);
+    await context.setOffline(true);
+    await page.goto(`${base}/tickets`).catch(() => undefined);
+    await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
+    await expect(page.getByText(/Bad Gateway|502/)).toHaveCount(0);
+    await context.setOffline(false);
+    // back online, the page goes back by itself (or at once on "Try again now")
+    await page
+      .getByTestId('offline-retry')
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
+    await expect(page).toHaveURL(/\/(tickets|auth\/login)/, { timeout: 20_000 });
   });
 });

@@ -11,8 +11,8 @@ import { TELEMETRY_AGGREGATIONS, type TelemetryAggregation } from '@sitewatch/co
 import { useEffect, useMemo, useState } from 'react';
 import { useRealtimeStatus } from '../../lib/realtime.ts';
 import { type ChartParams, useChart } from './api.ts';
-import { LineChart } from './LineChart.tsx';
 import { keyLabel } from './key-label.ts';
+import { LineChart } from './LineChart.tsx';
 
 const RANGES = [
   { id: '1h', label: '1 h', ms: 3600_000 },

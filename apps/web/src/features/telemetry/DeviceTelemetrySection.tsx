@@ -15,8 +15,8 @@ import { formatDateTime } from '../../lib/format.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useConnection, useLatest } from './api.ts';
 import { ChartPanel } from './ChartPanel.tsx';
-import { keyLabel } from './key-label.ts';
 import { DeviceAlarmsPanel } from './DeviceAlarmsPanel.tsx';
+import { keyLabel } from './key-label.ts';
 
 function Panel({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   return (
@@ -99,7 +99,6 @@ function ConnectionPanel({ deviceId }: { deviceId: number }) {
     </Panel>
   );
 }
-
 
 function LiveValues({ deviceId, keys }: { deviceId: number; keys: TemplateTelemetry[] }) {
   const latest = useLatest(deviceId);

@@ -204,7 +204,17 @@ export function TicketCountersView({ data }: { data: DataOf<'ticketCounters'> })
         data-testid="ticket-counters"
         sx={{ display: 'flex', height: '100%', gap: 1, '@container (max-width: 420px)': { flexDirection: 'column' } }}
       >
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, flex: '0 1 auto', alignContent: 'flex-start', maxWidth: '60%', '@container (max-width: 420px)': { maxWidth: '100%' } }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: 1,
+            flex: '0 1 auto',
+            alignContent: 'flex-start',
+            maxWidth: '60%',
+            '@container (max-width: 420px)': { maxWidth: '100%' },
+          }}
+        >
           {data.counts.map((c) => (
             <Box key={c.status} sx={{ borderLeft: 4, borderColor: c.color, pl: 1, minWidth: 72 }}>
               <Typography sx={{ fontSize: 22, fontWeight: 600 }}>{c.count}</Typography>
