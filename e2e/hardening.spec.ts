@@ -299,26 +299,6 @@ test.describe('what the screens show', () => {
     await expect(live).not.toContainText('cell1Signal');
   });
 
-  test('the docked Forms tab keeps clear of the page, on a wide screen and on a phone', async ({ page }) => {
-    await signInThroughForm(page, 'customeradmin', { next: '/site-summary/dashboard' });
-    for (const [width, path] of [
-      [1366, '/site-summary/dashboard'],
-      [390, '/tickets/all'],
-    ] as const) {
-      await page.setViewportSize({ width, height: 844 });
-      await page.goto(path);
-      const tab = page.getByTestId('forms-fab');
-      await expect(tab).toBeVisible({ timeout: 30_000 });
-      const box = await tab.boundingBox();
-      // the right edge of what the page may draw on: the main area without its padding
-      const contentRight = await page.evaluate(() => {
-        const main = document.querySelector('main') as HTMLElement;
-        return main.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(main).paddingRight);
-      });
-      expect(contentRight, `${path} at ${width} px`).toBeLessThanOrEqual(box?.x ?? 0);
-    }
-  });
-
   test('the home page shows its sections loading, never "no sections", while the menu is on its way', async ({ page }) => {
     await page.addInitScript(() => {
       new MutationObserver(() => {
