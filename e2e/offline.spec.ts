@@ -157,23 +157,4 @@ test.describe('service worker', () => {
     }
     await expect(page).toHaveURL(/\/(tickets|auth\/login)/);
   });
-
-  test('a page opened while the browser is offline says so, and blames no server', async ({ page, context }) => {
-    test
-      .info()
-      .annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|ERR_INTERNET_DISCONNECTED|Failed to fetch' });
-    await page.goto(`${base}/auth/login/`);
-    await controlled(page);
-    await context.setOffline(true);
-    await page.goto(`${base}/tickets`).catch(() => undefined);
-    await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
-    await expect(page.getByText(/Bad Gateway|502/)).toHaveCount(0);
-    await context.setOffline(false);
-    // back online, the page goes back by itself (or at once on "Try again now")
-    await page
-      .getByTestId('offline-retry')
-      .click({ timeout: 5000 })
-      .catch(() => undefined);
-    await expect(page).toHaveURL(/\/(tickets|auth\/login)/, { timeout: 20_000 });
-  });
 });
