@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -10,6 +10,7 @@ import type { DbHandle } from '../db.ts';
 import { holdFiles, listTreeFiles, type RunQuery, referencedFiles, treesOf } from './data-files.ts';
 import { pgDump, writeGzip } from './database-dump.ts';
 import { type BackupManifest, type BackupPart, type BackupReason, eachLimit, writeManifest } from './manifest.ts';
+import { tarFolder } from './tar-folder.ts';
 
 /** Where the database comes from: the embedded database open in this process, or a PostgreSQL server. */
 export type BackupSource = { kind: 'pglite'; handle: DbHandle } | { kind: 'pg'; url: string };
@@ -23,6 +24,8 @@ export interface CreateBackupOptions {
   reason: BackupReason;
   /** Copies one file into the backup, hashing it on the way (tests replace it to run out of disk). */
   copyPart?: (from: string, to: string) => Promise<BackupPart>;
+  /** Runs in the backup's moment, reading the database as the backup does (tests compare a restore with it). */
+  atMoment?: (run: RunQuery) => Promise<void>;
 }
 
 export interface BackupResult {
@@ -69,12 +72,16 @@ interface DatabaseMoment {
 }
 
 /**
- * The embedded database as of one moment: the session is held (no statement of anyone else runs) while its data
- * folder is checkpointed and dumped and the data folder's files are held, so the dump and the files agree.
+ * The embedded database as of one moment. Its one session is held (no statement of anyone else runs) only while the
+ * data folder is checkpointed and its files copied beside it and the data files are held, so the copy and the files
+ * agree; the copy is then archived and compressed while requests are served again. An in-memory database (tests) has
+ * no folder to copy and is dumped by PGlite itself.
  */
 async function readPglite(handle: DbHandle, opts: CreateBackupOptions, staging: string, partDir: string): Promise<DatabaseMoment> {
   const pglite = handle.pglite;
   if (!pglite) throw new Error('the embedded database is not open');
+  const dbDir = pglite.dataDir && !pglite.dataDir.includes('://') ? pglite.dataDir : undefined;
+  const copy = join(staging, '.database');
   const { tar, moment } = await handle.db.connection().execute(async (conn) => {
     const run: RunQuery = async (text) => (await sql.raw<Record<string, unknown>>(text).execute(conn)).rows;
     await run('checkpoint');
@@ -83,11 +90,16 @@ async function readPglite(handle: DbHandle, opts: CreateBackupOptions, staging: 
       migrations: (await run(MIGRATIONS_QUERY)).map((r) => String(r.name)),
       referenced: await referencedFiles(run, opts.withRecordings),
     };
-    const tar = await pglite.dumpDataDir('none');
+    await opts.atMoment?.(run);
+    let tar: Blob | undefined;
+    if (dbDir) await cp(dbDir, copy, { recursive: true });
+    else tar = await pglite.dumpDataDir('none');
     await holdFiles(opts.dataDir, staging, treesOf(opts.withRecordings));
     return { tar, moment };
   });
-  await writeGzip(tar, join(partDir, DATABASE_PART.pglite));
+  const file = join(partDir, DATABASE_PART.pglite);
+  if (tar) await writeGzip(Readable.fromWeb(tar.stream() as import('node:stream/web').ReadableStream), file);
+  else await writeGzip(tarFolder(copy), file);
   return moment;
 }
 
@@ -111,6 +123,7 @@ async function readPostgres(url: string, opts: CreateBackupOptions, staging: str
       migrations: (await run(MIGRATIONS_QUERY)).map((r) => String(r.name)),
       referenced: await referencedFiles(run, opts.withRecordings),
     };
+    await opts.atMoment?.(run);
     await holdFiles(opts.dataDir, staging, trees);
     await pgDump(url, snapshot, join(partDir, DATABASE_PART.pg));
     await client.query('commit');

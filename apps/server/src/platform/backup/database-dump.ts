@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
 
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
@@ -88,13 +88,9 @@ export async function pgExec(url: string, statements: string) {
   }
 }
 
-/** Writes an uncompressed tar (PGlite's dump of its data folder) gzipped into `file`. */
-export async function writeGzip(tar: Blob, file: string) {
-  await pipeline(
-    Readable.fromWeb(tar.stream() as import('node:stream/web').ReadableStream),
-    createGzip({ level: 1 }),
-    createWriteStream(file),
-  );
+/** Writes an uncompressed tar of PGlite's data folder gzipped into `file`. */
+export async function writeGzip(tar: Readable, file: string) {
+  await pipeline(tar, createGzip({ level: 1, chunkSize: 1 << 20 }), createWriteStream(file));
 }
 
 /** Makes the PGlite data folder `dbDir` from a gzipped dump of one, and runs `after` on it before closing it. */
