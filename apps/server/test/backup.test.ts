@@ -10,6 +10,7 @@ import { RestoreRefusedError, restoreBackup } from '../src/platform/backup/resto
 import { type DbHandle, openPglite, openPostgres } from '../src/platform/db.ts';
 import { freshDatabase } from './support/database.ts';
 import { adminQuery, databaseUrl } from './support/pg-admin.ts';
+import { runOn, tableChecksums } from './support/table-checksums.ts';
 
 /** Backups of a database and the files of its data folder: made, verified, refused when damaged, restored. */
 let database: DbHandle;
@@ -49,19 +50,6 @@ const backupNow = (opts: { withRecordings?: boolean; copyPart?: Parameters<typeo
     reason: 'manual',
     copyPart: opts.copyPart,
   });
-
-/** Every table's row count and a checksum of its rows (each row as text, in a fixed order). */
-async function tableChecksums(db: DbHandle['db']): Promise<Record<string, string>> {
-  const { rows: tables } = await sql<{ name: string }>`
-    select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(db);
-  const sums: Record<string, string> = {};
-  for (const { name } of tables) {
-    const { rows } = await sql<{ n: number; sum: string | null }>`
-      select count(*)::int as n, md5(string_agg(md5(t::text), '' order by md5(t::text))) as sum from ${sql.table(name)} t`.execute(db);
-    sums[name] = `${rows[0]?.n}:${rows[0]?.sum ?? ''}`;
-  }
-  return sums;
-}
 
 /** A new empty target: a data folder, and a database on the PostgreSQL server when the source is one. */
 async function emptyTarget() {
@@ -189,7 +177,7 @@ describe('restore', { timeout: 120_000 }, () => {
       expect(existsSync(join(target.dataDir, 'video', '_default', '1', '5', 'abcdef', 'seg-1.m4s'))).toBe(true);
       const restored = await openTarget(target);
       try {
-        expect(await tableChecksums(restored.db)).toEqual(await tableChecksums(database.db));
+        expect(await tableChecksums(runOn(restored.db))).toEqual(await tableChecksums(runOn(database.db)));
       } finally {
         await restored.close();
       }

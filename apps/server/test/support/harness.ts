@@ -41,10 +41,12 @@ export function createTestClock() {
 export interface TestAppOptions {
   decorate?: AppDeps['decorate'];
   clock?: AppDeps['clock'];
+  /** The database to build on (a data folder on disk, say); a fresh one by default. */
+  database?: DbHandle;
 }
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

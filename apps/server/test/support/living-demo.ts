@@ -13,10 +13,11 @@ const quiet = { info: () => undefined, warn: () => undefined };
 /**
  * The living demo in a test app: both demo tenants seeded, the MQTT broker and the background work started, the
  * trap receiver on a free port, and per tenant the device simulator (over MQTT) and the trap simulator.
- * `stop()` stops the simulators (call it before closing the app); `remove()` removes the data folder.
+ * The demo's files go into `dataDir` (a new folder by default). `stop()` stops the simulators (call it before closing
+ * the app); `remove()` removes the data folder.
  */
-export async function startLivingDemo(t: TestApp, opts: { intervalSeconds: number; folder: string }) {
-  const dataDir = mkdtempSync(join(tmpdir(), opts.folder));
+export async function startLivingDemo(t: TestApp, opts: { intervalSeconds: number; folder: string; dataDir?: string }) {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), opts.folder));
   await seedDemo(t.db, 1, quiet, dataDir);
   const mqttPort = await freePort();
   await t.handles.telemetry.runtime.startMqtt({ port: mqttPort });
