@@ -10,7 +10,7 @@ import type { DbHandle } from '../db.ts';
 import { holdFiles, listTreeFiles, type RunQuery, referencedFiles, treesOf } from './data-files.ts';
 import { pgDump, writeGzip } from './database-dump.ts';
 import { type BackupManifest, type BackupPart, type BackupReason, eachLimit, writeManifest } from './manifest.ts';
-import { tarFolder } from './tar-folder.ts';
+import { archiveFolder } from './tar-folder.ts';
 
 /** Where the database comes from: the embedded database open in this process, or a PostgreSQL server. */
 export type BackupSource = { kind: 'pglite'; handle: DbHandle } | { kind: 'pg'; url: string };
@@ -99,7 +99,7 @@ async function readPglite(handle: DbHandle, opts: CreateBackupOptions, staging: 
   });
   const file = join(partDir, DATABASE_PART.pglite);
   if (tar) await writeGzip(Readable.fromWeb(tar.stream() as import('node:stream/web').ReadableStream), file);
-  else await writeGzip(tarFolder(copy), file);
+  else await archiveFolder(copy, file);
   return moment;
 }
 

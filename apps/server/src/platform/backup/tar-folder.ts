@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 
 const BLOCK = 512;
 /** Large reads: each chunk waits for a turn of the event loop, which the embedded database shares. */
@@ -59,4 +60,24 @@ export function tarFolder(root: string): Readable {
     })(),
     { objectMode: false, highWaterMark: CHUNK },
   );
+}
+
+/**
+ * Writes a gzipped tar of `folder` into `file` on a worker thread: the embedded database runs its statements on the
+ * main thread, and a busy database must not starve the archive (nor the archive the requests).
+ */
+export function archiveFolder(folder: string, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./archive-worker.ts', import.meta.url), { workerData: { folder, file } });
+    let answered = false;
+    worker.once('message', (answer: { ok: boolean; message?: string; code?: string }) => {
+      answered = true;
+      if (answer.ok) resolve();
+      else reject(Object.assign(new Error(answer.message), { code: answer.code }));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`archiving the database stopped (exit ${code})`));
+    });
+  });
 }
