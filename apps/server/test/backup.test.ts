@@ -34,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(join(dataDir, 'video', '_default', '1', '5', 'abcdef', 'seg-1.m4s'), randomBytes(2048));
   writeFileSync(join(dataDir, 'blobs', 'forms', '1', 'half-written.123.456.part'), 'not yet');
   await sql`insert into tenants (slug, name) values ('backup-test', 'Backup test')`.execute(database.db);
-});
+}, 180_000);
 
 afterAll(async () => {
   await database?.close();
@@ -70,7 +70,7 @@ async function dropTarget(target: Awaited<ReturnType<typeof emptyTarget>>) {
   if (adminUrl && target.name) await adminQuery(adminUrl, `drop database if exists ${target.name} with (force)`);
 }
 
-describe('backup', { timeout: 120_000 }, () => {
+describe('backup', { timeout: 300_000 }, () => {
   it('writes the database and the data files, each with its checksum, and verifies', async () => {
     const made = await backupNow();
     expect(made.path.startsWith(outRoot)).toBe(true);
@@ -167,7 +167,7 @@ describe('verify and restore refuse a damaged backup before writing anything', {
   });
 });
 
-describe('restore', { timeout: 120_000 }, () => {
+describe('restore', { timeout: 300_000 }, () => {
   it('brings back the database and the files into an empty target', async () => {
     const made = await backupNow({ withRecordings: true });
     const target = await emptyTarget();
