@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { apiSession, expect, test } from './fixtures.ts';
 
 /**
  * Dashboards work for whoever opens them (issue 52, part 4): a viewer limited to some sites opens the demo's shared
@@ -35,3 +35,37 @@ for (const username of ['fieldexecutive', 'vendor', 'customer']) {
     await expect(page.getByTestId('edit-dashboard')).toHaveCount(0);
   });
 }
+
+test('a dashboard is put in the navigation of the groups its editor chooses, and of nobody else', async ({ page, signIn, baseURL }) => {
+  test.setTimeout(120_000);
+  const name = `For the viewers ${Date.now()}`;
+  await signIn('customeradmin');
+  await page.goto('/dashboards/create');
+  await page.getByTestId('dashboard-name').fill(name);
+  // off until chosen, and then the editor says for whom
+  const inNavigation = page.getByRole('checkbox', { name: 'In the navigation' });
+  await expect(inNavigation).not.toBeChecked();
+  await expect(page.getByTestId('dashboard-audience-groups')).toHaveCount(0);
+  await inNavigation.check();
+  await page.getByRole('combobox', { name: 'For groups' }).click();
+  await page.getByRole('option', { name: 'Viewers', exact: true }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('combobox', { name: 'For groups' })).toHaveText('Viewers');
+  await expect(page.getByRole('combobox', { name: 'For roles' })).toHaveText('No role');
+  await page.getByTestId('dashboard-save').click();
+  await page.waitForURL(/\/dashboards\/\d+\/edit$/, { timeout: 30_000 });
+  const id = Number(/\/dashboards\/(\d+)\/edit/.exec(page.url())?.[1]);
+
+  // the Viewers group's customer has it in the navigation; the Operators' field executive has not, nor opens it
+  await page.context().clearCookies();
+  await signIn('customer');
+  await expect(page.getByTestId('nav-user-dashboards').getByRole('link', { name })).toBeVisible({ timeout: 30_000 });
+  const field = await apiSession(baseURL as string, 'fieldexecutive');
+  const theirs = (await (await field.get('/iotapp/user-dashboards/')).json()).contents as { id: number }[];
+  expect(theirs.map((d) => d.id)).not.toContain(id);
+  expect((await field.get(`/iotapp/dashboards/${id}/`)).status()).toBe(404);
+  await field.dispose();
+  const admin = await apiSession(baseURL as string, 'customeradmin');
+  expect((await admin.delete(`/iotapp/dashboards/${id}/`)).status()).toBe(204);
+  await admin.dispose();
+});

@@ -1,5 +1,6 @@
 import { DASHBOARD_MESSAGES, type DashboardDetail, type DashboardFolder, type WidgetDataResponse } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entriesOf } from './activity-log-fixtures.ts';
 import { dashboardBody, dashboardsObjectRoutes, seedTelemetry } from './dashboards-fixtures.ts';
 import { raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
@@ -211,6 +212,75 @@ describe('dashboards', () => {
     const res = await data(adminB, { dashboardId: created.id, widgetId: 'trend' });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('DG-NORTH');
+  });
+});
+
+describe('audience', () => {
+  const menuOf = async (client: TestClient) =>
+    ((await client.get('/iotapp/user-dashboards/')).json().contents as Array<{ id: number }>).map((d) => d.id);
+  const audience = (settings: Record<string, unknown>) => ({
+    config: { settings: { showInMenu: true, showOnHome: false, roles: [], groups: [], ...settings } },
+  });
+
+  it('puts a dashboard in the navigation of the groups and roles chosen, and nobody else', async () => {
+    const groups = await admin.get('/iotapp/dashboards/audience/');
+    expect(groups.statusCode, groups.body).toBe(200);
+    const byName = new Map((groups.json().groups as Array<{ id: number; name: string }>).map((g) => [g.name, g.id]));
+    const viewers = byName.get('Viewers') as number;
+    expect(viewers).toBeTypeOf('number');
+    // a new dashboard is in nobody's navigation until its editor chooses so
+    const plain = (await admin.post('/iotapp/dashboards/', { name: 'Not in the navigation' })).json();
+    expect(plain.config.settings).toMatchObject({ showInMenu: false, roles: [], groups: [] });
+    expect(await menuOf(viewer)).not.toContain(plain.id);
+
+    const made = await admin.post('/iotapp/dashboards/', { name: 'For viewers', ...audience({ groups: [viewers] }) });
+    expect(made.statusCode, made.body).toBe(201);
+    const forViewers = made.json();
+    expect(forViewers.config.settings.groups).toEqual([viewers]);
+    expect(await menuOf(viewer)).toContain(forViewers.id);
+    // the Operators group's field executive neither has it in the navigation nor opens it
+    expect(await menuOf(field)).not.toContain(forViewers.id);
+    expect((await field.get(`/iotapp/dashboards/${forViewers.id}/`)).statusCode).toBe(404);
+    expect((await field.get('/iotapp/dashboards/?limit=100')).json().contents.map((d: { id: number }) => d.id)).not.toContain(
+      forViewers.id,
+    );
+
+    // a role added to the audience brings its users in too
+    const both = await admin.put(`/iotapp/dashboards/${forViewers.id}/`, {
+      name: 'For viewers',
+      ...audience({ groups: [viewers], roles: ['fieldexecutive'] }),
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    expect(await menuOf(field)).toContain(forViewers.id);
+    expect(await menuOf(viewer)).toContain(forViewers.id);
+
+    const entries = await entriesOf(admin, 'dashboard', forViewers.id);
+    expect(entries.map((e) => e.action)).toEqual(['dashboard.create', 'dashboard.update']);
+    expect(entries[0]?.after).toMatchObject({ inNavigation: true, groups: [viewers], roles: [] });
+    expect(entries[1]?.after).toMatchObject({ groups: [viewers], roles: ['fieldexecutive'] });
+  });
+
+  it("refuses groups that are not the account's, repeated, or too many, in words", async () => {
+    const otherTenant = (await adminB.get('/iotapp/dashboards/audience/')).json().groups[0].id as number;
+    for (const groups of [[999_999], [otherTenant]]) {
+      const res = await admin.post('/iotapp/dashboards/', { name: 'Nobody', ...audience({ groups }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().detail).toBe(DASHBOARD_MESSAGES.groupUnknown);
+    }
+    const mine = (await admin.get('/iotapp/dashboards/audience/')).json().groups[0].id as number;
+    const twice = await admin.post('/iotapp/dashboards/', { name: 'Twice', ...audience({ groups: [mine, mine] }) });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.body).toContain('Choose each group once');
+    const many = await admin.post('/iotapp/dashboards/', {
+      name: 'Many',
+      ...audience({ groups: Array.from({ length: 21 }, (_, i) => i + 1) }),
+    });
+    expect(many.statusCode).toBe(400);
+    expect(many.body).toContain('Choose at most 20 groups');
+    expect((await admin.post('/iotapp/dashboards/', { name: 'Bad', ...audience({ groups: ['x'] }) })).statusCode).toBe(400);
+    // the list to choose from is for those who make dashboards
+    expect((await viewer.get('/iotapp/dashboards/audience/')).statusCode).toBe(403);
+    expect((await field.get('/iotapp/dashboards/audience/')).statusCode).toBe(200);
   });
 });
 

@@ -3224,6 +3224,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/iotapp/dashboards/audience/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List audience */
+        get: operations["getIotappDashboardsAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/iotapp/dashboards/folders/": {
         parameters: {
             query?: never;
@@ -35734,6 +35751,7 @@ export interface operations {
                                  *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
+                                 *       "groups": [],
                                  *       "ticketAlias": null,
                                  *       "refreshInterval": 50
                                  *     }
@@ -35745,6 +35763,8 @@ export interface operations {
                                     showOnHome: boolean;
                                     /** @default [] */
                                     roles: string[];
+                                    /** @default [] */
+                                    groups: number[];
                                     /** @default null */
                                     ticketAlias: string | null;
                                     /** @default 50 */
@@ -35761,6 +35781,63 @@ export interface operations {
                             } | null;
                         }[];
                         totalCount: number;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getIotappDashboardsAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            id: number;
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -36070,6 +36147,7 @@ export interface operations {
                                  *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
+                                 *       "groups": [],
                                  *       "ticketAlias": null,
                                  *       "refreshInterval": 50
                                  *     }
@@ -36081,6 +36159,8 @@ export interface operations {
                                     showOnHome: boolean;
                                     /** @default [] */
                                     roles: string[];
+                                    /** @default [] */
+                                    groups: number[];
                                     /** @default null */
                                     ticketAlias: string | null;
                                     /** @default 50 */
@@ -38673,6 +38753,7 @@ export interface operations {
                                  *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
+                                 *       "groups": [],
                                  *       "ticketAlias": null,
                                  *       "refreshInterval": 50
                                  *     }
@@ -38684,6 +38765,8 @@ export interface operations {
                                     showOnHome: boolean;
                                     /** @default [] */
                                     roles: string[];
+                                    /** @default [] */
+                                    groups: number[];
                                     /** @default null */
                                     ticketAlias: string | null;
                                     /** @default 50 */
@@ -38774,6 +38857,7 @@ export interface operations {
                      *         "showInMenu": false,
                      *         "showOnHome": false,
                      *         "roles": [],
+                     *         "groups": [],
                      *         "ticketAlias": null,
                      *         "refreshInterval": 50
                      *       }
@@ -38792,6 +38876,7 @@ export interface operations {
                          *       "showInMenu": false,
                          *       "showOnHome": false,
                          *       "roles": [],
+                         *       "groups": [],
                          *       "ticketAlias": null,
                          *       "refreshInterval": 50
                          *     }
@@ -38803,6 +38888,8 @@ export interface operations {
                             showOnHome?: boolean;
                             /** @default [] */
                             roles?: string[];
+                            /** @default [] */
+                            groups?: number[];
                             /** @default null */
                             ticketAlias?: string | null;
                             /** @default 50 */
@@ -39022,6 +39109,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -39033,6 +39121,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -39485,6 +39575,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -39496,6 +39587,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -39931,6 +40024,7 @@ export interface operations {
                      *         "showInMenu": false,
                      *         "showOnHome": false,
                      *         "roles": [],
+                     *         "groups": [],
                      *         "ticketAlias": null,
                      *         "refreshInterval": 50
                      *       }
@@ -39949,6 +40043,7 @@ export interface operations {
                          *       "showInMenu": false,
                          *       "showOnHome": false,
                          *       "roles": [],
+                         *       "groups": [],
                          *       "ticketAlias": null,
                          *       "refreshInterval": 50
                          *     }
@@ -39960,6 +40055,8 @@ export interface operations {
                             showOnHome?: boolean;
                             /** @default [] */
                             roles?: string[];
+                            /** @default [] */
+                            groups?: number[];
                             /** @default null */
                             ticketAlias?: string | null;
                             /** @default 50 */
@@ -40179,6 +40276,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -40190,6 +40288,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -40767,6 +40867,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -40778,6 +40879,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -41024,6 +41127,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -41035,6 +41139,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -41318,6 +41424,7 @@ export interface operations {
                              *       "showInMenu": false,
                              *       "showOnHome": false,
                              *       "roles": [],
+                             *       "groups": [],
                              *       "ticketAlias": null,
                              *       "refreshInterval": 50
                              *     }
@@ -41329,6 +41436,8 @@ export interface operations {
                                 showOnHome: boolean;
                                 /** @default [] */
                                 roles: string[];
+                                /** @default [] */
+                                groups: number[];
                                 /** @default null */
                                 ticketAlias: string | null;
                                 /** @default 50 */
@@ -42225,6 +42334,7 @@ export interface operations {
                                  *       "showInMenu": false,
                                  *       "showOnHome": false,
                                  *       "roles": [],
+                                 *       "groups": [],
                                  *       "ticketAlias": null,
                                  *       "refreshInterval": 50
                                  *     }
@@ -42236,6 +42346,8 @@ export interface operations {
                                     showOnHome: boolean;
                                     /** @default [] */
                                     roles: string[];
+                                    /** @default [] */
+                                    groups: number[];
                                     /** @default null */
                                     ticketAlias: string | null;
                                     /** @default 50 */

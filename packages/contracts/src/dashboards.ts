@@ -30,6 +30,8 @@ export const DASHBOARD_LIMITS = {
   /** `layouts.src`: an external page shown in a frame. */
   src: 2000,
   widgets: 40,
+  /** Groups a dashboard can be meant for. */
+  audienceGroups: 20,
   /** SPEC 9: dashboard folders fetch limit. */
   folders: 100,
   folderDepth: 6,
@@ -94,6 +96,7 @@ export const DASHBOARD_MESSAGES = {
   notForYou: 'This widget shows data your role does not include.',
   formUnknown: 'Form not found',
   siteUnknown: 'Site not found',
+  groupUnknown: 'Choose groups of this account',
   notAnalytics: 'Only analytics dashboards can be shared by link',
   rlsUnknownColumn: 'This condition is not in the catalogue',
   rlsWidens: 'A condition names rows outside your own sites',
@@ -326,12 +329,18 @@ export const dashboardConfigSchema = z.strictObject({
   titleAsBreadCrumb: z.boolean().default(false),
   settings: z
     .strictObject({
-      /** Shown in the navigation of the users it is meant for (`roles`): a choice, off until made. */
+      /** Shown in the navigation of the users it is meant for (`roles`, `groups`): a choice, off until made. */
       showInMenu: z.boolean().default(false),
       /** Shown on the home page of the users it is meant for. */
       showOnHome: z.boolean().default(false),
-      /** Roles it is meant for; empty = everyone who may view dashboards. */
+      /** Roles it is meant for; with `groups` empty too, everyone who may view dashboards. */
       roles: z.array(text(40).min(1)).max(20).default([]),
+      /** Groups it is meant for (a user of any of them, or of any of `roles`). */
+      groups: z
+        .array(idSchema)
+        .max(DASHBOARD_LIMITS.audienceGroups, `Choose at most ${DASHBOARD_LIMITS.audienceGroups} groups`)
+        .refine((ids) => new Set(ids).size === ids.length, 'Choose each group once')
+        .default([]),
       /** SPEC 6: the ticket alias a customer user sees, from dashboard configuration. */
       ticketAlias: text(DASHBOARD_LIMITS.label).nullable().default(null),
       /** Seconds between live refreshes of widgets without push (SPEC 9 default 50). */
@@ -341,6 +350,7 @@ export const dashboardConfigSchema = z.strictObject({
       showInMenu: false,
       showOnHome: false,
       roles: [],
+      groups: [],
       ticketAlias: null,
       refreshInterval: DASHBOARD_MENU_REFRESH_INTERVAL,
     }),
@@ -355,7 +365,14 @@ export const dashboardInputSchema = z
     config: dashboardConfigSchema.default({
       type: 'DASHBOARD',
       titleAsBreadCrumb: false,
-      settings: { showInMenu: false, showOnHome: false, roles: [], ticketAlias: null, refreshInterval: DASHBOARD_MENU_REFRESH_INTERVAL },
+      settings: {
+        showInMenu: false,
+        showOnHome: false,
+        roles: [],
+        groups: [],
+        ticketAlias: null,
+        refreshInterval: DASHBOARD_MENU_REFRESH_INTERVAL,
+      },
     }),
     layouts: layoutsSchema.default({ lg: [], sm: [], src: null }),
     widgets: z.array(widgetSchema).max(DASHBOARD_LIMITS.widgets).default([]),
@@ -419,6 +436,10 @@ export type DashboardList = z.infer<typeof dashboardListSchema>;
 /** `/iotapp/user-dashboards/`: dashboards meant for the current user (menu and home page). */
 export const userDashboardsSchema = z.object({ contents: z.array(dashboardSummarySchema), totalCount: z.number().int() });
 export type UserDashboards = z.infer<typeof userDashboardsSchema>;
+
+/** What a dashboard's editor may choose its audience from (`settings.groups`): the account's groups by name. */
+export const dashboardAudienceSchema = z.object({ groups: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+export type DashboardAudience = z.infer<typeof dashboardAudienceSchema>;
 
 /* ------------------------------------------------------------------ folders */
 

@@ -43,6 +43,7 @@ const settings = (showOnHome: boolean) => ({
   showInMenu: true,
   showOnHome,
   roles: [] as string[],
+  groups: [] as number[],
   ticketAlias: null,
   refreshInterval: 50,
 });

@@ -10,6 +10,7 @@ import {
   componentListSchema,
   componentSchema,
   DASHBOARD_MESSAGES,
+  dashboardAudienceSchema,
   dashboardDetailSchema,
   dashboardFolderSchema,
   dashboardInputSchema,
@@ -75,6 +76,10 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
 
   r.get('/iotapp/user-dashboards/', { schema: { tags, response: { 200: userDashboardsSchema } } }, async (request) =>
     dashboards.userDashboards(requireAuth(request)),
+  );
+
+  r.get('/iotapp/dashboards/audience/', { schema: { tags, response: { 200: dashboardAudienceSchema } } }, async (request) =>
+    dashboards.audience(requireAuth(request)),
   );
 
   // folders (static segments before /:id/)

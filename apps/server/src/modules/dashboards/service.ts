@@ -43,7 +43,7 @@ export interface DashboardDeps {
   db: Db;
   events: EventBus;
   clock: Clock;
-  users: Pick<UserDirectory, 'byIds'>;
+  users: Pick<UserDirectory, 'byIds' | 'groupIdsOf' | 'groups'>;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -106,11 +106,24 @@ export function createDashboardService(deps: DashboardDeps) {
     };
   }
 
-  /** Whether a dashboard is meant for the user (its roles setting), or theirs. */
-  const meantFor = (actor: Actor, row: repo.DashboardRow) => {
-    const roles = parseConfig(row.config).settings.roles;
-    return roles.length === 0 || roles.some((r) => actor.roles.includes(r)) || row.created_by === actor.userId;
+  /**
+   * Whether a dashboard is meant for the user (one of its roles or groups; everyone when it names neither), or
+   * theirs. `groupIds` are the user's groups (`audienceOf`).
+   */
+  const meantFor = (actor: Actor, groupIds: readonly number[], row: repo.DashboardRow) => {
+    const { roles, groups } = parseConfig(row.config).settings;
+    if (row.created_by === actor.userId || (roles.length === 0 && groups.length === 0)) return true;
+    return roles.some((r) => actor.roles.includes(r)) || groups.some((g) => groupIds.includes(g));
   };
+  /** Who a dashboard is put before, as the activity log records it. */
+  const audienceNamed = (config: DashboardConfig) => ({
+    inNavigation: config.settings.showInMenu,
+    onHome: config.settings.showOnHome,
+    roles: config.settings.roles,
+    groups: config.settings.groups,
+  });
+  /** The user's groups, read once per request, for `meantFor`. */
+  const audienceOf = (actor: Actor) => deps.users.groupIdsOf(actor.tenantId, actor.userId);
 
   async function componentsOf(tenantId: number, widgets: Widget[]): Promise<DashboardComponent[]> {
     const ids = [...new Set(widgets.flatMap((w) => (w.kind === 'component' ? [w.componentId] : [])))];
@@ -163,14 +176,23 @@ export function createDashboardService(deps: DashboardDeps) {
   async function visibleDashboard(actor: Actor, id: number) {
     need(actor, DASHBOARD_PERMISSIONS.view);
     const row = await repo.findDashboard(db, actor.tenantId, id);
-    if (!row || !(meantFor(actor, row) || actor.permissions.has(DASHBOARD_PERMISSIONS.change))) throw notFound(DASHBOARD_MESSAGES.notFound);
-    return row;
+    if (!row) throw notFound(DASHBOARD_MESSAGES.notFound);
+    if (actor.permissions.has(DASHBOARD_PERMISSIONS.change) || meantFor(actor, await audienceOf(actor), row)) return row;
+    throw notFound(DASHBOARD_MESSAGES.notFound);
   }
 
   async function checkFolder(actor: Actor, folderId: number | null) {
     if (folderId === null) return;
     const folders = await repo.listFolders(db, actor.tenantId);
     if (!folders.some((f) => f.id === folderId)) throw badRequest(DASHBOARD_MESSAGES.folderNotFound);
+  }
+
+  /** An audience names only the tenant's groups. */
+  async function checkAudience(actor: Actor, config: DashboardConfig) {
+    const wanted = config.settings.groups;
+    if (wanted.length === 0) return;
+    const known = new Set((await deps.users.groups(actor.tenantId)).map((g) => g.id));
+    if (wanted.some((id) => !known.has(id))) throw badRequest(DASHBOARD_MESSAGES.groupUnknown);
   }
 
   /** Components placed must be the tenant's. */
@@ -249,12 +271,12 @@ export function createDashboardService(deps: DashboardDeps) {
     names,
     parseWidgets,
     componentsOf,
-    meantFor,
 
     async list(actor: Actor, q: DashboardListQuery) {
       need(actor, DASHBOARD_PERMISSIONS.view);
       const all = await repo.listDashboards(db, actor.tenantId, q);
-      const seen = actor.permissions.has(DASHBOARD_PERMISSIONS.change) ? all : all.filter((r) => meantFor(actor, r));
+      const groupIds = actor.permissions.has(DASHBOARD_PERMISSIONS.change) ? [] : await audienceOf(actor);
+      const seen = actor.permissions.has(DASHBOARD_PERMISSIONS.change) ? all : all.filter((r) => meantFor(actor, groupIds, r));
       const page = seen.slice((q.page - 1) * q.limit, q.page * q.limit);
       const who = await names(
         actor.tenantId,
@@ -266,9 +288,10 @@ export function createDashboardService(deps: DashboardDeps) {
     /** SPEC 7 `/iotapp/user-dashboards/`: the dashboards meant for the user (menu and home page), in folder order. */
     async userDashboards(actor: Actor) {
       need(actor, DASHBOARD_PERMISSIONS.view);
+      const groupIds = await audienceOf(actor);
       const rows = (await repo.listDashboards(db, actor.tenantId, {})).filter((r) => {
         const settings = parseConfig(r.config).settings;
-        return meantFor(actor, r) && (settings.showInMenu || settings.showOnHome);
+        return meantFor(actor, groupIds, r) && (settings.showInMenu || settings.showOnHome);
       });
       const kept = rows.slice(0, 500);
       const who = await names(
@@ -282,6 +305,12 @@ export function createDashboardService(deps: DashboardDeps) {
       return detail(actor, await visibleDashboard(actor, id));
     },
 
+    /** The groups an editor may choose a dashboard's audience from. */
+    async audience(actor: Actor) {
+      if (!actor.permissions.has(DASHBOARD_PERMISSIONS.add) && !actor.permissions.has(DASHBOARD_PERMISSIONS.change)) throw forbidden();
+      return { groups: await deps.users.groups(actor.tenantId) };
+    },
+
     /** A dashboard row the viewer may see (widget queries of a saved dashboard). */
     visibleDashboard,
 
@@ -290,6 +319,7 @@ export function createDashboardService(deps: DashboardDeps) {
       const input = dashboardInputSchema.parse(body);
       await checkFolder(actor, input.folderId);
       await checkWidgets(actor, input.widgets);
+      await checkAudience(actor, input.config);
       const idx = await repo.nextIndex(db, actor.tenantId, input.folderId);
       const content = contentOf(input);
       const id = await db.transaction().execute(async (trx) => {
@@ -303,7 +333,11 @@ export function createDashboardService(deps: DashboardDeps) {
           restoredFrom: null,
           userId: actor.userId,
         });
-        await writeActivity(trx, origin, { action: 'dashboard.create', object: { type: 'dashboard', id }, after: { name: input.name } });
+        await writeActivity(trx, origin, {
+          action: 'dashboard.create',
+          object: { type: 'dashboard', id },
+          after: { name: input.name, ...audienceNamed(input.config) },
+        });
         return id;
       });
       announce(actor.tenantId, 'dashboard', id, id);
@@ -315,6 +349,7 @@ export function createDashboardService(deps: DashboardDeps) {
       mayChange(actor, row, DASHBOARD_PERMISSIONS.change);
       const input = dashboardInputSchema.parse(body);
       await checkWidgets(actor, input.widgets);
+      await checkAudience(actor, input.config);
       if (input.folderId !== row.folder_id) await checkFolder(actor, input.folderId);
       const content = contentOf(input);
       await db.transaction().execute(async (trx) => {
@@ -332,8 +367,8 @@ export function createDashboardService(deps: DashboardDeps) {
         await writeActivity(trx, origin, {
           action: 'dashboard.update',
           object: { type: 'dashboard', id },
-          before: { name: row.name, version: row.version },
-          after: { name: input.name, version },
+          before: { name: row.name, version: row.version, ...audienceNamed(parseConfig(row.config)) },
+          after: { name: input.name, version, ...audienceNamed(input.config) },
         });
       });
       if (input.folderId !== row.folder_id) await renumber(actor.tenantId, input.folderId, { kind: 'dashboard', id });
@@ -474,8 +509,9 @@ export function createDashboardService(deps: DashboardDeps) {
       const all = presentFolders(rows);
       const me = all.find((f) => f.id === id);
       if (!me) throw notFound(DASHBOARD_MESSAGES.folderNotFound);
+      const groupIds = await audienceOf(actor);
       const dashboards = (await repo.listDashboards(db, actor.tenantId, { folderId: id })).filter(
-        (r) => meantFor(actor, r) || actor.permissions.has(DASHBOARD_PERMISSIONS.change),
+        (r) => meantFor(actor, groupIds, r) || actor.permissions.has(DASHBOARD_PERMISSIONS.change),
       );
       const who = await names(
         actor.tenantId,

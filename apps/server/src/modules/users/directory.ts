@@ -39,6 +39,10 @@ export interface UserDirectory {
   withRoles(tenantId: number, roles: string[]): Promise<DirectoryUser[]>;
   /** The active users among these ids as actors (current roles and permissions), in one lookup; others are left out. */
   actors(tenantId: number, userIds: number[]): Promise<DirectoryActor[]>;
+  /** The ids of every group the user belongs to (an audience by groups counts them all, not only the first). */
+  groupIdsOf(tenantId: number, userId: number): Promise<number[]>;
+  /** The tenant's groups by name, to choose an audience from. */
+  groups(tenantId: number): Promise<Array<{ id: number; name: string }>>;
 }
 
 /**
@@ -65,5 +69,7 @@ export function createUserDirectory(db: Db): UserDirectory {
     actor: (tenantId, userId) => repo.actorOf(db, tenantId, userId),
     withRoles: (tenantId, roles) => repo.activeUsersWithRoles(db, tenantId, roles),
     actors: (tenantId, userIds) => repo.activeActors(db, tenantId, userIds),
+    groupIdsOf: (tenantId, userId) => repo.groupIdsOf(db, tenantId, userId),
+    groups: (tenantId) => repo.groupNames(db, tenantId),
   };
 }

@@ -164,3 +164,18 @@ export async function actorOf(db: Db, tenantId: number, userId: number) {
     : undefined;
   return { userId: user.id, tenantId, roles: user.roles, permissions: new Set((group?.permissions ?? []).map((p) => p.codename)) };
 }
+
+/** The groups the user belongs to, by id. */
+export async function groupIdsOf(db: Db, tenantId: number, userId: number) {
+  const row = await db
+    .selectFrom('users')
+    .select('group_ids')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.group_ids ?? [];
+}
+
+/** The tenant's groups, id and name, by name. */
+export const groupNames = (db: Db, tenantId: number) =>
+  db.selectFrom('groups').select(['id', 'name']).where('tenant_id', '=', tenantId).orderBy(sql`lower(name)`).orderBy('id').execute();

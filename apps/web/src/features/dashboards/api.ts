@@ -6,6 +6,7 @@ import {
   type ComponentInput,
   type ComponentList,
   DASHBOARD_PERMISSIONS,
+  type DashboardAudience,
   type DashboardComponent,
   type DashboardDetail,
   type DashboardFolder,
@@ -41,6 +42,7 @@ export const DASHBOARD_API = {
   reorder: '/iotapp/dashboards/reorder/',
   mine: '/iotapp/user-dashboards/',
   folders: '/iotapp/dashboards/folders/',
+  audience: '/iotapp/dashboards/audience/',
   folder: (id: number) => `/iotapp/dashboards/folders/${id}/`,
   moveFolder: (id: number) => `/iotapp/dashboards/folders/${id}/move/`,
   components: '/iotapp/dashboards/components/',
@@ -125,6 +127,13 @@ export const useFolders = () =>
   useQuery({
     queryKey: dashboardKeys.folders,
     queryFn: () => http.get<FolderList>(DASHBOARD_API.folders, { query: { limit: 100 }, ...quiet }),
+  });
+
+/** The groups a dashboard's audience is chosen from. */
+export const useDashboardAudience = () =>
+  useQuery({
+    queryKey: dashboardKeys.audience,
+    queryFn: () => http.get<DashboardAudience>(DASHBOARD_API.audience, quiet),
   });
 
 export const useFolder = (id: number) =>

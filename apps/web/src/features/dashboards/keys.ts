@@ -9,6 +9,7 @@ export const dashboardKeys = {
   mine: ['dashboards', 'mine'] as const,
   one: (id: number) => ['dashboards', 'one', id] as const,
   folders: ['dashboards', 'folders'] as const,
+  audience: ['dashboards', 'audience'] as const,
   folder: (id: number) => ['dashboards', 'folder', id] as const,
   components: (query: Query) => ['dashboards', 'components', query] as const,
   component: (id: number) => ['dashboards', 'component', id] as const,

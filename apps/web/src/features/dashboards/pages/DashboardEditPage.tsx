@@ -19,13 +19,13 @@ import {
   dashboardConfigSchema,
   type Widget,
 } from '@sitewatch/contracts/dashboards';
-import { ROLE_LABELS, ROLES, type Role } from '@sitewatch/contracts/roles';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { loadState } from '../../../components/LoadState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { toast } from '../../../lib/toasts.ts';
 import { useDashboard, useFolders, useSaveDashboard } from '../api.ts';
+import { AudienceFields } from '../components/AudienceFields.tsx';
 import { messageOf } from '../components/errors.ts';
 import { VersionsPanel } from '../components/VersionsPanel.tsx';
 import { blankWidget, WidgetConfigDialog } from '../components/WidgetConfigDialog.tsx';
@@ -246,36 +246,10 @@ function Editor({ id, initial }: { id: number | null; initial: DashboardDetail |
             label="In the navigation"
           />
           {state.config.settings.showInMenu || state.config.settings.showOnHome ? (
-            <TextField
-              select
-              size="small"
-              label="For"
-              sx={{ minWidth: 220, maxWidth: '100%' }}
-              value={state.config.settings.roles}
-              onChange={(e) => {
-                const value = e.target.value as unknown as string[] | string;
-                const roles = typeof value === 'string' ? value.split(',') : value;
-                update({ config: { ...state.config, settings: { ...state.config.settings, roles } } });
-              }}
-              slotProps={{
-                select: {
-                  multiple: true,
-                  displayEmpty: true,
-                  renderValue: (v) =>
-                    (v as string[]).length === 0
-                      ? 'Everyone who may view dashboards'
-                      : (v as Role[]).map((r) => ROLE_LABELS[r] ?? r).join(', '),
-                },
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'dashboard-audience' },
-              }}
-            >
-              {ROLES.map((r) => (
-                <MenuItem key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </MenuItem>
-              ))}
-            </TextField>
+            <AudienceFields
+              settings={state.config.settings}
+              onChange={(settings) => update({ config: { ...state.config, settings: { ...state.config.settings, ...settings } } })}
+            />
           ) : null}
           <FormControlLabel
             control={
