@@ -69,6 +69,9 @@ test('a bulk command to 20 devices of a site shows each device answer live', asy
   const status = page.getByTestId('bulk-status');
   await expect(status).toBeVisible();
   await expect(page.getByTestId('bulk-device-row')).toHaveCount(22);
+  // each device named with its site (labels repeat at every site)
+  const sites = await page.getByTestId('bulk-device-row').getByTestId('site-name').allTextContents();
+  expect(sites).toEqual(Array(22).fill(` · ${name}`));
   await expect(page.getByTestId('count-successful')).toHaveText('Successful 20', { timeout: 15_000 });
   const doneMs = Date.now() - sentAt;
   await expect(page.getByTestId('count-queued')).toHaveText('Queued 2');

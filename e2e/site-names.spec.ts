@@ -114,4 +114,56 @@ test.describe('named with its site', () => {
     expect((await res.json()).detail).toBe(HELPDESK_MESSAGES.deviceAtOtherSite(`${a?.label} · ${a?.asset.name}`, b?.asset.name as string));
     await api.dispose();
   });
+
+  test('the device, camera and equipment pages name their site in the heading and the breadcrumbs', async ({ page, signIn, baseURL }) => {
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const device = (await (await api.get('/iotapp/devices/?type=ROUTER&limit=1&orderBy=id')).json()).contents[0] as {
+      id: number;
+      label: string;
+      asset: { name: string };
+    };
+    const camera = (await (await api.get('/api/cameras/?limit=1')).json()).contents[0] as { id: number; label: string; siteName: string };
+    const equipment = (await (await api.get('/api/equipment/?limit=1')).json()).contents[0] as
+      | { id: number; name: string; siteName: string }
+      | undefined;
+    await api.dispose();
+    const lastCrumb = page.getByTestId('breadcrumbs').locator('[aria-current="page"]');
+    await signIn('customeradmin');
+
+    await page.goto(`/devices/${device.id}/view`);
+    await expect(lastCrumb).toHaveText(`${device.label} · ${device.asset.name}`, { timeout: 30_000 });
+    await expect(page.getByRole('heading', { level: 1 }).getByTestId('site-name')).toHaveText(` · ${device.asset.name}`);
+
+    await page.goto(`/cctv/view/${camera.id}`);
+    await expect(lastCrumb).toHaveText(`${camera.label} · ${camera.siteName}`, { timeout: 30_000 });
+    await expect(page.getByRole('heading', { level: 1 }).getByTestId('site-name')).toHaveText(` · ${camera.siteName}`);
+
+    if (equipment) {
+      await page.goto(`/equipments/${equipment.id}`);
+      await expect(lastCrumb).toHaveText(`${equipment.name} · ${equipment.siteName}`, { timeout: 30_000 });
+    }
+
+    // the tree's search results name each device found with its site
+    await page.goto('/genset/dashboard');
+    await page.getByTestId('tree-search').fill(device.label);
+    const found = page.getByRole('treeitem', { name: `${device.label} · ${device.asset.name}` });
+    await expect(found).toBeVisible({ timeout: 30_000 });
+    await expect(found.getByTestId('site-name')).toHaveText(` · ${device.asset.name}`);
+  });
+
+  test('dashboard value and alarm widgets name the site of their device', async ({ page, signIn }) => {
+    await signIn('customeradmin');
+    const mine = (await (await page.request.get('/iotapp/user-dashboards/')).json()).contents as { id: number; name: string }[];
+    const energy = mine.find((d) => d.name === 'Energy dashboard');
+    const wall = mine.find((d) => d.name === 'Site operations wall');
+    await page.goto(`/dashboards/${energy?.id}/view`);
+    const values = page.getByTestId('latest-value');
+    await expect(values.first()).toBeVisible({ timeout: 45_000 });
+    for (const value of await values.all()) await expect(value.getByTestId('site-name')).not.toBeEmpty();
+    await page.goto(`/dashboards/${wall?.id}/view`);
+    // the living demo always has some active alarm; each row names its device's site
+    const rows = page.getByTestId('alarm-list').getByRole('row');
+    await expect(rows.first()).toBeVisible({ timeout: 45_000 });
+    await expect.poll(async () => (await rows.count()) === (await rows.getByTestId('site-name').count())).toBe(true);
+  });
 });

@@ -443,6 +443,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     log,
     telemetry: telemetry.ports,
     userNames: userAdmin.ports.userNames,
+    siteNames: async (tenantId, assetIds) => {
+      const found = await Promise.all(assetIds.map((id) => directory.asset(tenantId, id)));
+      return new Map(found.flatMap((site) => (site ? [[site.id, site.name] as const] : [])));
+    },
   });
   const backupRunner = createBackupRunner(database, dataDir);
   const backups = createBackupsModule({

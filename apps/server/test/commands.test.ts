@@ -247,6 +247,8 @@ describe('bulk commands', () => {
     expect(status.counts.queued).toBe(2);
     expect(status.finished).toBe(false);
     expect(status.devices).toHaveLength(22);
+    // each device named with its site (labels repeat at every site)
+    expect(new Set(status.devices.map((d) => d.siteName))).toEqual(new Set(['Bulk Yard']));
     // stored in two chunks (the first sent before the second is written): one bulk, every command in its activity
     const entries = await t.db.selectFrom('user_activity_logs').select('after').where('action', '=', 'device.command').execute();
     const ofBulk = entries.filter((e) => (typeof e.after === 'string' ? JSON.parse(e.after) : e.after)?.bulkId === bulk.id);

@@ -298,6 +298,8 @@ describe('trap receiver', () => {
     const list = (await admin.get('/api/trapforward/unmatched/')).json();
     const row = list.contents.find((r: { trapOid: string }) => r.trapOid === '1.3.6.1.4.1.99999.0.1');
     expect(row).toMatchObject({ reason: 'no-mapping', deviceId: ups.id, deviceLabel: 'UPS-TRAP', source: UPS_ADDRESS, count: 1 });
+    // labels repeat at every site: the device is named with its site
+    expect(row.deviceSiteName).toBe('Trap Yard');
     expect(row.varbinds).toContainEqual({ oid: '1.3.6.1.4.1.99999.1', type: 'OctetString', value: 'door open' });
     expect(JSON.stringify(list)).not.toContain('10.250.0.9');
     // unknown sources belong to no tenant: only system administrators see them
@@ -479,6 +481,7 @@ describe('trap forwarding', () => {
       destinationIds: [dest.id],
     });
     expect(byValue.statusCode, byValue.body).toBe(201);
+    expect(byValue.json()).toMatchObject({ deviceLabel: 'UPS-TRAP', deviceSiteName: 'Trap Yard' });
     const severe = await admin.post('/api/trapforward/filters/', { name: 'Critical', minSeverity: 'CRITICAL', destinationIds: [dest.id] });
     expect(severe.statusCode, severe.body).toBe(201);
     await v2c('1.3.6.1.4.1.99999.0.5', [at(UPS_ADDRESS), ['1.3.6.1.4.1.99999.1', 's', 'Back door forced']]);

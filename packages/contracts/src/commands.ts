@@ -118,6 +118,8 @@ export const commandSchema = z.object({
   deviceId: z.number().int(),
   deviceLabel: z.string(),
   assetId: z.number().int().nullable(),
+  /** The device's site (`nameWithSite`): labels repeat at every site. */
+  siteName: z.string().nullable(),
   bulkId: z.number().int().nullable(),
   method: z.string(),
   params: z.unknown(),

@@ -174,6 +174,8 @@ export const trapFilterSchema = z.object({
   varbindValue: z.string().nullable(),
   deviceId: z.number().int().nullable(),
   deviceLabel: z.string().nullable(),
+  /** The site of the device it names (`nameWithSite`): labels repeat at every site. */
+  deviceSiteName: z.string().nullable(),
   assetId: z.number().int().nullable(),
   siteName: z.string().nullable(),
   minSeverity: z.enum(ALARM_SEVERITIES).nullable(),
@@ -226,6 +228,8 @@ export const unmatchedTrapSchema = z.object({
   reason: z.enum(['unknown-source', 'no-mapping']),
   deviceId: z.number().int().nullable(),
   deviceLabel: z.string().nullable(),
+  /** The device's site (`nameWithSite`). */
+  deviceSiteName: z.string().nullable(),
   count: z.number().int(),
   firstSeen: z.string(),
   lastSeen: z.string(),

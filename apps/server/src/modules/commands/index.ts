@@ -20,6 +20,7 @@ export interface CommandsPorts {
   /** The MQTT broker and the device-token lookup of device ingest. */
   telemetry: TelemetryPort;
   userNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  siteNames(tenantId: number, assetIds: number[]): Promise<Map<number, string>>;
 }
 
 export interface CommandsPort {
@@ -35,7 +36,7 @@ export interface CommandsPort {
  */
 export function createCommandsModule(ports: CommandsPorts): DomainModule<CommandsPort> {
   const { db, events, clock, jobs, log, telemetry } = ports;
-  const service = createCommandService({ db, events, clock, userNames: ports.userNames });
+  const service = createCommandService({ db, events, clock, userNames: ports.userNames, siteNames: ports.siteNames });
   const dispatcher = createDispatcher({
     db,
     events,

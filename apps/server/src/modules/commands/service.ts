@@ -34,6 +34,8 @@ export interface CommandServiceDeps {
   events: EventBus;
   clock: Clock;
   userNames(tenantId: number, ids: number[]): Promise<Map<number, string>>;
+  /** The names of these sites, by id (a command's device is named with its site). */
+  siteNames(tenantId: number, assetIds: number[]): Promise<Map<number, string>>;
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -76,11 +78,14 @@ export function createCommandService(deps: CommandServiceDeps) {
   }
   const who = (id: number | null, byId: Map<number, string>) => (id === null ? null : { id, name: byId.get(id) ?? '' });
 
-  const toCommand = (r: Row, byId: Map<number, string>): DeviceCommand => ({
+  const sitesOf = (tenantId: number, rows: Array<{ asset_id: number | null }>) =>
+    deps.siteNames(tenantId, [...new Set(rows.flatMap((r) => (r.asset_id === null ? [] : [r.asset_id])))]);
+  const toCommand = (r: Row, byId: Map<number, string>, sites: Map<number, string>): DeviceCommand => ({
     id: r.id,
     deviceId: r.device_id,
     deviceLabel: r.device_label,
     assetId: r.asset_id,
+    siteName: r.asset_id === null ? null : (sites.get(r.asset_id) ?? null),
     bulkId: r.bulk_id,
     method: r.method,
     params: r.params ?? null,
@@ -218,7 +223,8 @@ export function createCommandService(deps: CommandServiceDeps) {
       const devices = await repo.targets(db, viewer, { ids: [request.deviceId] }, 1);
       if (devices.length === 0) throw notFound(COMMAND_MESSAGES.deviceUnknown);
       const { rows } = await create(viewer, origin, devices, request, null);
-      return toCommand(rows[0] as Row, await names(viewer.tenantId, [viewer.userId]));
+      const row = rows[0] as Row;
+      return toCommand(row, await names(viewer.tenantId, [viewer.userId]), await sitesOf(viewer.tenantId, [row]));
     },
 
     async sendBulk(viewer: Viewer, origin: AuditOrigin, request: CommandOptions & { target: BulkTarget }): Promise<BulkCommandStatus> {
@@ -243,14 +249,19 @@ export function createCommandService(deps: CommandServiceDeps) {
         viewer.tenantId,
         rows.map((r) => r.created_by),
       );
-      return { contents: rows.map((r) => toCommand(r as Row, byId)), totalCount: total };
+      const sites = await sitesOf(viewer.tenantId, rows);
+      return { contents: rows.map((r) => toCommand(r as Row, byId, sites)), totalCount: total };
     },
 
     async one(viewer: Viewer, id: number): Promise<DeviceCommand> {
       const row = await visibleCommand(viewer, id);
-      const [byId, history] = await Promise.all([names(viewer.tenantId, [row.created_by]), repo.historyOf(db, viewer.tenantId, id)]);
+      const [byId, history, sites] = await Promise.all([
+        names(viewer.tenantId, [row.created_by]),
+        repo.historyOf(db, viewer.tenantId, id),
+        sitesOf(viewer.tenantId, [row]),
+      ]);
       return {
-        ...toCommand(row, byId),
+        ...toCommand(row, byId, sites),
         history: history.map((h) => ({ state: h.state as CommandState, transport: h.transport, at: iso(h.at) as string })),
       };
     },
@@ -275,7 +286,8 @@ export function createCommandService(deps: CommandServiceDeps) {
       const counts = (await repo.bulkCounts(db, viewer, [id])).get(id) ?? emptyCounts();
       const { rows, total } = await repo.listCommands(db, viewer, { bulkId: id, state: q.state, page: q.page, limit: q.limit });
       const byId = await names(viewer.tenantId, [b.created_by]);
-      const devices = rows.map((r) => toCommand(r as Row, byId));
+      const sites = await sitesOf(viewer.tenantId, rows);
+      const devices = rows.map((r) => toCommand(r as Row, byId, sites));
       return { ...toBulk(b, counts, byId), devices, devicesCount: total };
     },
 

@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useMatches } from 'react-router';
+import { usePageCrumbLabel } from '../../lib/page-crumb.ts';
 import { useUser } from '../../lib/session.ts';
 import type { Crumb, RouteHandle } from '../route-types.ts';
 import { withRememberedQuery } from './query-memory.ts';
@@ -13,6 +14,7 @@ export function AppBreadcrumbs({ settings }: { settings: CustomerSettings | unde
   const { t } = useTranslation();
   const user = useUser();
   const matches = useMatches();
+  const named = usePageCrumbLabel();
   const match = [...matches].reverse().find((m) => {
     const handle = m.handle as RouteHandle | undefined;
     return handle?.crumbs || handle?.title;
@@ -24,6 +26,9 @@ export function AppBreadcrumbs({ settings }: { settings: CustomerSettings | unde
     : handle.title
       ? [{ label: t(handle.title) }]
       : [];
+  const last = tail.at(-1);
+  // the page's own name once loaded (a device named with its site) instead of the route's title
+  if (named && last) tail[tail.length - 1] = { ...last, label: named };
   const items: Crumb[] = [{ label: t('nav.home'), to: '/' }, ...tail];
   if (items.length <= 1) return null;
   return (

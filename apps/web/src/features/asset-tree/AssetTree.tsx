@@ -7,10 +7,11 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ASSET_MESSAGES, ASSET_TREE, type TreeNode } from '@sitewatch/contracts/sites';
+import { ASSET_MESSAGES, ASSET_TREE, nameWithSite, type TreeNode } from '@sitewatch/contracts/sites';
 import { useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { useAssetAlias } from '../sites/alias.ts';
 import { assetQuery } from '../sites/api.ts';
 import { useDebounced } from '../sites/hooks.ts';
@@ -24,6 +25,9 @@ import { useAlarmRefresh } from './useAlarmRefresh.ts';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 12;
+
+/** The site a search result names beside a device (tree levels carry no site: their place says it). */
+const siteOf = (node: object): string | null => ('siteName' in node && typeof node.siteName === 'string' ? node.siteName : null);
 
 /**
  * SPEC 2.13: address levels → sites → devices, loaded a level at a time with 'Load More', a search, the footer
@@ -340,7 +344,7 @@ function VirtualRows(props: {
               aria-expanded={node.children ? row.state.expanded : undefined}
               aria-selected={selected}
               aria-level={row.depth + 1}
-              aria-label={node.text}
+              aria-label={nameWithSite(node.text, siteOf(node))}
               tabIndex={current === row.key ? 0 : -1}
               data-row={row.key}
               onFocus={(e) => e.target === e.currentTarget && setActiveKey(row.key)}
@@ -403,16 +407,12 @@ function VirtualRows(props: {
               >
                 <NodeIcon node={node} depth={row.depth} />
                 <Typography variant="body2" noWrap component="span" sx={{ fontWeight: node.nodeType === 'asset' ? 600 : 400 }}>
-                  {node.text}
+                  {/* a device found by search is named with its site: labels repeat at every site */}
+                  <SiteNamed label={node.text} site={siteOf(node)} />
                 </Typography>
                 {node.nodeType === 'level' && node.count !== undefined ? (
                   <Typography variant="caption" color="text.secondary" component="span">
                     ({node.count})
-                  </Typography>
-                ) : null}
-                {'siteName' in node && node.siteName ? (
-                  <Typography variant="caption" color="text.secondary" component="span" noWrap>
-                    {String(node.siteName)}
                   </Typography>
                 ) : null}
               </Box>

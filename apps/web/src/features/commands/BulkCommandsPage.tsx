@@ -15,11 +15,13 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { type BulkTarget, COMMAND_LIMITS, COMMAND_STATE_LABELS, COMMAND_STATES, type CommandState } from '@sitewatch/contracts/commands';
 import { DEVICE_TYPE_LABELS, DEVICE_TYPES, type DeviceType } from '@sitewatch/contracts/devices';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { DevicePicker, type Option, SitePicker } from '../sites/Pickers.tsx';
@@ -132,7 +134,12 @@ function BulkSend({ onSent }: { onSent(id: number): void }) {
             />
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 1 }} data-testid="picked-devices">
               {picked.map((p) => (
-                <Chip key={p.id} size="small" label={p.label ?? p.name} onDelete={() => setPicked(picked.filter((x) => x.id !== p.id))} />
+                <Chip
+                  key={p.id}
+                  size="small"
+                  label={nameWithSite(p.label ?? p.name, p.assetName)}
+                  onDelete={() => setPicked(picked.filter((x) => x.id !== p.id))}
+                />
               ))}
             </Box>
           </Box>
@@ -291,7 +298,9 @@ function BulkStatus({ id, onBack }: { id: number; onBack(): void }) {
             {b.devices.map((c) => (
               <TableRow key={c.id} data-testid="bulk-device-row">
                 <TableCell>
-                  <Link to={`/devices/${c.deviceId}/view`}>{c.deviceLabel}</Link>
+                  <Link to={`/devices/${c.deviceId}/view`}>
+                    <SiteNamed label={c.deviceLabel} site={c.siteName} />
+                  </Link>
                 </TableCell>
                 <TableCell>
                   <StateChip state={c.state} />

@@ -5,6 +5,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { DEVICE_MESSAGES, DEVICE_TYPE_LABELS } from '@sitewatch/contracts/devices';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,7 +13,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { countOf, formatDateTime } from '../../lib/format.ts';
+import { usePageCrumb } from '../../lib/page-crumb.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { MaintenanceWindowNote } from '../calendar/MaintenanceWindowNote.tsx';
@@ -64,6 +67,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
   const [alarmOpen, setAlarmOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const alarmAvailable = useAlarmDialogAvailable() && perms.has('edit_alarm_config');
+  usePageCrumb(device.data ? nameWithSite(device.data.label, device.data.asset?.name) : null);
 
   if (device.isLoading) return <PageLoader />;
   const d = device.data;
@@ -77,7 +81,8 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
       <PageHeader
         title={
           <Box component="span" sx={{ display: 'inline-flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-            {d.label} <StatusChip status={d.status} /> <AlarmChip alarmStatus={d.alarmStatus} /> <ToggleChips metadata={d.metadata} />
+            <SiteNamed label={d.label} site={d.asset?.name} /> <StatusChip status={d.status} /> <AlarmChip alarmStatus={d.alarmStatus} />{' '}
+            <ToggleChips metadata={d.metadata} />
           </Box>
         }
         subtitle={d.name}

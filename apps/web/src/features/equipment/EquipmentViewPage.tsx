@@ -8,6 +8,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { EQUIPMENT_MESSAGES, EQUIPMENT_PERMISSIONS, EQUIPMENT_STATUS_LABELS } from '@sitewatch/contracts/equipment';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -15,8 +16,10 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
+import { usePageCrumb } from '../../lib/page-crumb.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { StatusChip } from '../helpdesk/tickets/components.tsx';
@@ -37,6 +40,7 @@ export function EquipmentViewPage() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const denied = useDenied(allowed);
+  usePageCrumb(equipment.data ? nameWithSite(equipment.data.name, equipment.data.siteName) : null);
   if (denied) return denied;
   if (equipment.isPending) return <PageLoader />;
   if (equipment.isError)
@@ -78,7 +82,7 @@ export function EquipmentViewPage() {
   return (
     <Box>
       <PageHeader
-        title={e.name}
+        title={<SiteNamed label={e.name} site={e.siteName} />}
         actions={
           <Stack direction="row" spacing={1}>
             {permissions.has(EQUIPMENT_PERMISSIONS.change) ? (

@@ -23,7 +23,7 @@ export function FilterDialog(props: { filter: TrapFilter | null; onClose(): void
   const destinations = useAllDestinations();
   const [site, setSite] = useState<Option | null>(f?.assetId ? { id: f.assetId, name: f.siteName ?? '' } : null);
   const [device, setDevice] = useState<Option | null>(
-    f?.deviceId ? { id: f.deviceId, name: f.deviceLabel ?? '', label: f.deviceLabel ?? '' } : null,
+    f?.deviceId ? { id: f.deviceId, name: f.deviceLabel ?? '', label: f.deviceLabel ?? '', assetName: f.deviceSiteName } : null,
   );
   const form = useTrapForm(
     {

@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { TRAP_MESSAGES, TRAP_PERMISSIONS, type TrapFilter } from '@sitewatch/contracts/snmp';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -30,7 +31,7 @@ function describe(f: TrapFilter): string {
   const parts = [f.oidPrefix ? `OID ${f.oidPrefix}…` : 'every trap'];
   if (f.varbindOid) parts.push(`${f.varbindOid} contains “${f.varbindValue}”`);
   if (f.siteName) parts.push(`site ${f.siteName}`);
-  if (f.deviceLabel) parts.push(`device ${f.deviceLabel}`);
+  if (f.deviceLabel) parts.push(`device ${nameWithSite(f.deviceLabel, f.deviceSiteName)}`);
   if (f.minSeverity) parts.push(`${f.minSeverity} or worse`);
   return parts.join(' · ');
 }

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
+import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { PAGE_SIZE, useUnmatched } from './api.ts';
 
 /** Traps that no mapping took (a known device) or no device claimed (an unknown source), counted per OID. */
@@ -53,7 +54,9 @@ export function UnmatchedPanel() {
                 {u.deviceId ? (
                   <>
                     {' · '}
-                    <Link to={`/devices/${u.deviceId}/view`}>{u.deviceLabel ?? `device ${u.deviceId}`}</Link>
+                    <Link to={`/devices/${u.deviceId}/view`}>
+                      {u.deviceLabel ? <SiteNamed label={u.deviceLabel} site={u.deviceSiteName} /> : `device ${u.deviceId}`}
+                    </Link>
                   </>
                 ) : null}
                 {' · last '}

@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { canAdministerVideo } from '../../lib/access.ts';
 import { countOf, formatDateTime } from '../../lib/format.ts';
+import { usePageCrumb } from '../../lib/page-crumb.ts';
 import { useUser } from '../../lib/session.ts';
 import { useTreeSelection } from '../asset-tree/selection.ts';
 import { useCamera, useCameras } from './api.ts';
@@ -96,7 +97,6 @@ export function CctvViewPage() {
   const camera = useCamera(id);
   const user = useUser();
   const { search } = useLocation();
-  const selection = useTreeSelection();
   // ?at=<ISO time>: the recording around an event (alarm, ticket, notification), SPEC 9's window either side
   const atParam = new URLSearchParams(search).get('at');
   const atMs = atParam ? Date.parse(atParam) : Number.NaN;
@@ -104,13 +104,14 @@ export function CctvViewPage() {
   const span = CAMERA_CONSTANTS.recordingWindowSec * 1000;
   const to = at ? new Date(Math.min(Date.now(), atMs + span)).toISOString() : new Date().toISOString();
   const from = at ? new Date(atMs - span).toISOString() : new Date(Date.now() - 10 * 60_000).toISOString();
+  usePageCrumb(camera.data ? nameWithSite(camera.data.label, camera.data.siteName) : null);
   const gate = loadState(camera, { title: 'Camera not found', back: { to: `/cctv/dashboard${search}`, label: 'All cameras here' } });
   if (gate || !camera.data) return gate;
   return (
     <Box>
       <PageHeader
-        title={camera.data.label}
-        subtitle={[camera.data.siteName ?? selection.label, camera.data.parentLabel].filter(Boolean).join(' · ') || undefined}
+        title={<SiteNamed label={camera.data.label} site={camera.data.siteName} />}
+        subtitle={camera.data.parentLabel ?? undefined}
         actions={
           <Box sx={{ display: 'flex', gap: 1 }}>
             <Button component={Link} to={{ pathname: '/cctv/dashboard', search }}>

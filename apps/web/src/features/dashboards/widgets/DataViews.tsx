@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { WidgetData } from '@sitewatch/contracts/dashboards';
 import { type ReactNode, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { SiteNamed } from '../../../components/SiteNamed.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { EChart, type EChartOption } from './EChart.tsx';
 
@@ -77,7 +78,7 @@ export function LatestView({
         <Box>
           <Chip label={data.status} color={statusColor(data.status)} />
           <Typography variant="caption" color="text.secondary" sx={{ mt: 1, display: 'block' }}>
-            {data.deviceLabel}
+            <SiteNamed label={data.deviceLabel} site={data.siteName} />
           </Typography>
         </Box>
       </Centered>
@@ -96,8 +97,7 @@ export function LatestView({
           ) : null}
         </Typography>
         <Typography variant="caption" color="text.secondary">
-          {data.deviceLabel}
-          {data.siteName ? ` (${data.siteName})` : ''}
+          <SiteNamed label={data.deviceLabel} site={data.siteName} />
           {data.key ? ` · ${data.key}` : ''}
           {data.ts ? ` · ${formatDateTime(data.ts)}` : ''}
         </Typography>
@@ -164,8 +164,7 @@ export function AlarmListView({ data }: { data: DataOf<'alarmList'> }) {
               <TableCell>
                 <Typography variant="body2">{row.message}</Typography>
                 <Typography variant="caption" color="text.secondary">
-                  {row.deviceLabel}
-                  {row.siteName ? ` · ${row.siteName}` : ''} · {formatDateTime(row.createdAt)}
+                  <SiteNamed label={row.deviceLabel} site={row.siteName} /> · {formatDateTime(row.createdAt)}
                 </Typography>
               </TableCell>
             </TableRow>

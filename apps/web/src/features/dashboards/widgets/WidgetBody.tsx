@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { DashboardComponent, RangeOverride, Widget, WidgetDataResponse } from '@sitewatch/contracts/dashboards';
 import type { RealtimeEnvelope } from '@sitewatch/contracts/event-map';
 import type { DeviceValuesPayload } from '@sitewatch/contracts/events';
+import { nameWithSite } from '@sitewatch/contracts/sites';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { detailOf, isHttpError } from '../../../lib/http.ts';
@@ -235,7 +236,7 @@ function SeriesView({ data, multiDevice }: { data: Extract<WidgetDataResponse['d
   const series = useMemo(
     () =>
       data.series.map((s) => ({
-        label: multiDevice ? `${s.deviceLabel}${s.siteName ? ` (${s.siteName})` : ''} · ${s.key}` : s.key,
+        label: multiDevice ? `${nameWithSite(s.deviceLabel, s.siteName)}: ${s.key}` : s.key,
         points: s.points.map((p) => ({ ts: p.ts, value: typeof p.value === 'number' ? p.value : null })),
       })),
     [data.series, multiDevice],
