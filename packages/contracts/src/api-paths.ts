@@ -43745,6 +43745,7 @@ export interface operations {
                             varbindValue: string | null;
                             deviceId: number | null;
                             deviceLabel: string | null;
+                            deviceSiteName: string | null;
                             assetId: number | null;
                             siteName: string | null;
                             /** @enum {string|null} */
@@ -43854,6 +43855,7 @@ export interface operations {
                         varbindValue: string | null;
                         deviceId: number | null;
                         deviceLabel: string | null;
+                        deviceSiteName: string | null;
                         assetId: number | null;
                         siteName: string | null;
                         /** @enum {string|null} */
@@ -43957,6 +43959,7 @@ export interface operations {
                         varbindValue: string | null;
                         deviceId: number | null;
                         deviceLabel: string | null;
+                        deviceSiteName: string | null;
                         assetId: number | null;
                         siteName: string | null;
                         /** @enum {string|null} */
@@ -44082,6 +44085,7 @@ export interface operations {
                         varbindValue: string | null;
                         deviceId: number | null;
                         deviceLabel: string | null;
+                        deviceSiteName: string | null;
                         assetId: number | null;
                         siteName: string | null;
                         /** @enum {string|null} */
@@ -44733,6 +44737,7 @@ export interface operations {
                             reason: "unknown-source" | "no-mapping";
                             deviceId: number | null;
                             deviceLabel: string | null;
+                            deviceSiteName: string | null;
                             count: number;
                             firstSeen: string;
                             lastSeen: string;
@@ -45180,6 +45185,7 @@ export interface operations {
                             deviceId: number;
                             deviceLabel: string;
                             assetId: number | null;
+                            siteName: string | null;
                             bulkId: number | null;
                             method: string;
                             params: unknown;
@@ -45294,6 +45300,7 @@ export interface operations {
                         deviceId: number;
                         deviceLabel: string;
                         assetId: number | null;
+                        siteName: string | null;
                         bulkId: number | null;
                         method: string;
                         params: unknown;
@@ -45583,6 +45590,7 @@ export interface operations {
                             deviceId: number;
                             deviceLabel: string;
                             assetId: number | null;
+                            siteName: string | null;
                             bulkId: number | null;
                             method: string;
                             params: unknown;
@@ -45741,6 +45749,7 @@ export interface operations {
                             deviceId: number;
                             deviceLabel: string;
                             assetId: number | null;
+                            siteName: string | null;
                             bulkId: number | null;
                             method: string;
                             params: unknown;
@@ -45858,6 +45867,7 @@ export interface operations {
                         deviceId: number;
                         deviceLabel: string;
                         assetId: number | null;
+                        siteName: string | null;
                         bulkId: number | null;
                         method: string;
                         params: unknown;
