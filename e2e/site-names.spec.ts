@@ -144,9 +144,9 @@ test.describe('named with its site', () => {
     }
 
     // the tree's search results name each device found with its site
-    await page.goto('/genset/dashboard');
-    await page.getByTestId('tree-search').fill(device.label);
-    const found = page.getByRole('treeitem', { name: `${device.label} · ${device.asset.name}` });
+    await page.goto('/site-summary/dashboard');
+    await page.getByTestId('asset-tree').getByTestId('tree-search').fill(device.label);
+    const found = page.getByTestId('asset-tree').getByRole('treeitem', { name: `${device.label} · ${device.asset.name}` });
     await expect(found).toBeVisible({ timeout: 30_000 });
     await expect(found.getByTestId('site-name')).toHaveText(` · ${device.asset.name}`);
   });
