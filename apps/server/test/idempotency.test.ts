@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_MESSAGES } from '../src/platform/idempotency/index.ts';
+import { ACTION_TIME_MESSAGES, IDEMPOTENCY_MESSAGES } from '../src/platform/idempotency/index.ts';
 import { allFieldsTemplate, createTemplate } from './forms-fixtures.ts';
 import { getTicket, raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, type TestApp, type TestClient } from './support/harness.ts';
@@ -134,5 +134,77 @@ describe('Idempotency-Key', () => {
     expect(theirs.statusCode).toBe(201);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     expect(theirs.json().id).not.toBe(mine.json().id);
+  });
+});
+
+describe('X-Action-Time', () => {
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+  it('keeps the time a change was done at the site apart from its arrival, in the history, the comments and the activity log', async () => {
+    const ticket = await raise(field, { locationId: site.id });
+    const current = await getTicket(field, ticket.id);
+    const doneAt = minutesAgo(90);
+    const headers = { 'idempotency-key': key(), 'x-action-time': doneAt };
+    const url = `/helpdesk/tickets/${ticket.id}/`;
+    const payload = { version: current.version, status: 'INPROGRESS', note: 'Started in the basement' };
+    const first = await field.request({ method: 'PUT', url, payload, headers });
+    expect(first.statusCode, first.body).toBe(200);
+    // the same send again (its answer was lost): one change, one history entry, one activity entry
+    expect((await field.request({ method: 'PUT', url, payload, headers })).statusCode).toBe(200);
+
+    const history = (await field.get(`/helpdesk/tickets/${ticket.id}/history/`)).json().contents as {
+      action: string;
+      note: string | null;
+      updatedAt: string;
+      performedAt: string | null;
+    }[];
+    const moved = history.filter((h) => h.note === 'Started in the basement');
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.performedAt).toBe(doneAt);
+    expect(Date.parse(moved[0]?.updatedAt ?? '')).toBeGreaterThan(Date.parse(doneAt));
+    expect(history.find((h) => h.action === 'created')?.performedAt).toBeNull();
+
+    const commentAt = minutesAgo(80);
+    const comment = await field.post(
+      `/helpdesk/tickets/${ticket.id}/comments/`,
+      { text: 'Panel replaced' },
+      { headers: { 'x-action-time': commentAt } },
+    );
+    expect(comment.statusCode, comment.body).toBe(201);
+    expect(comment.json().performedAt).toBe(commentAt);
+
+    const log = await admin.get(`/iotapp/user-activity-logs/?objectType=ticket&action=ticket.update`);
+    expect(log.statusCode, log.body).toBe(200);
+    const entries = (log.json().contents as { objectId: string; performedAt: string | null }[]).filter(
+      (e) => e.objectId === String(ticket.id),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.performedAt).toBe(doneAt);
+  });
+
+  it('refuses a time without a zone, in the future or too old, and leaves the key free for the corrected send', async () => {
+    const ticket = await raise(field, { locationId: site.id });
+    const url = `/helpdesk/tickets/${ticket.id}/comments/`;
+    const idempotency = key();
+    const send = (at: string) =>
+      field.request({
+        method: 'POST',
+        url,
+        payload: { text: 'Checked' },
+        headers: { 'idempotency-key': idempotency, 'x-action-time': at },
+      });
+    const cases: [string, string][] = [
+      ['2026-03-01 09:12', ACTION_TIME_MESSAGES.invalid],
+      ['yesterday', ACTION_TIME_MESSAGES.invalid],
+      [new Date(Date.now() + 3600_000).toISOString(), ACTION_TIME_MESSAGES.future],
+      [new Date(Date.now() - 40 * 24 * 3600_000).toISOString(), ACTION_TIME_MESSAGES.tooOld],
+    ];
+    for (const [at, message] of cases) {
+      const refused = await send(at);
+      expect(refused.statusCode, at).toBe(400);
+      expect(refused.json()).toMatchObject({ detail: message, code: 'invalid_action_time' });
+    }
+    const accepted = await send(minutesAgo(5));
+    expect(accepted.statusCode, accepted.body).toBe(201);
   });
 });

@@ -21074,6 +21074,7 @@ export interface operations {
                                 email: string;
                             } | null;
                             updatedAt: string;
+                            performedAt: string | null;
                         }[];
                         totalCount: number;
                     };
@@ -21177,6 +21178,7 @@ export interface operations {
                             } | null;
                             createdAt: string;
                             updatedAt: string;
+                            performedAt: string | null;
                         }[];
                         totalCount: number;
                     };
@@ -21281,6 +21283,7 @@ export interface operations {
                         } | null;
                         createdAt: string;
                         updatedAt: string;
+                        performedAt: string | null;
                     };
                 };
             };
@@ -52772,6 +52775,7 @@ export interface operations {
                         contents: {
                             id: string;
                             createdAt: string;
+                            performedAt: string | null;
                             actorId: number | null;
                             actorName: string | null;
                             action: string;

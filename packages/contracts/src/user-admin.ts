@@ -269,6 +269,8 @@ export type ActivityLogQuery = z.infer<typeof activityLogQuerySchema>;
 export const activityLogEntrySchema = z.object({
   id: z.string(),
   createdAt: z.string(),
+  /** When it was done at the site, when it reached the server later (sent from the phone's outbox). */
+  performedAt: z.string().nullable(),
   actorId: z.number().int().nullable(),
   actorName: z.string().nullable(),
   action: z.string(),

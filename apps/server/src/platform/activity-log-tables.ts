@@ -13,6 +13,8 @@ export interface UserActivityLogsTable {
   object_id: string | null;
   ip: string | null;
   user_agent: string | null;
+  /** When it was done at the site, if it was sent later (X-Action-Time). */
+  performed_at: ColumnType<Date | null, Date | null | undefined, never>;
   before: JSONColumnType<Record<string, unknown> | null, string | null, never>;
   after: JSONColumnType<Record<string, unknown> | null, string | null, never>;
   detail: JSONColumnType<Record<string, unknown>, string, never>;

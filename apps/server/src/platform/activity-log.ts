@@ -27,6 +27,7 @@ export async function page(db: Db, tenantId: number, f: ActivityFilter, cursor: 
     .select([
       'id',
       'created_at',
+      'performed_at',
       'actor_id',
       'actor_name',
       'action',

@@ -22,6 +22,8 @@ export interface AuditOrigin {
   username: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** When the change was done at the site (X-Action-Time), when it was sent later than it was done. */
+  performedAt?: Date | null;
   log?: { error(obj: object, msg: string): void };
 }
 
@@ -47,6 +49,7 @@ export function originOf(request: FastifyRequest): AuditOrigin {
     username: null,
     ip: request.ip,
     userAgent: userAgentOf(request),
+    performedAt: request.actionTime,
     log: request.log,
   };
 }
@@ -72,6 +75,7 @@ export async function writeActivity(db: Db, origin: AuditOrigin, entry: Activity
       object_id: object ? String(object.id) : null,
       ip: origin.ip,
       user_agent: origin.userAgent,
+      performed_at: origin.performedAt ?? null,
       before: before ? JSON.stringify(before) : null,
       after: after ? JSON.stringify(after) : null,
       detail: JSON.stringify(rest),
@@ -108,6 +112,7 @@ export async function writeActivities(db: Db, origin: AuditOrigin, entries: read
         object_id: entry.object ? String(entry.object.id) : null,
         ip: origin.ip,
         user_agent: origin.userAgent,
+        performed_at: origin.performedAt ?? null,
         before: entry.before ? JSON.stringify(entry.before) : null,
         after: entry.after ? JSON.stringify(entry.after) : null,
         detail: JSON.stringify(entry.detail ?? {}),

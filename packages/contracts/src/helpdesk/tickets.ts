@@ -460,6 +460,8 @@ export const historyEntrySchema = z.object({
   note: z.string().nullable(),
   actor: userRefSchema.nullable(),
   updatedAt: z.string(),
+  /** When it was done at the site, when it reached the server later (sent from the phone's outbox). */
+  performedAt: z.string().nullable(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
@@ -469,6 +471,8 @@ export const commentSchema = z.object({
   author: userRefSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** When it was written at the site, when it reached the server later (sent from the phone's outbox). */
+  performedAt: z.string().nullable(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 

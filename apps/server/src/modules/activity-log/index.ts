@@ -51,6 +51,7 @@ function filterOf(q: Omit<ActivityLogQuery, 'cursor' | 'limit'>): repo.ActivityF
 const toEntry = (r: repo.ActivityRow, names: Map<number, string>): ActivityLogEntry => ({
   id: String(r.id),
   createdAt: r.created_at.toISOString(),
+  performedAt: r.performed_at ? r.performed_at.toISOString() : null,
   actorId: r.actor_id,
   actorName: (r.actor_id !== null ? names.get(r.actor_id) : undefined) ?? r.actor_name,
   action: r.action,
@@ -90,6 +91,7 @@ export function createActivityLogModule(ports: ActivityLogPorts): DomainModule<A
     params: exportParams,
     columns: [
       { key: 'createdAt', header: 'Time', type: 'datetime' },
+      { key: 'performedAt', header: 'Done at the site', type: 'datetime' },
       { key: 'actorName', header: 'User', type: 'text' },
       { key: 'actorId', header: 'User ID', type: 'integer' },
       { key: 'action', header: 'Action', type: 'text' },

@@ -8,7 +8,7 @@ export async function listHistory(db: Db, tenantId: number, ticketId: number, pa
   // One round trip: the page and the total (a window count) together; an empty page past the end counts apart.
   const rows = await db
     .selectFrom('ticket_history as h')
-    .select(['h.id', 'h.ticket_id', 'h.action', 'h.changes', 'h.note', 'h.created_at', 'h.actor_id'])
+    .select(['h.id', 'h.ticket_id', 'h.action', 'h.changes', 'h.note', 'h.created_at', 'h.performed_at', 'h.actor_id'])
     .select(sql<number>`count(*) over ()`.as('total'))
     .where('h.ticket_id', '=', ticketId)
     .where('h.tenant_id', '=', tenantId)
@@ -38,7 +38,7 @@ export async function listComments(
   const [rows, total] = await Promise.all([
     db
       .selectFrom('ticket_comments as m')
-      .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id'])
+      .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.performed_at', 'm.author_id'])
       .where('m.ticket_id', '=', ticketId)
       .where('m.tenant_id', '=', tenantId)
       .orderBy('m.updated_at', direction)
@@ -57,10 +57,19 @@ export async function listComments(
 }
 export type CommentRow = Awaited<ReturnType<typeof listComments>>['rows'][number];
 
-export const insertComment = (db: Db, values: { tenantId: number; ticketId: number; authorId: number; text: string }) =>
+export const insertComment = (
+  db: Db,
+  values: { tenantId: number; ticketId: number; authorId: number; text: string; performedAt: Date | null },
+) =>
   db
     .insertInto('ticket_comments')
-    .values({ tenant_id: values.tenantId, ticket_id: values.ticketId, author_id: values.authorId, text: values.text })
+    .values({
+      tenant_id: values.tenantId,
+      ticket_id: values.ticketId,
+      author_id: values.authorId,
+      text: values.text,
+      performed_at: values.performedAt,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
     .then((r) => r.id);
@@ -68,7 +77,7 @@ export const insertComment = (db: Db, values: { tenantId: number; ticketId: numb
 export const findComment = (db: Db, tenantId: number, id: number) =>
   db
     .selectFrom('ticket_comments as m')
-    .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.author_id'])
+    .select(['m.id', 'm.text', 'm.created_at', 'm.updated_at', 'm.performed_at', 'm.author_id'])
     .where('m.tenant_id', '=', tenantId)
     .where('m.id', '=', id)
     .executeTakeFirstOrThrow();

@@ -92,9 +92,15 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
       return { contents: rows.map((r) => toComment(r, names)), totalCount: total };
     },
 
-    async addComment(actor: Actor, id: number, text: string) {
+    async addComment(actor: Actor, id: number, text: string, performedAt: Date | null = null) {
       const row = await tickets.visibleTicket(actor, id);
-      const commentId = await activity.insertComment(db, { tenantId: actor.tenantId, ticketId: id, authorId: actor.userId, text });
+      const commentId = await activity.insertComment(db, {
+        tenantId: actor.tenantId,
+        ticketId: id,
+        authorId: actor.userId,
+        text,
+        performedAt,
+      });
       tickets.emit(row, 'updated', { changes: ['comment'], actorId: actor.userId });
       const comment = await activity.findComment(db, actor.tenantId, commentId);
       return toComment(comment, await withUserNames(deps.users, actor.tenantId, [comment.author_id]));

@@ -118,6 +118,7 @@ export function toHistory(r: HistoryRow, names: UserNames): HistoryEntry {
     note: r.note,
     actor: userRef(r.actor_id, nameOf(names, r.actor_id)),
     updatedAt: iso(r.created_at),
+    performedAt: r.performed_at ? iso(r.performed_at) : null,
   };
 }
 
@@ -128,6 +129,7 @@ export function toComment(r: CommentRow, names: UserNames): Comment {
     author: userRef(r.author_id, nameOf(names, r.author_id)),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+    performedAt: r.performed_at ? iso(r.performed_at) : null,
   };
 }
 

@@ -102,6 +102,8 @@ export interface TicketHistoryTable {
   changes: Json<StoredChange[]>;
   note: string | null;
   created_at: Timestamp;
+  /** When it was done at the site, if it was sent later (X-Action-Time). */
+  performed_at: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 export interface TicketCommentsTable {
@@ -112,6 +114,7 @@ export interface TicketCommentsTable {
   text: string;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  performed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface TicketAttachmentsTable {

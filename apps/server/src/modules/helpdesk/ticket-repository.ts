@@ -151,7 +151,15 @@ export async function updateTicket(
 
 export const insertHistory = (
   trx: Db,
-  entry: { tenantId: number; ticketId: number; actorId: number | null; action: string; changes: StoredChange[]; note?: string | null },
+  entry: {
+    tenantId: number;
+    ticketId: number;
+    actorId: number | null;
+    action: string;
+    changes: StoredChange[];
+    note?: string | null;
+    performedAt?: Date | null;
+  },
 ) =>
   trx
     .insertInto('ticket_history')
@@ -162,6 +170,7 @@ export const insertHistory = (
       action: entry.action,
       changes: JSON.stringify(entry.changes),
       note: entry.note ?? null,
+      performed_at: entry.performedAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow()

@@ -97,7 +97,8 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   r.post(
     '/helpdesk/tickets/:id/comments/',
     { schema: { tags, params: ticketIdParamSchema, body: commentCreateSchema, response: { 201: commentSchema } } },
-    async (request, reply) => reply.status(201).send(await activity.addComment(requireAuth(request), request.params.id, request.body.text)),
+    async (request, reply) =>
+      reply.status(201).send(await activity.addComment(requireAuth(request), request.params.id, request.body.text, request.actionTime)),
   );
 
   r.post(

@@ -767,6 +767,7 @@ export function createTicketService(deps: HelpdeskDeps) {
         action: actionOf(changes),
         changes,
         note: patch.note ?? null,
+        performedAt: origin?.performedAt ?? null,
       });
       if (origin) {
         await writeActivity(trx, origin, {

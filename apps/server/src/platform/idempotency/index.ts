@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db.ts';
 import { badRequest, conflict, HttpError } from '../errors.ts';
+import { registerActionTime } from './action-time.ts';
 
+export { ACTION_TIME_HEADER, ACTION_TIME_MESSAGES } from './action-time.ts';
 export type { IdempotencyTables } from './tables.ts';
 
 /**
@@ -53,6 +55,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
   };
 
   app.decorateRequest('idempotency', null);
+  // Before the key is claimed: a refused action time leaves the key free for the corrected request.
+  registerActionTime(app);
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers[IDEMPOTENCY_HEADER];
