@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onOfflineCopyServed } from '../../lib/offline/read-cache.ts';
+import { OutboxPanel } from './OutboxPanel.tsx';
 import { registerServiceWorker } from './service-worker.ts';
+import { useOutbox, useOutboxSender } from './use-outbox.ts';
 
 /** How long "Back online" stays after the connection returns. */
 const BACK_ONLINE_MS = 4000;
@@ -16,6 +19,15 @@ export default function ConnectivityNotices() {
   const { t } = useTranslation();
   const [network, setNetwork] = useState<Network>(() => (navigator.onLine ? 'online' : 'offline'));
   const [update, setUpdate] = useState<(() => void) | null>(null);
+  const [outboxOpen, setOutboxOpen] = useState(false);
+  /** The oldest kept copy shown since the connection went: what the screens show is "as of" then. */
+  const [asOf, setAsOf] = useState<number | null>(null);
+  const outbox = useOutbox();
+  useOutboxSender();
+  const unsent = outbox.filter((item) => item.state === 'waiting' || item.state === 'sending').length;
+  const attention = outbox.filter((item) => item.state === 'attention').length;
+
+  useEffect(() => onOfflineCopyServed((savedAt) => setAsOf((was) => (was === null ? savedAt : Math.min(was, savedAt)))), []);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,6 +36,7 @@ export default function ConnectivityNotices() {
       setNetwork('offline');
     };
     const online = () => {
+      setAsOf(null);
       setNetwork((was) => (was === 'offline' ? 'back' : was));
       clearTimeout(timer);
       timer = setTimeout(() => setNetwork('online'), BACK_ONLINE_MS);
@@ -43,9 +56,33 @@ export default function ConnectivityNotices() {
     <div className="sw-notices">
       {network === 'offline' ? (
         <div className="sw-notice sw-notice--offline" role="status" data-testid="network-offline">
-          <span className="sw-notice__text">{t('connectivity.offline')}</span>
+          <span className="sw-notice__text">
+            {t('connectivity.offline')}
+            {asOf !== null ? (
+              <span className="sw-notice__asof" data-testid="offline-as-of">
+                {' '}
+                {t('connectivity.asOf', { time: new Date(asOf).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) })}
+              </span>
+            ) : null}
+          </span>
+          {outbox.length > 0 ? (
+            <button type="button" className="sw-btn" onClick={() => setOutboxOpen(true)} data-testid="outbox-open">
+              {t('connectivity.outboxWaiting', { count: unsent })}
+            </button>
+          ) : null}
         </div>
       ) : null}
+      {network !== 'offline' && (unsent > 0 || attention > 0) ? (
+        <div className={attention > 0 ? 'sw-notice sw-notice--attention' : 'sw-notice'} role="status" data-testid="outbox-notice">
+          <span className="sw-notice__text">
+            {attention > 0 ? t('connectivity.outboxAttention', { count: attention }) : t('connectivity.outboxSending', { count: unsent })}
+          </span>
+          <button type="button" className="sw-btn" onClick={() => setOutboxOpen(true)} data-testid="outbox-open">
+            {t('connectivity.outbox')}
+          </button>
+        </div>
+      ) : null}
+      {outboxOpen ? <OutboxPanel items={outbox} onClose={() => setOutboxOpen(false)} /> : null}
       {network === 'back' ? (
         <div className="sw-notice sw-notice--online" role="status" data-testid="network-back">
           <span className="sw-notice__text">{t('connectivity.backOnline')}</span>

@@ -161,7 +161,14 @@ export function ActivityLogPage() {
             <TableBody>
               {rows.map((e) => (
                 <TableRow key={e.id}>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.createdAt)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(e.createdAt)}
+                    {e.performedAt ? (
+                      <Typography component="div" variant="caption" color="text.secondary" data-testid="activity-performed-at">
+                        done at the site {formatDateTime(e.performedAt)}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
                   <TableCell>
                     {e.actorId ? <Link to={`/user-details/${e.actorId}`}>{e.actorName ?? `User ${e.actorId}`}</Link> : (e.actorName ?? '—')}
                   </TableCell>

@@ -16,6 +16,7 @@ import { formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { useAddComment, useAssignees, useComments, useHistory } from './api.ts';
+import { QUEUED_MESSAGE } from './offline-changes.ts';
 
 const FIELD_LABELS: Record<string, string> = {
   status: 'Status',
@@ -110,10 +111,20 @@ function HistoryItem({ entry, highlighted, names }: { entry: HistoryEntry; highl
               ))}
             {entry.note ? <em>{entry.note}</em> : null}
             <span title={formatDateTime(entry.updatedAt)}>{formatRelative(entry.updatedAt)}</span>
+            {entry.performedAt ? <DoneAtSite at={entry.performedAt} arrived={entry.updatedAt} /> : null}
           </Box>
         }
       />
     </ListItem>
+  );
+}
+
+/** A change sent later than it was made (from the phone's outbox): both times, since they differ. */
+function DoneAtSite({ at, arrived }: { at: string; arrived: string }) {
+  return (
+    <span data-testid="performed-at">
+      done at the site {formatDateTime(at)}, received {formatDateTime(arrived)}
+    </span>
   );
 }
 
@@ -145,9 +156,9 @@ function HistoryList({ ticketId, historyId }: { ticketId: number; historyId: num
   );
 }
 
-function Comments({ ticketId, canComment }: { ticketId: number; canComment: boolean }) {
+function Comments({ ticketId, ticketNumber, canComment }: { ticketId: number; ticketNumber: string; canComment: boolean }) {
   const comments = useComments(ticketId);
-  const add = useAddComment(ticketId);
+  const add = useAddComment(ticketId, ticketNumber);
   const [text, setText] = useState('');
   const tooLong = text.length > TICKET_LIMITS.commentMax;
   return (
@@ -159,7 +170,10 @@ function Comments({ ticketId, canComment }: { ticketId: number; canComment: bool
             e.preventDefault();
             if (!text.trim() || tooLong) return;
             add.mutate(text.trim(), {
-              onSuccess: () => setText(''),
+              onSuccess: (result) => {
+                setText('');
+                if (result.queued) toast.info(QUEUED_MESSAGE);
+              },
               onError: (error) => toast.error(isHttpError(error) ? (error.detail ?? error.message) : 'Comment not added'),
             });
           }}
@@ -192,7 +206,17 @@ function Comments({ ticketId, canComment }: { ticketId: number; canComment: bool
             <ListItem key={c.id} divider alignItems="flex-start" data-testid="comment">
               <ListItemText
                 primary={c.text}
-                secondary={`${c.author?.name ?? 'Unknown'} · ${formatRelative(c.updatedAt)}`}
+                secondary={
+                  <>
+                    {`${c.author?.name ?? 'Unknown'} · ${formatRelative(c.updatedAt)}`}
+                    {c.performedAt ? (
+                      <>
+                        {' · '}
+                        <DoneAtSite at={c.performedAt} arrived={c.createdAt} />
+                      </>
+                    ) : null}
+                  </>
+                }
                 slotProps={{ primary: { sx: { whiteSpace: 'pre-wrap' } } }}
               />
             </ListItem>
@@ -206,6 +230,7 @@ function Comments({ ticketId, canComment }: { ticketId: number; canComment: bool
 /** History of every change and the comments of a ticket, side by side in tabs. */
 export function TicketActivity(props: {
   ticketId: number;
+  ticketNumber: string;
   historyId: number | null;
   showHistory: boolean;
   canComment: boolean;
@@ -219,7 +244,7 @@ export function TicketActivity(props: {
         <Tab value="comments" label="Comments" data-testid="tab-comments" />
       </Tabs>
       {tab === 'history' && props.showHistory ? <HistoryList ticketId={props.ticketId} historyId={props.historyId} /> : null}
-      {tab === 'comments' ? <Comments ticketId={props.ticketId} canComment={props.canComment} /> : null}
+      {tab === 'comments' ? <Comments ticketId={props.ticketId} ticketNumber={props.ticketNumber} canComment={props.canComment} /> : null}
       {props.historyId && tab === 'history' ? (
         <Typography variant="caption" color="text.secondary">
           Opened at a history entry · <Link to={props.linkBase}>show the ticket without it</Link>

@@ -188,6 +188,7 @@ function TicketView({
           {view?.markAttendance !== false ? <TicketAttendance ticket={ticket} /> : null}
           <TicketActivity
             ticketId={ticket.id}
+            ticketNumber={ticket.ticketId}
             historyId={historyId}
             showHistory={view?.history !== false}
             canComment={ticket.can.comment}

@@ -7,6 +7,7 @@ import type { Query } from '../../../lib/http-client.ts';
 import { realtime } from '../../../lib/realtime.ts';
 import { devicesOf } from '../../devices/api.ts';
 import { helpdeskKeys, ticketKeys } from '../keys.ts';
+import { addTicketComment } from './offline-changes.ts';
 
 export interface Page<T> {
   contents: T[];
@@ -116,11 +117,14 @@ export function useComments(id: number) {
   });
 }
 
-export function useAddComment(id: number) {
+/** Adds a comment; without a connection it is kept in the outbox (`queued`) and sent when the connection returns. */
+export function useAddComment(id: number, ticketNumber: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => api.post('/helpdesk/tickets/{id}/comments/', { text }, { path: { id }, toast: false }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ticketKeys.comments(id) }),
+    mutationFn: (text: string) => addTicketComment({ id, ticketId: ticketNumber }, text),
+    onSuccess: (result) => {
+      if (!result.queued) void client.invalidateQueries({ queryKey: ticketKeys.comments(id) });
+    },
   });
 }
 

@@ -1,9 +1,11 @@
 import type { Ticket } from '@sitewatch/contracts/helpdesk/tickets';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { isHttpError } from '../../../lib/http.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { ticketKeys } from '../keys.ts';
 import { type TicketChange, updateTicket, useTicketChange } from './api.ts';
+import { changeTicketStatus, mayQueue, QUEUED_MESSAGE } from './offline-changes.ts';
 
 /**
  * A change of the open ticket at the version it was read: on 409 (someone else changed it, or the move is not
@@ -15,9 +17,21 @@ export function useTicketUpdate(ticket: Ticket | undefined) {
     if (!ticket) throw new Error('no ticket');
     return updateTicket(ticket.id, { version: ticket.version, ...body });
   });
+  const queued = useRef(false);
+  // A status change or an acknowledgement works without a connection too (kept in the outbox).
+  const fieldChange = useTicketChange(async (body: TicketChange) => {
+    if (!ticket) throw new Error('no ticket');
+    const result = await changeTicketStatus(ticket, body);
+    queued.current = result.queued;
+    return result.ticket;
+  });
   const change = async (body: TicketChange, options: { success?: string; failure?: string } = {}) => {
     try {
-      const next = await mutation.mutateAsync(body);
+      const next = mayQueue(body) ? await fieldChange.mutateAsync(body) : await mutation.mutateAsync(body);
+      if (mayQueue(body) && queued.current) {
+        toast.info(QUEUED_MESSAGE);
+        return next;
+      }
       toast.success(options.success ?? 'Ticket updated successfully');
       return next;
     } catch (error) {
@@ -27,5 +41,5 @@ export function useTicketUpdate(ticket: Ticket | undefined) {
       return null;
     }
   };
-  return { change, busy: mutation.isPending };
+  return { change, busy: mutation.isPending || fieldChange.isPending };
 }

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
+import { subscribeSession } from '../../lib/session.ts';
+
+/** The signed-in user's outbox, read again whenever it changes (in this tab or another) or the user changes. */
+export function useOutbox(): OutboxAction[] {
+  const [items, setItems] = useState<OutboxAction[]>([]);
+  useEffect(() => {
+    let live = true;
+    const read = () =>
+      void listOutbox()
+        .then((rows) => {
+          if (live) setItems(rows);
+        })
+        .catch(() => undefined);
+    read();
+    const stopOutbox = subscribeOutbox(read);
+    const stopSession = subscribeSession(read);
+    return () => {
+      live = false;
+      stopOutbox();
+      stopSession();
+    };
+  }, []);
+  return items;
+}
+
+/** Sends the outbox when the app opens, when the connection returns, after a sign-in and when the service worker asks. */
+export function useOutboxSender() {
+  useEffect(() => {
+    const send = () => void flushOutbox().catch(() => undefined);
+    send();
+    const fromWorker = (event: MessageEvent) => {
+      if ((event.data as { type?: string } | null)?.type === 'OUTBOX_SYNC') send();
+    };
+    window.addEventListener('online', send);
+    const stopSession = subscribeSession(send);
+    navigator.serviceWorker?.addEventListener('message', fromWorker);
+    // A change left waiting by a failed send (the server was down) is tried again now and then.
+    const timer = setInterval(send, 60_000);
+    return () => {
+      window.removeEventListener('online', send);
+      stopSession();
+      navigator.serviceWorker?.removeEventListener('message', fromWorker);
+      clearInterval(timer);
+    };
+  }, []);
+}
