@@ -6,7 +6,7 @@ import { apiSession, expect, test } from './fixtures.ts';
  * done; a change the server refuses when it arrives (the ticket was closed meanwhile) waits in the outbox with the
  * server's reason.
  */
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 300_000 });
 // The reopened tab is served by the service worker's precached app while the phone has no connection.
 test.use({ serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
 

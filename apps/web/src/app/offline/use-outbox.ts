@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { keepOpenTicketsForOffline } from '../../features/helpdesk/tickets/offline-reads.ts';
 import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
-import { subscribeSession } from '../../lib/session.ts';
+import { getUser, hasRole, subscribeSession } from '../../lib/session.ts';
 
 /** The signed-in user's outbox, read again whenever it changes (in this tab or another) or the user changes. */
 export function useOutbox(): OutboxAction[] {
@@ -25,10 +26,19 @@ export function useOutbox(): OutboxAction[] {
   return items;
 }
 
-/** Sends the outbox when the app opens, when the connection returns, after a sign-in and when the service worker asks. */
+/**
+ * Sends the outbox when the app opens, when the connection returns, after a sign-in and when the service worker asks;
+ * then refreshes what a field executive keeps for offline use.
+ */
 export function useOutboxSender() {
   useEffect(() => {
-    const send = () => void flushOutbox().catch(() => undefined);
+    const send = () =>
+      void flushOutbox()
+        .catch(() => undefined)
+        .then(() => {
+          // A field executive's day is kept on the phone, read again now and then while online.
+          if (navigator.onLine && hasRole(getUser(), 'fieldexecutive')) return keepOpenTicketsForOffline();
+        });
     send();
     const fromWorker = (event: MessageEvent) => {
       if ((event.data as { type?: string } | null)?.type === 'OUTBOX_SYNC') send();

@@ -7,6 +7,8 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 30_000,
       refetchOnWindowFocus: false,
+      // Without a connection a read still runs once: the http client answers the kept reads from the phone's copies.
+      networkMode: 'offlineFirst',
       retry: (failures, error) => {
         if (isHttpError(error) && error.status > 0 && error.status < 500) return false;
         return failures < 2;

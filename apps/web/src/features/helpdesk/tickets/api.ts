@@ -73,10 +73,12 @@ export function useTicket(id: number) {
 }
 
 /** Keeps the cached ticket in step after a change, and the lists stale. */
-export function useTicketChange<TArgs>(call: (args: TArgs) => Promise<Ticket>) {
+export function useTicketChange<TArgs>(call: (args: TArgs) => Promise<Ticket>, options: { offline?: boolean } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: call,
+    // A change the outbox can keep runs without a connection too, instead of waiting paused for one.
+    ...(options.offline ? { networkMode: 'always' as const } : {}),
     onSuccess: (ticket) => {
       client.setQueryData(ticketKeys.ticket(ticket.id), ticket);
       void client.invalidateQueries({ queryKey: ticketKeys.lists });
@@ -122,6 +124,7 @@ export function useAddComment(id: number, ticketNumber: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (text: string) => addTicketComment({ id, ticketId: ticketNumber }, text),
+    networkMode: 'always',
     onSuccess: (result) => {
       if (!result.queued) void client.invalidateQueries({ queryKey: ticketKeys.comments(id) });
     },

@@ -5,16 +5,17 @@ import {
   type Ticket,
   type TicketStatus,
 } from '@sitewatch/contracts/helpdesk/tickets';
+import type { BodyOf } from '../../../lib/api.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { enqueue, type NewAction, newActionKey, sendAction } from '../../../lib/offline/outbox.ts';
 import { updateCopy } from '../../../lib/offline/read-cache.ts';
-import type { TicketChange } from './api.ts';
 
 /**
  * Changes a field executive may make at a site without a connection: a status change (with its note), an
  * acknowledgement and a comment. Online they are sent at once, with an idempotency key and the time they were made;
  * without a connection (or when the send finds none) they go to the outbox, and the ticket on the phone shows them.
  */
+type TicketChange = Omit<BodyOf<'/helpdesk/tickets/{id}/', 'put'>, 'version'>;
 const OFFLINE_FIELDS = new Set(['status', 'note', 'acknowledged']);
 export const QUEUED_MESSAGE = 'Saved on this phone: it is sent when the connection returns.';
 

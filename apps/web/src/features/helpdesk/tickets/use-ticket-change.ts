@@ -19,12 +19,15 @@ export function useTicketUpdate(ticket: Ticket | undefined) {
   });
   const queued = useRef(false);
   // A status change or an acknowledgement works without a connection too (kept in the outbox).
-  const fieldChange = useTicketChange(async (body: TicketChange) => {
-    if (!ticket) throw new Error('no ticket');
-    const result = await changeTicketStatus(ticket, body);
-    queued.current = result.queued;
-    return result.ticket;
-  });
+  const fieldChange = useTicketChange(
+    async (body: TicketChange) => {
+      if (!ticket) throw new Error('no ticket');
+      const result = await changeTicketStatus(ticket, body);
+      queued.current = result.queued;
+      return result.ticket;
+    },
+    { offline: true },
+  );
   const change = async (body: TicketChange, options: { success?: string; failure?: string } = {}) => {
     try {
       const next = mayQueue(body) ? await fieldChange.mutateAsync(body) : await mutation.mutateAsync(body);
