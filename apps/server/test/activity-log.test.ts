@@ -113,7 +113,7 @@ describe('/iotapp/user-activity-logs/', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('Time,User,User ID,Action,Outcome,Object,Object ID,IP Address,Before,After');
+    expect(lines[0]).toBe('Time,Done at the site,User,User ID,Action,Outcome,Object,Object ID,IP Address,Before,After');
     expect(lines.slice(1).every((l: string) => l.includes('user.update'))).toBe(true);
   });
 
