@@ -54,6 +54,7 @@ export default defineConfig({
       MQTT_PORT: String(PORT + 1000),
       // the SNMP trap receiver of this server, and forwarding to a manager the test runs on loopback
       SNMP_TRAP_PORT: String(PORT + 2000),
+      // (the demo tenants' own networks are loopback only: their devices are simulated)
       TRAP_FORWARD_NETWORKS: 'any',
       // Tests expect the whole demo estate from the first request on.
       DEMO_SEEDING: 'before-listen',

@@ -164,6 +164,7 @@ async function benchProduct(rates: number[], seconds: number) {
     SNMP_TRAP_PORT: String(trapPort),
     SNMP_TRAP_RATE_PER_SOURCE: '1000000',
     TRAP_FORWARD_NETWORKS: 'any',
+    OUTBOUND_NETWORKS: '127.0.0.0/8',
   });
   const { app, handles } = await buildApp({ config, database, logger: { level: 'warn' } });
   await app.ready();

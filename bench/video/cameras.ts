@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createVideoPaths } from '../../apps/server/src/modules/video/paths.ts';
 import { createRecorder } from '../../apps/server/src/modules/video/recorder.ts';
 import { loadVideoSettings } from '../../apps/server/src/modules/video/settings.ts';
+import { createOutboundNetworks } from '../../apps/server/src/platform/outbound-networks.ts';
 import { benchDatabase, seedCameras } from './setup.ts';
 
 const N = Number(process.env.CAMERAS ?? 50);
@@ -42,6 +43,8 @@ const recorder = createRecorder({
   paths: createVideoPaths(dataDir),
   settings: loadVideoSettings({ VIDEO_SIM_SIZE: '1280x720' }),
   log,
+  // simulated cameras only: nothing is dialled
+  outbound: createOutboundNetworks(handle.db, []),
 });
 try {
   const { cameraIds } = await seedCameras(handle, N);

@@ -55,6 +55,7 @@ import { createMailSender, type MailSender } from './platform/mail.ts';
 import { createMetrics, type Metrics, metricsRoute } from './platform/metrics/index.ts';
 import { type Clock, type DomainModule, systemClock } from './platform/module.ts';
 import { openApiTransform, SECURITY_SCHEMES } from './platform/openapi.ts';
+import { createOutboundNetworks } from './platform/outbound-networks.ts';
 import { createPushModule, type PushPort } from './platform/push/index.ts';
 import type { RouteEntry } from './platform/routes.ts';
 import { installSecret } from './platform/secrets.ts';
@@ -201,7 +202,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const dataDir = config.dataDir;
 
   // The modules, in dependency order: each gets the ports it needs, as built by the ones before it.
-  const tenantSettings = createTenantSettingsModule({ db });
+  const outbound = createOutboundNetworks(db, config.outboundNetworks);
+  const tenantSettings = createTenantSettingsModule({ db, outbound });
   const settings = (tenantId: number) => tenantSettings.ports.tenantSettings.settings(tenantId);
   const downloads = createDownloadsModule({
     db,
@@ -285,6 +287,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const alarms = createAlarmsModule({ db, events, log, clock, devices: deviceRecords, telemetry: telemetry.ports, tickets, directory });
   const video = createVideoModule({
     db,
+    outbound,
     config,
     jobs,
     log,
@@ -391,6 +394,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   const snmp = createSnmpModule({
     db,
+    outbound,
     log,
     clock,
     jobs,
@@ -410,6 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     telemetry: telemetry.ports,
     tickets: { visible: helpdesk.ports.ticketLinks.visible, comment: helpdesk.ports.addComment },
     streamUrls: video.ports.streamUrls,
+    outbound,
   });
   const userAdmin = createUserAdminModule({
     db,

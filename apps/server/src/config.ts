@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseRateLimit } from '@sitewatch/contracts';
 import { z } from 'zod';
+import { invalidNetworkEntries, PUBLIC_NETWORKS, splitNetworkList } from './platform/outbound-networks.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -96,6 +97,16 @@ const envSchema = z.object({
   SNMP_INFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
   /** Which addresses trap destinations may reach: as VIDEO_STREAM_NETWORKS (`private` default, `public`, `any`). */
   TRAP_FORWARD_NETWORKS: z.enum(['public', 'private', 'any']).default('private'),
+  /**
+   * The networks a tenant's devices may be dialled in when the system administrator has not set the tenant's own
+   * list: `public` (every public address: a hosted service) and/or addresses and CIDRs (an on-premises install's site
+   * networks), separated by commas or spaces.
+   */
+  OUTBOUND_NETWORKS: z
+    .string()
+    .default(PUBLIC_NETWORKS)
+    .transform(splitNetworkList)
+    .refine((list) => invalidNetworkEntries(list).length === 0, 'OUTBOUND_NETWORKS: each entry is `public`, an address or a CIDR'),
   /** E-mails go through this SMTP server when set (smtp:// or smtps:// URL); otherwise only to the log and outbox. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sitewatch <no-reply@sitewatch.local>'),
@@ -204,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       informTimeoutMs: e.SNMP_INFORM_TIMEOUT_MS,
       forwardNetworks: e.TRAP_FORWARD_NETWORKS,
     },
+    outboundNetworks: e.OUTBOUND_NETWORKS,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     metrics: { enabled: e.METRICS, token: e.METRICS_TOKEN },
     memoryTrim: e.MEMORY_TRIM,

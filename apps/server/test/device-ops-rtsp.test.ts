@@ -23,7 +23,7 @@ let site: { id: number };
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'device-ops-rtsp-'));
   process.env.VIDEO_STREAM_NETWORKS = 'any';
-  t = await createTestApp({ DATA_DIR: dir });
+  t = await createTestApp({ DATA_DIR: dir, OUTBOUND_NETWORKS: '127.0.0.0/8' });
   delete process.env.VIDEO_STREAM_NETWORKS;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as { port: number }).port;

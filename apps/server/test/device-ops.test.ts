@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDeviceOpsCommand, deviceOpsInitial, deviceOpsStep, withEvent } from '../src/demo/simulator/device-ops.ts';
 import { checkHost, tcpProbe } from '../src/modules/device-ops/probes.ts';
 import { doorsOf, hostOf, routerOf, rtuOf } from '../src/modules/device-ops/service.ts';
+import { networkMatcher } from '../src/platform/outbound-networks.ts';
 import { followRun } from './device-ops-fixtures.ts';
 import { raise } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
@@ -266,9 +267,10 @@ describe('diagnostics', () => {
     expect((await admin.post('/api/device-ops/diagnostics/runs/', { deviceId: router.id, tool: 'curl' })).statusCode).toBe(400);
     expect((await field.post('/api/device-ops/diagnostics/runs/', { deviceId: router.id, tool: 'last-contact' })).statusCode).toBe(403);
     for (const h of ['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1', '169.254.169.254', '0.0.0.0', 'fd00:ec2::254', 'a b'])
-      expect((await checkHost(h, 'private')).ok, h).toBe(false);
-    expect(await checkHost('192.168.77.1', 'private')).toEqual({ ok: true, address: '192.168.77.1' });
-    expect((await checkHost('192.168.77.1', 'public')).ok).toBe(false);
+      expect((await checkHost(h, 'private', networkMatcher(['public', '192.168.0.0/16']))).ok, h).toBe(false);
+    expect(await checkHost('192.168.77.1', 'private', networkMatcher(['192.168.0.0/16']))).toEqual({ ok: true, address: '192.168.77.1' });
+    expect((await checkHost('192.168.77.1', 'public', networkMatcher(['192.168.0.0/16']))).ok).toBe(false);
+    expect(await checkHost('192.168.77.1', 'private', networkMatcher(['public']))).toEqual({ ok: false, reason: 'outside' });
     void hiddenRouter;
   });
 

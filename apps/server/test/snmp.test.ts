@@ -134,6 +134,8 @@ beforeAll(async () => {
   t = await createTestApp(
     {
       TRAP_FORWARD_NETWORKS: 'any',
+      // the test's managers listen on loopback: the tenants' devices live there
+      OUTBOUND_NETWORKS: '127.0.0.0/8',
       SNMP_TRAP_HOST: '127.0.0.1',
       SNMP_TRAP_DEDUPE_MS: '1500',
       SNMP_TRAP_RATE_PER_SOURCE: '20',

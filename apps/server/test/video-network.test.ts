@@ -73,6 +73,7 @@ describe('stream failures', () => {
       DATA_DIR: dir,
       CAPTCHA_FIXED_ANSWER: CAPTCHA,
       LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+      OUTBOUND_NETWORKS: '127.0.0.0/8',
     });
     process.env.VIDEO_STREAM_NETWORKS = 'any';
     const { app, handles } = await buildApp({ config, database, logger: { level: 'debug', stream } });

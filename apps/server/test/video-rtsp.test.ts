@@ -19,7 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'video-rtsp-'));
   // A lab setting: camera URLs may reach loopback (the default refuses it, see video.test.ts).
   process.env.VIDEO_STREAM_NETWORKS = 'any';
-  t = await createTestApp({ DATA_DIR: dir });
+  t = await createTestApp({ DATA_DIR: dir, OUTBOUND_NETWORKS: '127.0.0.0/8' });
   delete process.env.VIDEO_STREAM_NETWORKS;
   admin = await t.login('customeradmin');
   const clip = await ensureTestClip(join(dir, 'clip.mp4'), { width: 320, height: 240 });

@@ -85,6 +85,7 @@ export const DEVICE_OPS_MESSAGES = {
   noStream: 'This device declares no RTSP stream to probe',
   hostRefused: 'The device host is not an address diagnostics may reach',
   hostUnresolved: 'The device host does not resolve',
+  hostOutsideNetworks: "The device host is outside the networks this organisation's devices may use (a system administrator sets them)",
   deviceUnknown: 'Device not found',
   siteUnknown: 'Site not found',
   runUnknown: 'Diagnostic run not found',

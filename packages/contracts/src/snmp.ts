@@ -68,6 +68,7 @@ export const TRAP_MESSAGES = {
   privKeyRequired: 'Privacy key (at least 8 characters) is required for authPriv',
   informV1: 'SNMP v1 has no informs: choose trap',
   hostNotAllowed: 'This host may not receive traps from this server (loopback, link-local, metadata or this machine)',
+  hostOutsideNetworks: "This host is outside the networks this organisation's devices may use (a system administrator sets them)",
   hostUnresolved: 'Host does not resolve',
   destinationsRequired: 'Choose at least one destination',
   varbindPair: 'Give both the varbind OID and its value, or neither',

@@ -134,3 +134,38 @@ export const systemAlertListSchema = z.array(systemAlertSchema);
 export const systemAlertCreateSchema = z.object({
   message: z.string().trim().min(1, 'Message is required').max(250, 'Please use maximum 250 characters'),
 });
+
+export const OUTBOUND_NETWORKS_LIMITS = { entries: 100, entryLength: 50 } as const;
+export const OUTBOUND_NETWORKS_MESSAGES = {
+  entry: 'Each network is `public`, an address such as 192.0.2.7 or a CIDR such as 10.1.0.0/16',
+  tooMany: `Please list at most ${OUTBOUND_NETWORKS_LIMITS.entries} networks`,
+  invalid: (entry: string) => `${entry} is not \`public\`, an address or a CIDR such as 10.1.0.0/16`,
+} as const;
+
+/**
+ * The networks a tenant's devices may be dialled in (diagnostics, camera streams, SNMP, trap destinations), set by
+ * the system administrator: `public` for every public address, and addresses or CIDRs of site networks.
+ */
+export const outboundNetworksSchema = z.object({
+  /** The tenant's own list; null: the install's default. */
+  networks: z.array(z.string()).nullable(),
+  /** The install's default (OUTBOUND_NETWORKS). */
+  installDefault: z.array(z.string()),
+});
+export type OutboundNetworksAnswer = z.infer<typeof outboundNetworksSchema>;
+
+export const outboundNetworksUpdateSchema = z.strictObject({
+  networks: z
+    .array(
+      z
+        .string({ message: OUTBOUND_NETWORKS_MESSAGES.entry })
+        .trim()
+        .min(1, OUTBOUND_NETWORKS_MESSAGES.entry)
+        .max(OUTBOUND_NETWORKS_LIMITS.entryLength, OUTBOUND_NETWORKS_MESSAGES.entry)
+        .regex(/^(public|[0-9A-Fa-f:.]+(\/\d{1,3})?)$/, OUTBOUND_NETWORKS_MESSAGES.entry),
+      { message: OUTBOUND_NETWORKS_MESSAGES.entry },
+    )
+    .max(OUTBOUND_NETWORKS_LIMITS.entries, OUTBOUND_NETWORKS_MESSAGES.tooMany)
+    .nullable(),
+});
+export type OutboundNetworksUpdate = z.infer<typeof outboundNetworksUpdateSchema>;

@@ -17,6 +17,8 @@ export interface TenantsTable {
   trap_relays: ColumnType<string[], string[] | undefined, string[]>;
   /** Devices on a simulated network (the demo): nothing is dialled at the addresses they declare. */
   simulated_network: Generated<boolean>;
+  /** Networks (CIDRs, or `public`) its devices may be dialled in, set by the system administrator; null: the install's default. */
+  outbound_networks: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   /** The tenant's own rate limits of device input (keys it set); null: the server's defaults. */
   device_rate_limits: ColumnType<Record<string, string | null> | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;

@@ -145,6 +145,11 @@ export const snmpTrapRelaySeeder: Seeder = {
 export const simulatedNetworkSeeder: Seeder = {
   name: 'simulated-network',
   async run({ db, tenantId }) {
-    await db.updateTable('tenants').set({ simulated_network: true }).where('id', '=', tenantId).execute();
+    // loopback only: the simulator answers for the demo's devices and nothing meant for them leaves the machine
+    await db
+      .updateTable('tenants')
+      .set({ simulated_network: true, outbound_networks: ['127.0.0.0/8', '::1'] })
+      .where('id', '=', tenantId)
+      .execute();
   },
 };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { createSimulatedNetworks } from '../../platform/simulated-network.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { TelemetryPort } from '../telemetry/index.ts';
@@ -25,6 +26,8 @@ export interface DeviceOpsPorts {
   telemetry: TelemetryPort;
   /** Diagnostic results go to tickets as comments. */
   tickets: DiagnosticTickets;
+  /** The networks each tenant's devices may be dialled in (set by the system administrator). */
+  outbound: OutboundNetworks;
   /** The cameras' RTSP URLs (the video module): the stream probe. */
   streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
 }

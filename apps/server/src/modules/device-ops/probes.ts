@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { isIP, Socket } from 'node:net';
 import snmp from 'net-snmp';
 import { probeStream } from '../../platform/ffmpeg/index.ts';
+import type { NetworkMatcher } from '../../platform/outbound-networks.ts';
 import { addressAllowed } from '../video/network.ts';
 import type { VideoSettings } from '../video/settings.ts';
 import { classifyStreamFailure, STREAM_FAILURES, type StreamFailure } from '../video/stream-failure.ts';
@@ -15,13 +16,15 @@ export type Emit = (line: string) => void;
 
 /**
  * Resolves a device's declared host and checks every address with the camera URLs' rules (loopback, link-local,
- * metadata, this machine's own addresses and embedded IPv4 forms are refused). The probe connects to the checked
+ * metadata, this machine's own addresses and embedded IPv4 forms are refused), then with the networks the tenant's
+ * devices may be in. The probe connects to the checked
  * address, never to the name again (no DNS rebinding between check and connect).
  */
 export async function checkHost(
   host: string,
   networks: Networks,
-): Promise<{ ok: true; address: string } | { ok: false; reason: 'refused' | 'unresolved' }> {
+  tenant: NetworkMatcher,
+): Promise<{ ok: true; address: string } | { ok: false; reason: 'refused' | 'unresolved' | 'outside' }> {
   const bare = host.trim().replace(/^\[|\]$/g, '');
   if (!bare || bare.length > 253 || !/^[A-Za-z0-9.:_-]+$/.test(bare)) return { ok: false, reason: 'refused' };
   let addresses: string[];
@@ -32,6 +35,7 @@ export async function checkHost(
   }
   if (addresses.length === 0) return { ok: false, reason: 'unresolved' };
   if (addresses.some((a) => !addressAllowed(a, networks))) return { ok: false, reason: 'refused' };
+  if (addresses.some((a) => !tenant.allows(a))) return { ok: false, reason: 'outside' };
   return { ok: true, address: addresses[0] as string };
 }
 

@@ -33,6 +33,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
+import type { NetworkMatcher, OutboundNetworks } from '../../platform/outbound-networks.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { seesAllSites, type Viewer } from '../sites/scope.ts';
 import type { IngestItem } from '../telemetry/ingest.ts';
@@ -63,6 +64,8 @@ export interface DeviceOpsDeps {
   streamUrls(tenantId: number, deviceIds: number[]): Promise<Map<number, string>>;
   /** Which addresses a device host may be (the camera URLs' setting). */
   networks: Networks;
+  /** The networks each tenant's devices may be dialled in (set by the system administrator). */
+  outbound: Pick<OutboundNetworks, 'of'>;
   /** Whether the tenant's devices are on a simulated network (the demo): the simulator answers, nothing is sent. */
   simulated(tenantId: number): Promise<boolean>;
 }
@@ -165,8 +168,15 @@ const toolsOf = (row: repo.OpsDeviceRow, stream: string | null): DiagnosticTool[
   'last-contact',
 ];
 
+const hostRefusal = (reason: 'refused' | 'unresolved' | 'outside') =>
+  reason === 'unresolved'
+    ? DEVICE_OPS_MESSAGES.hostUnresolved
+    : reason === 'outside'
+      ? DEVICE_OPS_MESSAGES.hostOutsideNetworks
+      : DEVICE_OPS_MESSAGES.hostRefused;
+
 /** Checks a stream URL with the camera URLs' rules: the URL ffprobe opens (pinned) and the address to connect to. */
-async function streamTarget(url: string, networks: Networks): Promise<StreamTarget> {
+async function streamTarget(url: string, networks: Networks, tenant: NetworkMatcher): Promise<StreamTarget> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -174,9 +184,9 @@ async function streamTarget(url: string, networks: Networks): Promise<StreamTarg
     throw badRequest(DEVICE_OPS_MESSAGES.noStream);
   }
   if (parsed.protocol !== 'rtsp:' && parsed.protocol !== 'rtsps:') throw badRequest(DEVICE_OPS_MESSAGES.noStream);
-  const [pinned, host] = await Promise.all([checkStreamUrl(url, networks), checkHost(parsed.hostname, networks)]);
-  if (!host.ok || !pinned.ok)
-    throw badRequest(!host.ok && host.reason === 'unresolved' ? DEVICE_OPS_MESSAGES.hostUnresolved : DEVICE_OPS_MESSAGES.hostRefused);
+  const [pinned, host] = await Promise.all([checkStreamUrl(url, networks, tenant), checkHost(parsed.hostname, networks, tenant)]);
+  if (!host.ok) throw badRequest(hostRefusal(host.reason));
+  if (!pinned.ok) throw badRequest(DEVICE_OPS_MESSAGES.hostRefused);
   return { url: pinned.pinned, address: host.address, port: Number(parsed.port) || (parsed.protocol === 'rtsps:' ? 322 : 554) };
 }
 
@@ -449,14 +459,13 @@ export function createDeviceOpsService(deps: DeviceOpsDeps) {
         const cameraUrl = device.type === 'CAMERA' ? (await deps.streamUrls(actor.tenantId, [device.id])).get(device.id) : undefined;
         const url = streamOf(device, cameraUrl);
         if (!url) throw badRequest(DEVICE_OPS_MESSAGES.noStream);
-        stream = await streamTarget(url, deps.networks);
+        stream = await streamTarget(url, deps.networks, await deps.outbound.of(actor.tenantId));
         target = scrubCredentials(url);
       } else if (input.tool !== 'last-contact') {
         const host = hostOf(device);
         if (!host) throw badRequest(DEVICE_OPS_MESSAGES.noHost);
-        const checked = await checkHost(host, deps.networks);
-        if (!checked.ok)
-          throw badRequest(checked.reason === 'refused' ? DEVICE_OPS_MESSAGES.hostRefused : DEVICE_OPS_MESSAGES.hostUnresolved);
+        const checked = await checkHost(host, deps.networks, await deps.outbound.of(actor.tenantId));
+        if (!checked.ok) throw badRequest(hostRefusal(checked.reason));
         address = checked.address;
         target = input.tool === 'tcp' ? `${host}:${input.port ?? 80}` : host;
       }

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { TRAP_MESSAGES, TRAP_OIDS } from '@sitewatch/contracts';
 import snmp from 'net-snmp';
+import type { NetworkMatcher, OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { addressAllowed } from '../video/network.ts';
 import { IP_ADDRESS_TYPE, type Trap, toNetSnmp, type WireVarbind } from './trap.ts';
 
@@ -39,6 +40,7 @@ export const outgoingOf = (trap: Trap): OutgoingTrap => ({
 type Session = ReturnType<typeof snmp.createSession>;
 
 interface Slot {
+  tenantId: number;
   revision: string;
   session: Session | null;
   denied: string | null;
@@ -49,10 +51,11 @@ interface Slot {
 const MAX_WAITING = 1000;
 const MAX_INFLIGHT_INFORMS = 500;
 
-/** Resolves the host and applies the outbound network rule (the same as camera URLs). */
+/** Resolves the host and applies the outbound network rule (the same as camera URLs) and the tenant's networks. */
 export async function checkTrapHost(
   host: string,
   networks: ForwardNetworks,
+  tenant: NetworkMatcher,
 ): Promise<{ ok: true; address: string } | { ok: false; reason: string }> {
   const bare = host.replace(/^\[|\]$/g, '');
   let addresses: string[];
@@ -63,6 +66,7 @@ export async function checkTrapHost(
   }
   if (addresses.length === 0) return { ok: false, reason: TRAP_MESSAGES.hostUnresolved };
   if (addresses.some((a) => !addressAllowed(a, networks))) return { ok: false, reason: TRAP_MESSAGES.hostNotAllowed };
+  if (addresses.some((a) => !tenant.allows(a))) return { ok: false, reason: TRAP_MESSAGES.hostOutsideNetworks };
   return { ok: true, address: addresses.find((a) => isIP(a) === 4) ?? (addresses[0] as string) };
 }
 
@@ -101,6 +105,8 @@ export interface ForwardOutcome {
  */
 export function createForwarder(opts: {
   networks: ForwardNetworks;
+  /** The networks each tenant's destinations may be in. */
+  outbound: Pick<OutboundNetworks, 'of'>;
   informTimeoutMs: number;
   onOutcome(outcome: ForwardOutcome): void;
   onDropped(destination: DestinationTarget, trap: OutgoingTrap, reason: string): void;
@@ -116,7 +122,7 @@ export function createForwarder(opts: {
   }
 
   async function open(dest: DestinationTarget, slot: Slot) {
-    const checked = await checkTrapHost(dest.host, opts.networks);
+    const checked = await checkTrapHost(dest.host, opts.networks, await opts.outbound.of(dest.tenantId));
     if (slot.revision !== dest.revision) return;
     if (!checked.ok) {
       slot.denied = checked.reason;
@@ -161,7 +167,7 @@ export function createForwarder(opts: {
     let slot = slots.get(dest.id);
     if (slot && slot.revision === dest.revision) return slot;
     if (slot) close(slot);
-    slot = { revision: dest.revision, session: null, denied: null, waiting: [], inflight: 0 };
+    slot = { tenantId: dest.tenantId, revision: dest.revision, session: null, denied: null, waiting: [], inflight: 0 };
     slots.set(dest.id, slot);
     const opening = slot;
     void open(dest, opening).catch((error: Error) => {
@@ -231,6 +237,14 @@ export function createForwarder(opts: {
       const slot = slots.get(id);
       if (slot) close(slot);
       slots.delete(id);
+    },
+    /** Closes a tenant's sessions (its networks changed): the next trap checks its destinations again. */
+    forgetTenant(tenantId: number) {
+      for (const [id, slot] of slots)
+        if (slot.tenantId === tenantId) {
+          close(slot);
+          slots.delete(id);
+        }
     },
     close() {
       for (const slot of slots.values()) close(slot);

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db.ts';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { createSimulatedNetworks } from '../../platform/simulated-network.ts';
 import type { ExternalAlarms } from '../alarms/index.ts';
 import type { DeviceRecords } from '../devices/index.ts';
@@ -23,6 +24,8 @@ const UNMATCHED_KEEP_DAYS = 30;
 
 export interface SnmpPorts {
   db: Db;
+  /** The networks each tenant's trap destinations may be in (set by the system administrator). */
+  outbound: OutboundNetworks;
   log: FastifyBaseLogger;
   clock: Clock;
   jobs: JobWorker;
@@ -61,6 +64,7 @@ export function createSnmpModule(ports: SnmpPorts): DomainModule<SnmpPort> {
 
   const forwarder = createForwarder({
     networks: settings.forwardNetworks,
+    outbound: ports.outbound,
     informTimeoutMs: settings.informTimeoutMs,
     onOutcome({ destination, trap, error, unacknowledged }) {
       if (!error) {
@@ -77,11 +81,14 @@ export function createSnmpModule(ports: SnmpPorts): DomainModule<SnmpPort> {
     },
   });
 
+  ports.outbound.onChange((tenantId) => forwarder.forgetTenant(tenantId));
+
   const service = createSnmpService({
     repo,
     sealer: createSealer(ports.secret),
     directory: ports.directory,
     networks: settings.forwardNetworks,
+    outbound: ports.outbound,
     changed: (tenantId) => pipeline?.invalidate(tenantId),
     credentialsChanged: () => void pipeline?.reloadCredentials(),
     removed: (id) => forwarder.forget(id),

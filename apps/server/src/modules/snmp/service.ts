@@ -19,6 +19,7 @@ import { type AuditOrigin, changedFields, writeActivity } from '../../platform/a
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { parseCidr } from '../../platform/cidr.ts';
 import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { checkTrapHost, type DestinationTarget, type ForwardNetworks } from './forwarder.ts';
 import type { FilterView, MappingView, ReceiverCredentials, TenantTrapConfig } from './receiver.ts';
@@ -53,6 +54,8 @@ export function createSnmpService(deps: {
   sealer: Sealer;
   directory: Pick<SiteDirectory, 'asset' | 'device' | 'visibleAssetIds'>;
   networks: ForwardNetworks;
+  /** The networks each tenant's destinations may be in (set by the system administrator). */
+  outbound: Pick<OutboundNetworks, 'of'>;
   /** A change through the API: the receiver drops its cached configuration of the tenant. */
   changed(tenantId: number): void;
   /** A destination was removed: its session closes. */
@@ -119,8 +122,12 @@ export function createSnmpService(deps: {
     }));
   }
 
-  async function destinationWrite(input: TrapDestinationInput, existing: DestinationRow | null): Promise<DestinationWrite> {
-    const checked = await checkTrapHost(input.host, deps.networks);
+  async function destinationWrite(
+    tenantId: number,
+    input: TrapDestinationInput,
+    existing: DestinationRow | null,
+  ): Promise<DestinationWrite> {
+    const checked = await checkTrapHost(input.host, deps.networks, await deps.outbound.of(tenantId));
     if (!checked.ok) throw badRequest(checked.reason);
     const keep = (given: string | null | undefined, stored: string | null) =>
       given !== undefined && given !== null && given !== '' ? sealer.seal(given) : stored;
@@ -361,7 +368,7 @@ export function createSnmpService(deps: {
     },
     async createDestination(actor: Actor, input: TrapDestinationInput) {
       need(actor, TRAP_PERMISSIONS.addDestination);
-      const row = await repo.insertDestination(actor.tenantId, await destinationWrite(input, null));
+      const row = await repo.insertDestination(actor.tenantId, await destinationWrite(actor.tenantId, input, null));
       deps.changed(actor.tenantId);
       return (await present(actor.tenantId, [row]))[0] as TrapDestination;
     },
@@ -369,7 +376,7 @@ export function createSnmpService(deps: {
       need(actor, TRAP_PERMISSIONS.changeDestination);
       const existing = await repo.destination(actor.tenantId, id);
       if (!existing) throw notFound(TRAP_MESSAGES.destinationUnknown);
-      const row = await repo.updateDestination(actor.tenantId, id, await destinationWrite(input, existing));
+      const row = await repo.updateDestination(actor.tenantId, id, await destinationWrite(actor.tenantId, input, existing));
       if (!row) throw notFound(TRAP_MESSAGES.destinationUnknown);
       deps.changed(actor.tenantId);
       return (await present(actor.tenantId, [row]))[0] as TrapDestination;

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db.ts';
 import type { DomainModule } from '../../platform/module.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { customerRoutes } from './routes.ts';
 import { type CustomerService, createCustomerService } from './service.ts';
 
@@ -11,8 +12,8 @@ export interface TenantSettingsPort {
 }
 
 /** Tenant settings (the customer of the platform, SPEC 2.1). */
-export function createTenantSettingsModule(ports: { db: Db }): DomainModule<TenantSettingsPort> {
-  const customers = createCustomerService(ports.db);
+export function createTenantSettingsModule(ports: { db: Db; outbound: OutboundNetworks }): DomainModule<TenantSettingsPort> {
+  const customers = createCustomerService(ports.db, ports.outbound);
   return {
     ports: { tenantSettings: customers },
     register(app) {

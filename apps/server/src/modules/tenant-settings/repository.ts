@@ -37,3 +37,9 @@ export const deactivateAlert = (db: Db, tenantId: number, id: number) =>
     .where('active', '=', true)
     .executeTakeFirst()
     .then((r) => Number(r.numUpdatedRows) > 0);
+
+export const outboundNetworksOf = async (db: Db, tenantId: number) =>
+  (await db.selectFrom('tenants').select('outbound_networks').where('id', '=', tenantId).executeTakeFirst())?.outbound_networks ?? null;
+
+export const saveOutboundNetworks = (db: Db, tenantId: number, networks: string[] | null) =>
+  db.updateTable('tenants').set({ outbound_networks: networks }).where('id', '=', tenantId).execute();

@@ -4,6 +4,8 @@ import {
   customerSettingsResponseSchema,
   customerSettingsUpdateSchema,
   idParamSchema,
+  outboundNetworksSchema,
+  outboundNetworksUpdateSchema,
   systemAlertCreateSchema,
   systemAlertListSchema,
   systemAlertSchema,
@@ -45,6 +47,20 @@ export function customerRoutes(app: FastifyInstance, opts: { customers: Customer
   );
   r.get('/app-version/', { config: { access: { public: true } }, schema: { tags, response: { 200: versionSchema } } }, async (request) =>
     customers.version(requireTenant(request).id),
+  );
+
+  r.get(
+    '/api/admin/outbound-networks/',
+    { preHandler: roleGuard('sysadmin'), schema: { tags, response: { 200: outboundNetworksSchema } } },
+    async (request) => customers.outboundNetworks(requireTenant(request).id),
+  );
+  r.put(
+    '/api/admin/outbound-networks/',
+    {
+      preHandler: roleGuard('sysadmin'),
+      schema: { tags, body: outboundNetworksUpdateSchema, response: { 200: outboundNetworksSchema } },
+    },
+    async (request) => customers.setOutboundNetworks(originOf(request), request.body.networks),
   );
 
   r.get('/notification/system-alerts/', { schema: { tags: ['notification'], response: { 200: systemAlertListSchema } } }, async (request) =>

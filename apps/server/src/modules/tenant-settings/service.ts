@@ -1,7 +1,13 @@
-import { type CustomerSettings, customerSettingsSchema } from '@sitewatch/contracts';
+import {
+  type CustomerSettings,
+  customerSettingsSchema,
+  OUTBOUND_NETWORKS_MESSAGES,
+  type OutboundNetworksAnswer,
+} from '@sitewatch/contracts';
 import { type AuditOrigin, changedFields, writeActivity } from '../../platform/audit.ts';
 import type { Db } from '../../platform/db.ts';
-import { notFound } from '../../platform/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import { invalidNetworkEntries, type OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { sharedResponse } from '../../platform/validation.ts';
 import * as repo from './repository.ts';
 
@@ -13,7 +19,7 @@ const TENANT_CACHE_MS = 5_000;
 
 type TenantRow = NonNullable<Awaited<ReturnType<typeof repo.findTenant>>>;
 
-export function createCustomerService(db: Db) {
+export function createCustomerService(db: Db, outbound: OutboundNetworks) {
   const cache = new Map<number, Entry>();
   type Entry = { tenant: TenantRow; settings: CustomerSettings; at: number; answers: Map<string, object> };
 
@@ -84,6 +90,27 @@ export function createCustomerService(db: Db) {
       });
       cache.delete(origin.tenantId);
       return next;
+    },
+    async outboundNetworks(tenantId: number): Promise<OutboundNetworksAnswer> {
+      return { networks: await repo.outboundNetworksOf(db, tenantId), installDefault: [...outbound.installDefault] };
+    },
+    /** The system administrator sets the networks the tenant's devices may be dialled in (null: the install's default). */
+    async setOutboundNetworks(origin: AuditOrigin, networks: string[] | null): Promise<OutboundNetworksAnswer> {
+      const list = networks === null ? null : [...new Set(networks)];
+      const invalid = list ? invalidNetworkEntries(list) : [];
+      if (invalid.length) throw badRequest(OUTBOUND_NETWORKS_MESSAGES.invalid(invalid[0] as string));
+      await db.transaction().execute(async (trx) => {
+        const before = await repo.outboundNetworksOf(trx, origin.tenantId);
+        await repo.saveOutboundNetworks(trx, origin.tenantId, list);
+        await writeActivity(trx, origin, {
+          action: 'outbound-networks.update',
+          object: { type: 'customer-settings', id: origin.tenantId },
+          before: { networks: before },
+          after: { networks: list },
+        });
+      });
+      outbound.changed(origin.tenantId);
+      return this.outboundNetworks(origin.tenantId);
     },
     alerts: (tenantId: number) => repo.listActiveAlerts(db, tenantId),
     addAlert: (origin: AuditOrigin, message: string) =>

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
 import type { Clock, DomainModule } from '../../platform/module.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import type { LiveSessionCheck } from '../../platform/push/sessions.ts';
 import type { AlarmTicketed } from '../alarms/index.ts';
 import type { DeviceRecords } from '../devices/index.ts';
@@ -33,6 +34,8 @@ const EXPIRY_QUEUE = 'video.clip-expiry';
 
 export interface VideoPorts {
   db: Db;
+  /** The networks each tenant's cameras may be dialled in (set by the system administrator). */
+  outbound: OutboundNetworks;
   config: Pick<Config, 'dataDir' | 'auth'>;
   jobs: JobWorker;
   log: FastifyBaseLogger;
@@ -80,7 +83,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
   const { db, config, jobs, log } = ports;
   const settings = loadVideoSettings();
   const paths = createVideoPaths(config.dataDir);
-  const recorder = createRecorder({ db, paths, settings, log });
+  const recorder = createRecorder({ db, paths, settings, log, outbound: ports.outbound });
   // The low-latency relay runs in the API process (ROLE=all|api): it reads the camera itself, only while watched.
   const simulatedStill = createClipStill(recorder.ensureClip);
   const relay = createLiveRelay({ settings, simulatedClip: recorder.ensureClip, log });
@@ -96,6 +99,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     db,
     paths,
     settings,
+    outbound: ports.outbound,
     directory: ports.directory,
     poke: () => void recorder.poke().catch((error) => log.error({ err: error }, 'recorder reconcile failed')),
     cameraChanged: (tenantId, camId) => relay.restart(`${tenantId}:${camId}`),

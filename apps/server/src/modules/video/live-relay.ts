@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import { missingToolsMessage, PROTOCOLS, rtspInput, spawnFfmpeg, videoTools } from '../../platform/ffmpeg/index.ts';
+import type { NetworkMatcher } from '../../platform/outbound-networks.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoSettings } from './settings.ts';
 import { classifyStreamFailure, scrubCredentials } from './stream-failure.ts';
@@ -20,6 +21,8 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 export interface LiveSource {
   simulated: boolean;
   streamUrl: string | null;
+  /** The networks the camera's tenant may dial. */
+  networks: NetworkMatcher;
 }
 
 export interface LiveViewer {
@@ -168,7 +171,7 @@ export function createLiveRelay(deps: { settings: VideoSettings; simulatedClip: 
       if (source.simulated) {
         input = ['-re', '-stream_loop', '-1', '-protocol_whitelist', PROTOCOLS.file, '-i', await deps.simulatedClip()];
       } else {
-        const checked = await checkStreamUrl(source.streamUrl ?? '', deps.settings.VIDEO_STREAM_NETWORKS);
+        const checked = await checkStreamUrl(source.streamUrl ?? '', deps.settings.VIDEO_STREAM_NETWORKS, source.networks);
         if (!checked.ok) throw new Error(checked.reason);
         input = ['-fflags', 'nobuffer', ...rtspInput(checked.pinned)];
       }

@@ -13,6 +13,7 @@ import {
   spawnFfmpeg,
   videoTools,
 } from '../../platform/ffmpeg/index.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import { checkStreamUrl } from './network.ts';
 import type { VideoPaths } from './paths.ts';
 import { DEFAULT_STORAGE_PATH } from './paths.ts';
@@ -94,10 +95,12 @@ export function createRecorder(deps: {
   paths: VideoPaths;
   settings: VideoSettings;
   log: Log;
+  /** The networks each tenant's cameras may be dialled in. */
+  outbound: Pick<OutboundNetworks, 'of'>;
   scanMs?: number;
   reconcileMs?: number;
 }) {
-  const { db, paths, settings, log } = deps;
+  const { db, paths, settings, log, outbound } = deps;
   const workers = new Map<string, Worker>();
   let clip: Promise<string> | null = null;
   let scanTimer: NodeJS.Timeout | null = null;
@@ -143,7 +146,7 @@ export function createRecorder(deps: {
       if (worker.simulated) {
         input = ['-re', '-stream_loop', '-1', '-protocol_whitelist', PROTOCOLS.file, '-i', await simulatedClip()];
       } else {
-        const checked = await checkStreamUrl(worker.streamUrl ?? '', settings.VIDEO_STREAM_NETWORKS);
+        const checked = await checkStreamUrl(worker.streamUrl ?? '', settings.VIDEO_STREAM_NETWORKS, await outbound.of(worker.tenantId));
         if (!checked.ok) throw new Error(checked.reason);
         input = rtspInput(checked.pinned);
       }

@@ -21,6 +21,7 @@ import type { Db } from '../../platform/db.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/errors.ts';
 import { cancelJob, enqueueJob } from '../../platform/jobs/queue.ts';
 import type { Clock } from '../../platform/module.ts';
+import type { OutboundNetworks } from '../../platform/outbound-networks.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import { createCameraTables } from './camera-tables.ts';
 import { inTableOrder, replaceCameraTables, tablesOfCameras } from './camera-tables-repository.ts';
@@ -46,6 +47,8 @@ export interface VideoServiceDeps {
   db: Db;
   paths: VideoPaths;
   settings: VideoSettings;
+  /** The networks each tenant's cameras may be dialled in. */
+  outbound: Pick<OutboundNetworks, 'of'>;
   directory: SiteDirectory;
   /** Asks the recorder (in this process, if it runs here) to re-read which cameras should run. */
   poke: () => void;
@@ -281,7 +284,7 @@ export function createVideoService(deps: VideoServiceDeps) {
     // Keep the stored URL (and its credentials) when the form sends back the redacted one unchanged.
     if (streamUrl && row?.stream_url && streamUrl === redactStreamUrl(row.stream_url)) streamUrl = row.stream_url;
     if (streamUrl) {
-      const checked = await checkStreamUrl(streamUrl, settings.VIDEO_STREAM_NETWORKS);
+      const checked = await checkStreamUrl(streamUrl, settings.VIDEO_STREAM_NETWORKS, await deps.outbound.of(auth.tenantId));
       if (!checked.ok) throw badRequest(checked.reason, 'stream_url_refused');
     }
     if (input.storageId !== null && !(await repo.findStorage(db, auth.tenantId, input.storageId)))
@@ -344,7 +347,8 @@ export function createVideoService(deps: VideoServiceDeps) {
   /** The source of the low-latency relay of a camera the caller may watch (the same checks as live-view). */
   async function liveSource(auth: AuthContext, camId: number) {
     const { row } = await configuredCamera(auth, camId);
-    return { key: `${auth.tenantId}:${camId}`, source: { simulated: row.simulated, streamUrl: row.stream_url } };
+    const networks = await deps.outbound.of(auth.tenantId);
+    return { key: `${auth.tenantId}:${camId}`, source: { simulated: row.simulated, streamUrl: row.stream_url, networks } };
   }
 
   async function stopLiveView(auth: AuthContext, camId: number) {
