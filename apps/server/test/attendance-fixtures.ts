@@ -36,7 +36,7 @@ const record: ObjectFixture = async (t) => {
       (async () => {
         const admin = await adminOf(t);
         const site = await makeSite(admin, { latitude: 12.97, longitude: 77.59 });
-        await admin.post('/api/attendance/check-out/', {});
+        await admin.post('/api/attendance/check-out/', { latitude: 12.97, longitude: 77.59 });
         const res = await admin.post('/api/attendance/check-in/', { assetId: site.id, latitude: 12.97, longitude: 77.59 });
         if (res.statusCode !== 201) throw new Error(`attendance fixture: ${res.statusCode} ${res.body}`);
         return res.json().id as number;

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AttendanceRecord, type DownloadJob, haversineMeters } from '@sitewatch/contracts';
+import {
+  ATTENDANCE_IMPOSSIBLE_KMH,
+  ATTENDANCE_MESSAGES,
+  type AttendanceRecord,
+  type DownloadJob,
+  haversineMeters,
+} from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteStills } from '../src/modules/attendance/index.ts';
 import { getTicket, history, raise, userId } from './helpdesk-fixtures.ts';
@@ -57,7 +63,8 @@ async function step(ms: number) {
 }
 
 const checkIn = (client: TestClient, body: Record<string, unknown>) => client.post('/api/attendance/check-in/', body);
-const checkOut = (client: TestClient, body: Record<string, unknown> = {}) => client.post('/api/attendance/check-out/', body);
+/** Check-out is fenced like check-in: by default at the Pune site's own coordinates. */
+const checkOut = (client: TestClient, body: Record<string, unknown> = SITE) => client.post('/api/attendance/check-out/', body);
 
 describe('geofenced check-in', () => {
   it('refuses a check-in outside the fence with the distance, the site and the radius', async () => {
@@ -246,7 +253,7 @@ describe('attendance management', () => {
     const missing = (await admin.get('/api/attendance/?state=missing')).json();
     expect(missing.totalCount).toBe(1);
     expect(missing.contents[0]).toMatchObject({ siteName: 'Far Depot', missingCheckOut: true });
-    expect((await checkOut(admin)).statusCode).toBe(200);
+    expect((await checkOut(admin, { latitude: 19.07, longitude: 72.87 })).statusCode).toBe(200);
   });
 
   it('sums hours per user per day', async () => {
@@ -294,5 +301,76 @@ describe('attendance management', () => {
   it('computes the great-circle distance', () => {
     expect(Math.round(haversineMeters(18.52, 73.85, north(18.52, 1000), 73.85))).toBe(1000);
     expect(Math.round(haversineMeters(0, 0, 0, 1) / 1000)).toBe(111);
+  });
+});
+
+describe("the phone's position is not trusted blindly", () => {
+  it('refuses a position whose reported accuracy is worse than the fence, at check-in and check-out', async () => {
+    const vague = await checkIn(field, { assetId: site.id, ...SITE, accuracy: 1500 });
+    expect(vague.statusCode).toBe(400);
+    expect(vague.json()).toMatchObject({
+      code: 'inaccurate_position',
+      detail: ATTENDANCE_MESSAGES.inaccurate(1500, 200),
+    });
+    expect((await checkIn(field, { assetId: site.id, ...SITE, accuracy: 200 })).statusCode).toBe(201);
+    const vagueOut = await checkOut(field, { ...SITE, accuracy: 201 });
+    expect(vagueOut.json()).toMatchObject({ code: 'inaccurate_position' });
+    expect((await checkOut(field, { ...SITE, accuracy: 20 })).statusCode).toBe(200);
+  });
+
+  it('fences check-out: 0,0 or a far position is refused, and a position is required', async () => {
+    expect((await checkIn(field, { assetId: site.id, ...SITE })).statusCode).toBe(201);
+    const nowhere = await checkOut(field, { latitude: 0, longitude: 0 });
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.json().code).toBe('outside_geofence');
+    expect(nowhere.json().detail).toMatch(/^You are \d+ m from Pune Depot; check-out is allowed within 200 m$/);
+    const none = await checkOut(field, {});
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain('allow location access');
+    expect((await field.get('/api/attendance/current/')).json().record).not.toBeNull();
+    const edge = await checkOut(field, { latitude: north(SITE.latitude, 150), longitude: SITE.longitude });
+    expect(edge.statusCode, edge.body).toBe(200);
+  });
+
+  it('flags a check-in no one could travel to in time from the previous check-out, for admins to see', async () => {
+    const mumbai = await makeSite(admin, { name: 'Mumbai Yard', latitude: 19.07, longitude: 72.87 });
+    await admin.post('/iotapp/user-assets/', { userId: fieldId, assetIds: [site.id, bare.id, mumbai.id] });
+    await step(10 * 60_000);
+    const jump = await checkIn(field, { assetId: mumbai.id, latitude: 19.07, longitude: 72.87 });
+    expect(jump.statusCode, jump.body).toBe(201);
+    const flagged = jump.json() as AttendanceRecord;
+    expect(flagged.impossibleTravel).toBe(true);
+    expect(flagged.travelKmh).toBeGreaterThan(ATTENDANCE_IMPOSSIBLE_KMH);
+    const listed = (await admin.get(`/api/attendance/?userId=${fieldId}&limit=1`)).json().contents[0] as AttendanceRecord;
+    expect(listed).toMatchObject({ id: flagged.id, impossibleTravel: true });
+    expect((await checkOut(field, { latitude: 19.07, longitude: 72.87 })).statusCode).toBe(200);
+    // three hours back to Pune (about 120 km): a drive, not flagged
+    await step(3 * 3600_000);
+    const back = await checkIn(field, { assetId: site.id, ...SITE });
+    expect(back.json()).toMatchObject({ impossibleTravel: false });
+    expect(back.json().travelKmh).toBeLessThan(ATTENDANCE_IMPOSSIBLE_KMH);
+    // a check-in at the same site as the last check-out implies no journey
+    expect((await checkOut(field)).statusCode).toBe(200);
+    expect((await checkIn(field, { assetId: site.id, ...SITE })).json()).toMatchObject({ travelKmh: null, impossibleTravel: false });
+    expect((await checkOut(field)).statusCode).toBe(200);
+  });
+
+  it('requires the camera snapshot of the site where the tenant asks for it', async () => {
+    expect((await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: true })).statusCode).toBe(200);
+    try {
+      const refused = await checkIn(field, { assetId: site.id, ...SITE });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'snapshot_required', detail: ATTENDANCE_MESSAGES.snapshotRequired('Pune Depot') });
+      expect((await field.get('/api/attendance/current/')).json().record).toBeNull();
+      camerasAt.add(site.id);
+      const res = await checkIn(field, { assetId: site.id, ...SITE });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().snapshot).toMatchObject({ state: 'stored', cameraLabel: 'CAM-GATE' });
+      expect((await field.get(`/api/attendance/${res.json().id}/snapshot/`)).rawPayload.equals(JPEG)).toBe(true);
+      expect((await checkOut(field)).statusCode).toBe(200);
+    } finally {
+      camerasAt.delete(site.id);
+      await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: false });
+    }
   });
 });

@@ -215,6 +215,22 @@ describe('route table', { timeout: 180_000 }, () => {
     const start = await otherSysadmin.request({ method: 'POST', url: '/api/admin/backups/', payload: {} });
     expect(start.statusCode).toBe(403);
   });
+
+  it("keeps a tenant's outbound networks to the system administrators of that tenant", async () => {
+    const url = '/api/admin/outbound-networks/';
+    for (const role of ['customeradmin', 'localadmin', 'customer'] as const) {
+      const client = await t.login(role);
+      expect((await client.get(url)).statusCode, role).toBe(403);
+      expect((await client.put(url, { networks: ['public'] })).statusCode, role).toBe(403);
+    }
+    const own = await t.login('sysadmin');
+    expect((await own.put(url, { networks: ['public', '10.9.0.0/16'] })).statusCode).toBe(200);
+    // another tenant's system administrator reads and writes their own tenant's list only
+    const other = await t.login('sysadmin', HOST_B);
+    expect((await other.get(url)).json().networks).toBeNull();
+    expect((await other.put(url, { networks: null })).statusCode).toBe(200);
+    expect((await own.get(url)).json().networks).toEqual(['public', '10.9.0.0/16']);
+  });
 });
 
 /** Every kind of device secret, each with a value no answer may carry. */

@@ -448,6 +448,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/outbound-networks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List outbound networks */
+        get: operations["getApiAdminOutboundNetworks"];
+        /** Replace outbound networks */
+        put: operations["putApiAdminOutboundNetworks"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notification/system-alerts/": {
         parameters: {
             query?: never;
@@ -7139,6 +7157,8 @@ export interface operations {
                             activityLogRetentionDays: number;
                             /** @default 200 */
                             attendanceGeofenceMeters: number;
+                            /** @default false */
+                            attendanceSnapshotRequired: boolean;
                             /** @default UTC */
                             timeZone: string;
                             /**
@@ -7305,6 +7325,7 @@ export interface operations {
                     registrationEmailDomains?: string[];
                     activityLogRetentionDays?: number;
                     attendanceGeofenceMeters?: number;
+                    attendanceSnapshotRequired?: boolean;
                     timeZone?: string;
                     treeNavigation?: {
                         /** @enum {string} */
@@ -7440,6 +7461,8 @@ export interface operations {
                             activityLogRetentionDays: number;
                             /** @default 200 */
                             attendanceGeofenceMeters: number;
+                            /** @default false */
+                            attendanceSnapshotRequired: boolean;
                             /** @default UTC */
                             timeZone: string;
                             /**
@@ -7594,6 +7617,154 @@ export interface operations {
             };
             /** @description Too many requests: retry after the Retry-After seconds */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiAdminOutboundNetworks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        networks: string[] | null;
+                        installDefault: string[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    putApiAdminOutboundNetworks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    networks: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        networks: string[] | null;
+                        installDefault: string[];
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflicts with the current state (a duplicate, or a change made meanwhile) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34290,6 +34461,8 @@ export interface operations {
                                 accuracy: number | null;
                             } | null;
                             distance: number;
+                            travelKmh: number | null;
+                            impossibleTravel: boolean;
                             hours: number | null;
                             missingCheckOut: boolean;
                             movedTicketIds: number[];
@@ -34383,6 +34556,8 @@ export interface operations {
                             accuracy: number | null;
                         } | null;
                         distance: number;
+                        travelKmh: number | null;
+                        impossibleTravel: boolean;
                         hours: number | null;
                         missingCheckOut: boolean;
                         movedTicketIds: number[];
@@ -34471,8 +34646,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    latitude?: number;
-                    longitude?: number;
+                    latitude: number;
+                    longitude: number;
                     accuracy?: number;
                 };
             };
@@ -34504,6 +34679,8 @@ export interface operations {
                             accuracy: number | null;
                         } | null;
                         distance: number;
+                        travelKmh: number | null;
+                        impossibleTravel: boolean;
                         hours: number | null;
                         missingCheckOut: boolean;
                         movedTicketIds: number[];
@@ -34627,6 +34804,8 @@ export interface operations {
                                 accuracy: number | null;
                             } | null;
                             distance: number;
+                            travelKmh: number | null;
+                            impossibleTravel: boolean;
                             hours: number | null;
                             missingCheckOut: boolean;
                             movedTicketIds: number[];
@@ -34812,6 +34991,8 @@ export interface operations {
                             accuracy: number | null;
                         } | null;
                         distance: number;
+                        travelKmh: number | null;
+                        impossibleTravel: boolean;
                         hours: number | null;
                         missingCheckOut: boolean;
                         movedTicketIds: number[];

@@ -12,6 +12,13 @@ export const ATTENDANCE_PERMISSIONS = { view: 'view_attendance', add: 'add_atten
   PermissionCodename
 >;
 export const ATTENDANCE_EXPORT_KIND = 'attendance';
+/** A check-in implying a faster journey from the user's previous position than this (km/h) is flagged. */
+export const ATTENDANCE_IMPOSSIBLE_KMH = 300;
+/** Below this distance (metres) from the previous position no speed is worked out (positions are approximate). */
+export const ATTENDANCE_TRAVEL_MIN_METERS = 1000;
+/** Shown to administrators where the fence is set and check-ins are reviewed. */
+export const ATTENDANCE_TRUST_NOTE =
+  'The geofence relies on the position the phone reports. A phone can be made to report a false position, so a check-in inside the fence is not proof of presence: look at flagged records and the site snapshot.';
 
 export const ATTENDANCE_MESSAGES = {
   outside: (distance: number, site: string, radius: number) => `You are ${distance} m from ${site}; check-in is allowed within ${radius} m`,
@@ -27,6 +34,12 @@ export const ATTENDANCE_MESSAGES = {
   accuracy: 'Accuracy must be between 0 and 100000 metres',
   dateOrder: 'Please choose an end date greater than the start date',
   noSnapshot: 'No snapshot was taken for this check-in.',
+  inaccurate: (accuracy: number, radius: number) =>
+    `Your position is only accurate to ${accuracy} m, more than the ${radius} m geofence. Wait for a better location fix (outdoors, with location services on) and try again.`,
+  outsideCheckOut: (distance: number, site: string, radius: number) =>
+    `You are ${distance} m from ${site}; check-out is allowed within ${radius} m`,
+  snapshotRequired: (site: string) =>
+    `Check-in here needs a camera snapshot of ${site}, and its cameras have no picture now. Ask an administrator to check the site's cameras.`,
 } as const;
 
 const latitude = z
@@ -49,8 +62,8 @@ export const attendanceCheckInSchema = z.strictObject({
 export type AttendanceCheckIn = z.infer<typeof attendanceCheckInSchema>;
 
 export const attendanceCheckOutSchema = z.strictObject({
-  latitude: latitude.optional(),
-  longitude: longitude.optional(),
+  latitude,
+  longitude,
   accuracy: accuracy.optional(),
 });
 export type AttendanceCheckOut = z.infer<typeof attendanceCheckOutSchema>;
@@ -72,6 +85,10 @@ export const attendanceRecordSchema = z.object({
   checkOut: positionSchema.nullable(),
   /** Metres from the site's coordinates at check-in. */
   distance: z.number().int(),
+  /** The speed (km/h) implied from the user's previous check-in or check-out; null when close by or the first. */
+  travelKmh: z.number().nullable(),
+  /** travelKmh above ATTENDANCE_IMPOSSIBLE_KMH: no one travels that fast between two check-ins. */
+  impossibleTravel: z.boolean(),
   /** Worked hours of a closed record. */
   hours: z.number().nullable(),
   /** Open beyond ATTENDANCE_MISSING_AFTER_HOURS. */

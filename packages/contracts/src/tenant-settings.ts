@@ -98,6 +98,8 @@ export const customerSettingsSchema = z.object({
   activityLogRetentionDays: z.number().int().min(30).max(3650).default(365),
   /** Attendance: how far from a site's coordinates (metres) a check-in is accepted. */
   attendanceGeofenceMeters: z.number().int().min(10).max(10_000).default(200),
+  /** Attendance: a check-in needs a camera snapshot of the site (refused while its cameras have no picture). */
+  attendanceSnapshotRequired: z.boolean().default(false),
   /** The tenant's IANA time zone: times in exported spreadsheets and PDFs are its local times. */
   timeZone: timeZoneSchema.default('UTC'),
   /** SPEC 2.13: the asset tree's right-click navigation entries. */

@@ -23,8 +23,8 @@ export interface AttendancePorts {
   /** Sites: their coordinates and who sees them. */
   directory: SiteDirectory;
   users: UserDirectory;
-  /** The tenant's geofence radius. */
-  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters'>>;
+  /** The tenant's geofence radius, and whether a check-in needs a camera snapshot. */
+  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters' | 'attendanceSnapshotRequired'>>;
   /** The helpdesk's ticket service: a check-in moves the caller's open tickets at the site to INPROGRESS. */
   tickets: AttendanceTickets;
   /** The video module's stills of a site's cameras. */

@@ -61,6 +61,18 @@ export const recordsAfter = (db: Db, scope: AttendanceScope, q: AttendanceQuery,
 export const findRecord = (db: Db, tenantId: number, id: number) =>
   db.selectFrom('attendance_records').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 
+/** The user's latest record (open or closed): where and when they were last seen. */
+export const latestRecordOf = (db: Db, tenantId: number, userId: number) =>
+  db
+    .selectFrom('attendance_records')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .orderBy('check_in_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
 export const openRecordOf = (db: Db, tenantId: number, userId: number) =>
   db
     .selectFrom('attendance_records')
@@ -80,6 +92,7 @@ export interface NewRecord {
   longitude: number;
   accuracy: number | null;
   distance: number;
+  travelKmh: number | null;
 }
 
 /** Inserts the check-in; null when the user already has an open record (the partial unique index decides). */
@@ -96,6 +109,7 @@ export const insertRecord = (db: Db, r: NewRecord) =>
       check_in_lng: r.longitude,
       check_in_accuracy: r.accuracy,
       distance_m: r.distance,
+      travel_kmh: r.travelKmh,
       snapshot_state: 'pending',
       created_at: r.at,
       updated_at: r.at,

@@ -1,7 +1,9 @@
 import {
+  ATTENDANCE_IMPOSSIBLE_KMH,
   ATTENDANCE_MESSAGES,
   ATTENDANCE_MISSING_AFTER_HOURS,
   ATTENDANCE_PERMISSIONS,
+  ATTENDANCE_TRAVEL_MIN_METERS,
   type AttendanceCheckIn,
   type AttendanceCheckOut,
   type AttendanceHoursQuery,
@@ -59,7 +61,7 @@ export interface AttendanceDeps {
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   directory: Pick<SiteDirectory, 'asset' | 'visibleAssetIds'>;
   users: Pick<UserDirectory, 'byIds'>;
-  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters'>>;
+  settings(tenantId: number): Promise<Pick<CustomerSettings, 'attendanceGeofenceMeters' | 'attendanceSnapshotRequired'>>;
   tickets: AttendanceTickets;
   stills: SiteStills;
   blobs: BlobStore;
@@ -68,6 +70,29 @@ export interface AttendanceDeps {
 }
 
 const OPEN_STATUSES = ['OPEN', 'RE-OPENED'];
+type Still = NonNullable<Awaited<ReturnType<SiteStills['siteStill']>>>;
+
+/**
+ * The speed (km/h) of the journey from the user's previous position (their last check-out, or check-in) to this
+ * check-in; null for the first record or a nearby one (a position is only approximate).
+ */
+function travelKmh(previous: repo.AttendanceRow | undefined, at: Date, latitude: number, longitude: number): number | null {
+  if (!previous) return null;
+  const out = previous.check_out_at !== null && previous.check_out_lat !== null && previous.check_out_lng !== null;
+  const [lat, lng, when] = out
+    ? [previous.check_out_lat as number, previous.check_out_lng as number, new Date(previous.check_out_at as Date)]
+    : [previous.check_in_lat, previous.check_in_lng, new Date(previous.check_in_at)];
+  const meters = haversineMeters(lat, lng, latitude, longitude);
+  if (meters < ATTENDANCE_TRAVEL_MIN_METERS) return null;
+  const hours = Math.max(1000, at.getTime() - when.getTime()) / 3600_000;
+  return Math.round(meters / 1000 / hours);
+}
+
+/** A reported accuracy (metres) worse than the fence: the position could be anywhere in a wider circle. */
+function refuseInaccurate(accuracy: number | undefined, radius: number) {
+  if (accuracy !== undefined && accuracy > radius)
+    throw badRequest(ATTENDANCE_MESSAGES.inaccurate(Math.round(accuracy), radius), 'inaccurate_position');
+}
 const hasCoordinates = (lat: number | null, lng: number | null): boolean =>
   lat !== null && lng !== null && Number.isFinite(lat) && Number.isFinite(lng) && !(lat === 0 && lng === 0);
 
@@ -117,6 +142,8 @@ export function createAttendanceService(deps: AttendanceDeps) {
             ? { latitude: r.check_out_lat, longitude: r.check_out_lng, accuracy: r.check_out_accuracy }
             : null,
         distance: r.distance_m,
+        travelKmh: r.travel_kmh,
+        impossibleTravel: r.travel_kmh !== null && r.travel_kmh > ATTENDANCE_IMPOSSIBLE_KMH,
         hours: outAt ? Math.round(((outAt.getTime() - inAt.getTime()) / 3600_000) * 100) / 100 : null,
         missingCheckOut: !outAt && inAt.getTime() < cutoff,
         movedTicketIds: r.moved_ticket_ids ?? [],
@@ -167,6 +194,18 @@ export function createAttendanceService(deps: AttendanceDeps) {
     return moved;
   }
 
+  /** Stores a still as the record's snapshot (or marks it unavailable when the camera had no picture). */
+  async function storeStill(tenantId: number, recordId: number, still: Still) {
+    if (!still.image) {
+      await repo.setSnapshot(db, tenantId, recordId, { state: 'unavailable', camera: still.label });
+      return { snapshot_state: 'unavailable', snapshot_camera: still.label };
+    }
+    const key = blobKey('attendance', tenantId, `${recordId}.jpg`);
+    await deps.blobs.put(key, still.image);
+    await repo.setSnapshot(db, tenantId, recordId, { state: 'stored', key, at: still.takenAt, camera: still.label });
+    return { snapshot_state: 'stored', snapshot_key: key, snapshot_at: still.takenAt, snapshot_camera: still.label };
+  }
+
   return {
     async current(actor: Actor) {
       if (!may(actor, ATTENDANCE_PERMISSIONS.add) && !may(actor, ATTENDANCE_PERMISSIONS.view)) throw forbidden();
@@ -185,8 +224,14 @@ export function createAttendanceService(deps: AttendanceDeps) {
       if (!hasCoordinates(site.latitude, site.longitude))
         throw badRequest(ATTENDANCE_MESSAGES.noCoordinates(site.name), 'site_without_location');
       const radius = settings.attendanceGeofenceMeters;
+      refuseInaccurate(input.accuracy, radius);
       const distance = Math.round(haversineMeters(input.latitude, input.longitude, site.latitude as number, site.longitude as number));
       if (distance > radius) throw badRequest(ATTENDANCE_MESSAGES.outside(distance, site.name, radius), 'outside_geofence');
+      let still: Still | null = null;
+      if (settings.attendanceSnapshotRequired) {
+        still = await deps.stills.siteStill(actor.tenantId, site.id);
+        if (!still?.image) throw badRequest(ATTENDANCE_MESSAGES.snapshotRequired(site.name), 'snapshot_required');
+      }
       let named: { id: number; status: string } | null = null;
       if (input.ticketId !== undefined) {
         const ticket = await deps.tickets.brief(actor, input.ticketId);
@@ -194,6 +239,8 @@ export function createAttendanceService(deps: AttendanceDeps) {
         named = ticket.assignedTo === actor.userId ? { id: ticket.id, status: ticket.status } : null;
       }
       const at = deps.clock.now();
+      const previous = await repo.latestRecordOf(db, actor.tenantId, actor.userId);
+      const travel = travelKmh(previous, at, input.latitude, input.longitude);
       const row = await db.transaction().execute(async (trx) => {
         const inserted = await repo.insertRecord(trx, {
           tenantId: actor.tenantId,
@@ -205,13 +252,15 @@ export function createAttendanceService(deps: AttendanceDeps) {
           longitude: input.longitude,
           accuracy: input.accuracy ?? null,
           distance,
+          travelKmh: travel,
         });
         if (!inserted) return null;
-        await enqueueJob(trx, { tenantId: actor.tenantId, queue: SNAPSHOT_QUEUE, payload: { recordId: inserted.id }, maxAttempts: 2 });
+        if (!still)
+          await enqueueJob(trx, { tenantId: actor.tenantId, queue: SNAPSHOT_QUEUE, payload: { recordId: inserted.id }, maxAttempts: 2 });
         await writeActivity(trx, origin, {
           action: 'attendance.check-in',
           object: { type: 'attendance', id: inserted.id },
-          after: { site: site.name, distance, ticketId: input.ticketId ?? null },
+          after: { site: site.name, distance, ticketId: input.ticketId ?? null, travelKmh: travel },
         });
         return inserted;
       });
@@ -221,6 +270,7 @@ export function createAttendanceService(deps: AttendanceDeps) {
         const where = open ? await deps.directory.asset(actor.tenantId, open.asset_id) : null;
         throw conflict(ATTENDANCE_MESSAGES.alreadyIn(where?.name ?? 'another site'), 'already_checked_in');
       }
+      if (still) Object.assign(row, await storeStill(actor.tenantId, row.id, still));
       try {
         if (named !== null || input.ticketId === undefined) {
           const moved = await startTickets(actor, site.id, named, origin);
@@ -242,15 +292,21 @@ export function createAttendanceService(deps: AttendanceDeps) {
       const at = deps.clock.now();
       const current = await repo.openRecordOf(db, actor.tenantId, actor.userId);
       if (!current) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
-      const site = await deps.directory.asset(actor.tenantId, current.asset_id);
+      const [site, settings] = await Promise.all([deps.directory.asset(actor.tenantId, current.asset_id), deps.settings(actor.tenantId)]);
+      // the same fence as check-in, where the site still has a location
+      if (site && hasCoordinates(site.latitude, site.longitude)) {
+        const radius = settings.attendanceGeofenceMeters;
+        refuseInaccurate(input.accuracy, radius);
+        const distance = Math.round(haversineMeters(input.latitude, input.longitude, site.latitude as number, site.longitude as number));
+        if (distance > radius) throw badRequest(ATTENDANCE_MESSAGES.outsideCheckOut(distance, site.name, radius), 'outside_geofence');
+      }
       const row = await db.transaction().execute(async (trx) => {
         const open = await repo.openRecordOf(trx, actor.tenantId, actor.userId);
         if (!open) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
-        const hasPosition = input.latitude !== undefined && input.longitude !== undefined;
         const closed = await repo.closeRecord(trx, actor.tenantId, open.id, at, {
-          latitude: hasPosition ? (input.latitude as number) : null,
-          longitude: hasPosition ? (input.longitude as number) : null,
-          accuracy: hasPosition ? (input.accuracy ?? null) : null,
+          latitude: input.latitude,
+          longitude: input.longitude,
+          accuracy: input.accuracy ?? null,
         });
         if (!closed) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
         const hours = Math.round(((at.getTime() - new Date(closed.check_in_at).getTime()) / 3600_000) * 100) / 100;
@@ -345,13 +401,8 @@ export function createAttendanceService(deps: AttendanceDeps) {
         if (!still) {
           state = 'none';
           await repo.setSnapshot(db, tenantId, recordId, { state });
-        } else if (!still.image) {
-          await repo.setSnapshot(db, tenantId, recordId, { state, camera: still.label });
         } else {
-          const key = blobKey('attendance', tenantId, `${recordId}.jpg`);
-          await deps.blobs.put(key, still.image);
-          state = 'stored';
-          await repo.setSnapshot(db, tenantId, recordId, { state, key, at: still.takenAt, camera: still.label });
+          state = (await storeStill(tenantId, recordId, still)).snapshot_state as 'stored' | 'unavailable';
         }
       } catch (error) {
         deps.log.warn({ err: error, recordId }, 'attendance snapshot failed');

@@ -15,6 +15,7 @@ export interface AttendanceRecordsTable {
   check_in_lng: number;
   check_in_accuracy: number | null;
   distance_m: number;
+  travel_kmh: ColumnType<number | null, number | null | undefined, number | null>;
   check_out_at: NullableTime;
   check_out_lat: number | null;
   check_out_lng: number | null;

@@ -7,14 +7,15 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { AdministratorRightsPanel } from './AdministratorRightsPanel.tsx';
 import { useBackups } from './api.ts';
 import { BackupsPanel } from './BackupsPanel.tsx';
+import { OutboundNetworksPanel } from './OutboundNetworksPanel.tsx';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { SystemAlertsPanel } from './SystemAlertsPanel.tsx';
 
-type TabKey = 'outbox' | 'alerts' | 'rights' | 'backups';
+type TabKey = 'outbox' | 'alerts' | 'rights' | 'networks' | 'backups';
 
 /**
- * /app-admin (system admin): the SMS outbox, the system alerts, restoring the administrators' rights, and the
- * installation's backups (shown to the system
+ * /app-admin (system admin): the SMS outbox, the system alerts, restoring the administrators' rights, the networks
+ * the organisation's devices may be reached in, and the installation's backups (shown to the system
  * administrators of the installation's own tenant only). The tab is in the address (?tab=).
  */
 export function AppAdminPage() {
@@ -23,7 +24,8 @@ export function AppAdminPage() {
   const backups = useBackups();
   const withBackups = backups.data?.available === true;
   const asked = params.get('tab');
-  const tab: TabKey = asked === 'alerts' || asked === 'rights' ? asked : asked === 'backups' && withBackups ? 'backups' : 'outbox';
+  const tab: TabKey =
+    asked === 'alerts' || asked === 'rights' || asked === 'networks' ? asked : asked === 'backups' && withBackups ? 'backups' : 'outbox';
   return (
     <Box data-testid="app-admin-page">
       <PageHeader title={t('admin.title')} />
@@ -38,6 +40,13 @@ export function AppAdminPage() {
         <Tab value="outbox" label={t('admin.outbox')} id="admin-tab-outbox" aria-controls="admin-panel-outbox" data-testid="tab-outbox" />
         <Tab value="alerts" label={t('admin.alerts')} id="admin-tab-alerts" aria-controls="admin-panel-alerts" data-testid="tab-alerts" />
         <Tab value="rights" label={t('admin.rights')} id="admin-tab-rights" aria-controls="admin-panel-rights" data-testid="tab-rights" />
+        <Tab
+          value="networks"
+          label="Device networks"
+          id="admin-tab-networks"
+          aria-controls="admin-panel-networks"
+          data-testid="tab-networks"
+        />
         {withBackups && (
           <Tab
             value="backups"
@@ -55,6 +64,8 @@ export function AppAdminPage() {
           <SystemAlertsPanel />
         ) : tab === 'rights' ? (
           <AdministratorRightsPanel />
+        ) : tab === 'networks' ? (
+          <OutboundNetworksPanel />
         ) : (
           <BackupsPanel backups={backups} />
         )}

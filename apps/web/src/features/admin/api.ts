@@ -1,4 +1,4 @@
-import type { AdministratorRightsRestored, BackupList, BackupStarted } from '@sitewatch/contracts';
+import type { AdministratorRightsRestored, BackupList, BackupStarted, OutboundNetworksAnswer } from '@sitewatch/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { adminKeys } from './keys.ts';
@@ -52,5 +52,23 @@ export function useRestoreAdministratorRights() {
       api.post('/api/admin/administrator-rights/restore/', undefined, { toast: false }) as Promise<AdministratorRightsRestored>,
     // the caller's own rights may have grown: the profile and every screen built on it load again
     onSuccess: () => client.invalidateQueries(),
+  });
+}
+
+/** GET /api/admin/outbound-networks/ (system admin): the networks the tenant's devices may be dialled in. */
+export function useOutboundNetworks() {
+  return useQuery({
+    queryKey: adminKeys.outboundNetworks,
+    queryFn: (): Promise<OutboundNetworksAnswer> => api.get('/api/admin/outbound-networks/'),
+  });
+}
+
+/** PUT /api/admin/outbound-networks/: the tenant's own list, or null for the install's default. */
+export function useSaveOutboundNetworks() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (networks: string[] | null) =>
+      api.put('/api/admin/outbound-networks/', { networks }, { toast: false }) as Promise<OutboundNetworksAnswer>,
+    onSuccess: (saved) => client.setQueryData(adminKeys.outboundNetworks, saved),
   });
 }

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -6,9 +7,16 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data-grid';
-import { ATTENDANCE_EXPORT_KIND, ATTENDANCE_PERMISSIONS, type AttendanceRecord } from '@sitewatch/contracts/attendance';
+import {
+  ATTENDANCE_EXPORT_KIND,
+  ATTENDANCE_IMPOSSIBLE_KMH,
+  ATTENDANCE_PERMISSIONS,
+  ATTENDANCE_TRUST_NOTE,
+  type AttendanceRecord,
+} from '@sitewatch/contracts/attendance';
 import { useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -79,6 +87,22 @@ export function AttendanceManagementPage() {
     { field: 'hours', headerName: 'Hours', width: 80, valueFormatter: (v: number | null) => (v === null ? '' : String(v)) },
     { field: 'distance', headerName: 'Distance', width: 95, valueFormatter: (v: number) => `${v} m` },
     {
+      field: 'impossibleTravel',
+      headerName: 'Travel',
+      width: 150,
+      sortable: false,
+      renderCell: (p) =>
+        p.row.impossibleTravel ? (
+          <Tooltip
+            title={`${p.row.travelKmh} km/h from this user's previous check-in or check-out: faster than ${ATTENDANCE_IMPOSSIBLE_KMH} km/h, which no one travels between sites. The phone's position may be false.`}
+          >
+            <Chip size="small" color="warning" label="Impossible travel" data-testid="attendance-travel-flag" tabIndex={0} />
+          </Tooltip>
+        ) : (
+          ''
+        ),
+    },
+    {
       field: 'ticketId',
       headerName: 'Ticket',
       width: 90,
@@ -117,6 +141,9 @@ export function AttendanceManagementPage() {
           </Button>
         }
       />
+      <Alert severity="info" sx={{ mb: 2 }} data-testid="attendance-trust-note">
+        {ATTENDANCE_TRUST_NOTE}
+      </Alert>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
         <Box sx={{ minWidth: 220, flex: 1 }}>
           <UserPicker label="User" size="small" value={user} onChange={setUser} data-testid="attendance-user" />
@@ -213,7 +240,7 @@ export function AttendanceManagementPage() {
             disableColumnMenu
             disableColumnSorting
             disableRowSelectionOnClick
-            sx={{ minWidth: 900 }}
+            sx={{ minWidth: 1050 }}
           />
         </Box>
       )}

@@ -72,10 +72,11 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
   async function doCheckOut() {
     setError(null);
     setPhase('locating');
-    const position = await locate().catch(() => null);
-    setPhase('sending');
     try {
-      await checkOut.mutateAsync(position ?? {});
+      // check-out is fenced like check-in: the position is needed
+      const position = await locate();
+      setPhase('sending');
+      await checkOut.mutateAsync(position);
       toast.success('Checked out');
     } catch (e) {
       setError(messageOf(e, 'Check-out failed. Try again.'));

@@ -12,6 +12,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { ATTENDANCE_TRUST_NOTE } from '@sitewatch/contracts/attendance';
 import { COMMON_MESSAGES } from '@sitewatch/contracts/messages';
 import { isCustomerAdmin, ROLE_LABELS, ROLES, type Role } from '@sitewatch/contracts/roles';
 import type { CustomerSettings } from '@sitewatch/contracts/tenant-settings';
@@ -168,6 +169,15 @@ function SettingsForm({ settings }: { settings: CustomerSettings }) {
           slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'settings-geofence' } }}
           sx={{ maxWidth: 320 }}
         />
+        <FormControlLabel
+          control={<Switch checked={values.snapshotRequired ?? false} onChange={(e) => set('snapshotRequired', e.target.checked)} />}
+          label="Check-in needs a camera snapshot of the site"
+          data-testid="settings-snapshot-required"
+          sx={{ display: 'block', mt: 1 }}
+        />
+        <Alert severity="info" sx={{ mt: 1 }} data-testid="settings-geofence-note">
+          {ATTENDANCE_TRUST_NOTE}
+        </Alert>
       </Section>
       <Section title={t('settings.display')}>
         <FormGroup>

@@ -15,6 +15,8 @@ export interface EditableSettings {
   treeNavigation: TreeNavigationEntry[];
   /** Attendance: how far from a site a check-in is accepted, in metres (as typed). */
   geofenceMeters?: string;
+  /** Attendance: a check-in needs a camera snapshot of the site. */
+  snapshotRequired?: boolean;
 }
 
 export function editableOf(s: CustomerSettings): EditableSettings {
@@ -29,6 +31,7 @@ export function editableOf(s: CustomerSettings): EditableSettings {
     mfaRequiredRoles: [...(s.mfaRequiredRoles ?? [])],
     treeNavigation: (s.treeNavigation ?? DEFAULT_TREE_NAVIGATION).map((e) => ({ ...e })),
     geofenceMeters: String(s.attendanceGeofenceMeters ?? 200),
+    snapshotRequired: s.attendanceSnapshotRequired ?? false,
   };
 }
 
@@ -45,6 +48,7 @@ export function settingsPatch(v: EditableSettings): Partial<CustomerSettings> {
     livePopup: v.livePopup,
     mfaRequiredRoles: v.mfaRequiredRoles,
     ...(v.geofenceMeters !== undefined ? { attendanceGeofenceMeters: Number(v.geofenceMeters) } : {}),
+    ...(v.snapshotRequired !== undefined ? { attendanceSnapshotRequired: v.snapshotRequired } : {}),
     treeNavigation: v.treeNavigation.map(({ deviceType, ...e }) => ({
       ...e,
       label: e.label.trim(),
