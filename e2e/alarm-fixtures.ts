@@ -21,7 +21,7 @@ export async function alarmedMeters(baseURL: string, count: number, seenBy = 'cu
   expect(list.length).toBe(count);
   const alarms: Array<{ deviceId: number; alarmId: number; message: string }> = [];
   for (const { id } of list) {
-    const device = await (await api.get(`/iotapp/devices/${id}/`)).json();
+    const device = await (await api.post(`/iotapp/devices/${id}/access-token/`)).json();
     expect((await api.context.post(`/api/v1/${device.accessToken}/telemetry`, { data: { [key]: 9 } })).status()).toBe(200);
   }
   for (const { id } of list) {

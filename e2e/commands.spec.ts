@@ -41,7 +41,9 @@ async function siteWithDevices(api: Awaited<ReturnType<typeof apiSession>>, name
       metadata: {},
     });
     expect(res.status(), await res.text()).toBe(201);
-    devices.push(await res.json());
+    const device = await res.json();
+    const copied = await api.post(`/iotapp/devices/${device.id}/access-token/`);
+    devices.push({ ...device, accessToken: (await copied.json()).accessToken });
   }
   return { site, devices };
 }

@@ -18,7 +18,7 @@ test('a value published over HTTP or MQTT shows on the open device page within a
   const api = await apiSession(baseURL as string, 'customeradmin');
   const list = await (await api.get('/iotapp/devices/?type=METER&limit=1')).json();
   const deviceId: number = list.contents[0].id;
-  const device = await (await api.get(`/iotapp/devices/${deviceId}/`)).json();
+  const device = await (await api.post(`/iotapp/devices/${deviceId}/access-token/`)).json();
   const key = `e2eLive${Date.now().toString(36)}`;
 
   // The page tells the server over its socket which devices it shows; values sent before that are not pushed.

@@ -94,7 +94,10 @@ try {
   });
   if (!login.ok()) throw new Error(`sign-in failed: ${login.status()}`);
   const list = await (await context.request.get('/iotapp/devices/?type=METER&limit=1')).json();
-  const device = await (await context.request.get(`/iotapp/devices/${list.contents[0].id}/`)).json();
+  const id: number = list.contents[0].id;
+  // the token is in no device answer: it is read by the device page's copy action
+  const copied = await context.request.post(`/iotapp/devices/${id}/access-token/`, { headers: { 'x-csrftoken': await csrf() } });
+  const device = { id, accessToken: (await copied.json()).accessToken as string };
   const page = await context.newPage();
   await page.goto(`/devices/${device.id}/view`);
   await page.getByTestId('device-values').waitFor();

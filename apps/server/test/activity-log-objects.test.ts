@@ -24,6 +24,8 @@ describe('activity log of sites, devices and tickets', () => {
     const created = await admin.post('/iotapp/assets/', { name, address: ['India', 'Goa'], metadata: {} });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as number;
+    const token = (await admin.post(`/iotapp/devices/${id}/access-token/`)).json().accessToken as string;
+    expect(token).toMatch(/^[\w-]{20}$/);
     expect((await admin.put(`/iotapp/assets/${id}/`, { address: ['India', 'Kerala'] })).statusCode).toBe(200);
     expect((await admin.delete(`/iotapp/assets/${id}/`)).statusCode).toBe(204);
     const log = await of('site', id);
@@ -44,13 +46,13 @@ describe('activity log of sites, devices and tickets', () => {
     expect((await admin.put(`/iotapp/devices/${id}/`, { label: 'AUDITR2' })).statusCode).toBe(200);
     expect((await admin.delete(`/iotapp/devices/${id}/`)).statusCode).toBe(204);
     const log = await of('device', id);
-    expect(log.map((e) => e.action)).toEqual(['device.create', 'device.update', 'device.delete']);
+    expect(log.map((e) => e.action)).toEqual(['device.create', 'device.access-token.read', 'device.update', 'device.delete']);
     expect(log[0]).toMatchObject({ actorId: admin.user?.id, after: { label: 'AUDITR1', type: 'ROUTER', assetId: site.id } });
-    expect(log[1]?.before).toMatchObject({ label: 'AUDITR1' });
-    expect(log[1]?.after).toMatchObject({ label: 'AUDITR2' });
-    expect(Object.keys(log[1]?.after ?? {})).not.toContain('type');
-    expect(log[2]?.before).toMatchObject({ label: 'AUDITR2' });
-    expect(JSON.stringify(log)).not.toContain(created.json().accessToken);
+    expect(log[2]?.before).toMatchObject({ label: 'AUDITR1' });
+    expect(log[2]?.after).toMatchObject({ label: 'AUDITR2' });
+    expect(Object.keys(log[2]?.after ?? {})).not.toContain('type');
+    expect(log[3]?.before).toMatchObject({ label: 'AUDITR2' });
+    expect(JSON.stringify(log)).not.toContain(token);
   });
 
   it('records a ticket raised and changed', async () => {

@@ -2,7 +2,7 @@ import { COMMAND_TOPICS, type DeviceCommand, DEVICE_API_TOPICS as T } from '@sit
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
-import { makeDevice, makeSite } from './support/sites-factory.ts';
+import { accessTokenOf, makeDevice, makeSite } from './support/sites-factory.ts';
 import { connectDevice, eventually, freePort, publish } from './telemetry-fixtures.ts';
 
 /**
@@ -212,10 +212,14 @@ describe('device-side RPC', () => {
 describe('provisioning', () => {
   async function credentials() {
     const customer = (await admin.post('/iotapp/customers/', { name: `Fleet ${Math.random()}` })).json();
-    return (await admin.get(`/iotapp/customers/${customer.id}/iot-fw-cred/`)).json() as {
-      provisionDeviceKey: string;
-      provisionDeviceSecret: string;
-    };
+    // the tenant administrator sets the pair the firmware is flashed with; the secret never comes back
+    const provisionDeviceKey = `fleet-${Math.random().toString(36).slice(2, 12)}`;
+    const provisionDeviceSecret = `secret-${Math.random().toString(36).slice(2)}-x`;
+    const set = await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, { provisionDeviceKey, provisionDeviceSecret });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ provisionDeviceKey, provisionDeviceSecretSet: true });
+    expect(set.body).not.toContain(provisionDeviceSecret);
+    return { provisionDeviceKey, provisionDeviceSecret };
   }
 
   it('provisions over MQTT with username provision, and the new token connects', async () => {
@@ -236,8 +240,9 @@ describe('provisioning', () => {
 
     const device = await firmware(answer.credentialsValue);
     await publish(device.client, 'v1/devices/me/telemetry', JSON.stringify({ up: 1 }));
-    const listed = (await admin.get('/iotapp/devices/?discovered=true')).json().contents as Array<{ label: string; accessToken: string }>;
-    expect(listed.find((x) => x.label === 'MQTT-GW-1')?.accessToken).toBe(answer.credentialsValue);
+    const listed = (await admin.get('/iotapp/devices/?discovered=true')).json().contents as Array<{ id: number; label: string }>;
+    const provisioned = listed.find((x) => x.label === 'MQTT-GW-1');
+    expect(provisioned && (await accessTokenOf(admin, provisioned.id))).toBe(answer.credentialsValue);
   });
 
   it('provisions over HTTP with a token the device brings, into the tenant of the key', async () => {

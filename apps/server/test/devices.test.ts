@@ -1,8 +1,9 @@
 import { DEVICE_MESSAGES, type DeviceAlarmActionEvent } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../src/platform/events.ts';
+import { entriesOf } from './activity-log-fixtures.ts';
 import { createTestApp, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
-import { makeDevice, makeEstateSite, makeSite } from './support/sites-factory.ts';
+import { accessTokenOf, makeDevice, makeEstateSite, makeSite } from './support/sites-factory.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -36,9 +37,16 @@ describe('device hierarchy', () => {
       status: 'Not yet connected',
       metadata: { muteDevice: false, maintenance: false, enableDevice: true },
     });
-    expect(detail.accessToken).toMatch(/^[\w-]{20}$/);
+    // the access token is in no device answer, for any role: only its recorded copy action reads it
+    expect(detail.accessToken).toBeUndefined();
+    expect((await admin.get('/iotapp/devices/?limit=200')).body).not.toContain(dvr.accessToken);
+    expect(dvr.accessToken).toMatch(/^[\w-]{20}$/);
     const viewer = await t.login('customer');
     expect((await viewer.get(`/iotapp/devices/${dvr.id}/`)).json().accessToken).toBeUndefined();
+    expect((await viewer.post(`/iotapp/devices/${dvr.id}/access-token/`)).statusCode).toBe(403);
+    const entries = await entriesOf(admin, 'device', dvr.id);
+    expect(entries.map((e) => e.action)).toContain('device.access-token.read');
+    expect(JSON.stringify(entries)).not.toContain(dvr.accessToken);
     expect((await viewer.post('/iotapp/devices/', { label: 'x', type: 'SENSOR' })).statusCode).toBe(403);
   });
 
@@ -604,7 +612,8 @@ describe('entities query count', () => {
 describe('discovery and inventory', () => {
   it('registers a self-provisioning device as discovered, then adds it to the inventory', async () => {
     const customer = (await admin.post('/iotapp/customers/', { name: `Provisioning ${Date.now()}` })).json();
-    const cred = (await admin.get(`/iotapp/customers/${customer.id}/iot-fw-cred/`)).json();
+    const cred = (await admin.post(`/iotapp/customers/${customer.id}/iot-fw-cred/rotate/`)).json();
+    expect(cred.provisionDeviceSecret).toMatch(/^[\w-]{32}$/);
     const anon = t.anonymous();
     const wrong = await anon.post('/api/v1/provision', {
       deviceName: 'GW-001',
@@ -638,7 +647,9 @@ describe('discovery and inventory', () => {
 
     const discovered = (await admin.get('/iotapp/devices/?discovered=true')).json();
     const gw = discovered.contents.find((d: { label: string }) => d.label === 'GW-001');
-    expect(gw).toMatchObject({ discovered: true, type: 'ROUTER', assetId: null, accessToken: ok.json().credentialsValue });
+    expect(gw).toMatchObject({ discovered: true, type: 'ROUTER', assetId: null });
+    expect(gw.accessToken).toBeUndefined();
+    expect(await accessTokenOf(admin, gw.id)).toBe(ok.json().credentialsValue);
     expect((await admin.get('/iotapp/devices/?label__icontains=GW-001')).json().totalCount).toBe(0);
 
     const site = await makeSite(admin);

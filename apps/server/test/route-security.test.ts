@@ -250,6 +250,7 @@ describe('device secrets', () => {
     const admin = await t.login('customeradmin');
     const site = await makeSite(admin, { name: 'Secrets Yard' });
     const ids: number[] = [];
+    const tokens: string[] = [];
     const made = new Map<string, number>();
     const ordered = [...DEVICE_TYPES].sort((a, b) => ALLOWED_PARENT_TYPES[a].length - ALLOWED_PARENT_TYPES[b].length);
     for (const type of ordered) {
@@ -261,7 +262,17 @@ describe('device secrets', () => {
       });
       made.set(type, device.id);
       ids.push(device.id);
+      tokens.push(device.accessToken);
     }
+    // the provisioning secret of a customer's devices is write-only too
+    const customer = (await admin.post('/iotapp/customers/', { name: 'Secrets Fleet' })).json();
+    const provisioning = await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, {
+      provisionDeviceKey: 'secrets-fleet-key',
+      provisionDeviceSecret: 'ps-LEAKMARK-10-0123456789',
+    });
+    expect(provisioning.statusCode, provisioning.body).toBe(200);
+    expect(provisioning.body).not.toContain('LEAKMARK');
+    const leaking = (body: string) => body.includes('LEAKMARK') || tokens.some((token) => body.includes(token));
     expect(ids).toHaveLength(DEVICE_TYPES.length);
     // a change leaves an activity entry with before and after
     const changed = await admin.put(`/iotapp/devices/${ids[0]}/`, { metadata: { snmpCommunity: 'cm-LEAKMARK-9' } });
@@ -282,11 +293,16 @@ describe('device secrets', () => {
       for (const route of gets) {
         const aboutDevices = /device/i.test(route.url);
         if (!all && !aboutDevices) continue;
-        const urls = route.url.includes(':id') && aboutDevices ? ids.map((id) => route.url.replace(':id', String(id))) : [route.url];
+        const urls =
+          route.url.includes(':id') && aboutDevices
+            ? ids.map((id) => route.url.replace(':id', String(id)))
+            : route.url.startsWith('/iotapp/customers/:id/')
+              ? [route.url.replace(':id', String(customer.id))]
+              : [route.url];
         for (const url of urls) {
           const res = await client.request({ method: 'GET', url: fill(url) });
           if (res.statusCode === 200) answered++;
-          if (res.body.includes('LEAKMARK')) leaks.push(`${role} GET ${url}`);
+          if (leaking(res.body)) leaks.push(`${role} GET ${url}`);
         }
       }
     };
@@ -294,6 +310,16 @@ describe('device secrets', () => {
       const client = await t.login(role);
       await walk(client, role, role === 'customeradmin' || role === 'sysadmin');
     }
+    // the device export and the activity entries of the device changes above
+    const exported = (await admin.post('/api/exports/', { kind: 'devices' })).json();
+    await t.app.jobs.drain();
+    const file = await admin.get(`/api/batch-playback-download/${exported.jobId}/files/${exported.tasks[0].tid}/`);
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain('Secrets Yard');
+    if (leaking(file.body)) leaks.push('the device export');
+    const entries = await admin.get('/iotapp/user-activity-logs/?objectType=device&limit=200');
+    expect(entries.json().contents.length).toBeGreaterThanOrEqual(DEVICE_TYPES.length);
+    if (leaking(entries.body)) leaks.push('activity entries of devices');
     expect(leaks).toEqual([]);
     expect(answered).toBeGreaterThan(100);
   }, 600_000);

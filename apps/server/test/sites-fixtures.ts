@@ -41,7 +41,12 @@ export const sitesObjectRoutes: Record<string, ObjectFixture> = {
   'DELETE /iotapp/customers/:id/': customer,
   'GET /iotapp/customers/:id/iot-fw-cred/': customer,
   'POST /iotapp/customers/:id/iot-fw-cred/rotate/': customer,
+  'PUT /iotapp/customers/:id/iot-fw-cred/': async (t) => ({
+    params: (await customer(t)).params,
+    payload: { provisionDeviceSecret: 'secret-set-by-another-tenant' },
+  }),
   'GET /iotapp/devices/:id/': device,
+  'POST /iotapp/devices/:id/access-token/': device,
   'PUT /iotapp/devices/:id/': device,
   'DELETE /iotapp/devices/:id/': device,
   'POST /iotapp/devices/:id/add-to-inventory/': discovered,

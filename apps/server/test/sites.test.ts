@@ -349,9 +349,36 @@ describe('customers', () => {
     expect(cred.mqttUrl).toMatch(/^mqtt:\/\//);
     expect(cred.httpUrl).toContain('/api/v1/{accessToken}/telemetry');
     expect(cred.provisionDeviceKey.length).toBeGreaterThan(10);
+    expect(cred).toMatchObject({ provisionDeviceSecretSet: true });
+    expect(cred.provisionDeviceSecret).toBeUndefined();
+    // a regeneration answers its new secret once; every later answer says only that one is set
     const rotated = (await admin.post(`/iotapp/customers/${customer.id}/iot-fw-cred/rotate/`)).json();
-    expect(rotated.provisionDeviceSecret).not.toBe(cred.provisionDeviceSecret);
+    expect(rotated.provisionDeviceSecret).toMatch(/^[\w-]{32}$/);
     expect(rotated.provisionDeviceKey).toBe(cred.provisionDeviceKey);
+    expect((await admin.get(`/iotapp/customers/${customer.id}/iot-fw-cred/`)).body).not.toContain(rotated.provisionDeviceSecret);
+    // the tenant administrator's own key and secret
+    const own = await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, {
+      provisionDeviceKey: 'harbour-gateways',
+      provisionDeviceSecret: 'harbour-secret-0123456789',
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ provisionDeviceKey: 'harbour-gateways', provisionDeviceSecretSet: true });
+    expect(own.body).not.toContain('harbour-secret-0123456789');
+    const short = await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, { provisionDeviceSecret: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().detail).toContain('at least 16 characters');
+    expect((await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, {})).statusCode).toBe(400);
+    const entries = (await admin.get(`/iotapp/user-activity-logs/?objectType=customer&limit=50`)).json().contents as Array<{
+      action: string;
+    }>;
+    expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['customer.iot-fw-cred.rotate', 'customer.iot-fw-cred.update']));
+    expect(JSON.stringify(entries)).not.toContain('harbour-secret-0123456789');
+    expect(JSON.stringify(entries)).not.toContain(rotated.provisionDeviceSecret);
+    const taken = await (await t.login('customeradmin', HOST_B)).post('/iotapp/customers/', { name: 'Other harbour' });
+    const other = await t.login('customeradmin', HOST_B);
+    expect(
+      (await other.put(`/iotapp/customers/${taken.json().id}/iot-fw-cred/`, { provisionDeviceKey: 'harbour-gateways' })).statusCode,
+    ).toBe(409);
 
     const user = await t.login('customer');
     expect((await user.get('/iotapp/customers/')).statusCode).toBe(403);

@@ -133,13 +133,17 @@ describe('chart API', () => {
     expect((await intruder.get(`/api/telemetry/latest/?ids=${device.id}`)).json().contents).toEqual([]);
   });
 
-  it('gives administrators the token and ready command lines', async () => {
+  it('gives administrators ready command lines that read the token from $ACCESS_TOKEN (never the token itself)', async () => {
     const device = await makeDevice(t.db, t.tenantA);
-    const res = (await admin.get(`/api/telemetry/devices/${device.id}/connection/`)).json();
-    expect(res.accessToken).toBe(device.token);
-    expect(res.mosquittoPub).toContain(`-u '${device.token}'`);
+    const answer = await admin.get(`/api/telemetry/devices/${device.id}/connection/`);
+    expect(answer.body).not.toContain(device.token);
+    const res = answer.json();
+    expect(res.accessToken).toBeUndefined();
+    expect(res.mosquittoPub).toContain(`-u "$ACCESS_TOKEN"`);
     expect(res.mosquittoPub).toContain(DEVICE_TOPICS.telemetry);
-    expect(res.curl).toContain(`/api/v1/${device.token}/telemetry`);
+    expect(res.curl).toContain(`/api/v1/'"$ACCESS_TOKEN"'/telemetry`);
+    const copied = await admin.post(`/iotapp/devices/${device.id}/access-token/`);
+    expect(copied.json()).toEqual({ deviceId: device.id, accessToken: device.token });
     const customer = await t.login('customer');
     expect((await customer.get(`/api/telemetry/devices/${device.id}/connection/`)).statusCode).toBe(403);
   });

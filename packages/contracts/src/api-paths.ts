@@ -686,7 +686,8 @@ export interface paths {
         };
         /** List iot fw cred of one customers item */
         get: operations["getIotappCustomersByIdIotFwCred"];
-        put?: never;
+        /** Replace iot fw cred of one customers item */
+        put: operations["putIotappCustomersByIdIotFwCred"];
         post?: never;
         delete?: never;
         options?: never;
@@ -863,6 +864,23 @@ export interface paths {
         post?: never;
         /** Delete one devices item */
         delete: operations["deleteIotappDevicesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iotapp/devices/{id}/access-token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or run access token of one devices item */
+        post: operations["postIotappDevicesByIdAccessToken"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9723,7 +9741,8 @@ export interface operations {
                         mqttUrl: string;
                         httpUrl: string;
                         provisionDeviceKey: string;
-                        provisionDeviceSecret: string;
+                        provisionDeviceSecretSet: boolean;
+                        provisionDeviceSecret?: string;
                         secretRotatedAt: string;
                     };
                 };
@@ -9794,6 +9813,123 @@ export interface operations {
             };
         };
     };
+    putIotappCustomersByIdIotFwCred: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    provisionDeviceKey?: string;
+                    provisionDeviceSecret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customerId: number;
+                        mqttUrl: string;
+                        httpUrl: string;
+                        provisionDeviceKey: string;
+                        provisionDeviceSecretSet: boolean;
+                        provisionDeviceSecret?: string;
+                        secretRotatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such object (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflicts with the current state (a duplicate, or a change made meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     postIotappCustomersByIdIotFwCredRotate: {
         parameters: {
             query?: never;
@@ -9816,7 +9952,8 @@ export interface operations {
                         mqttUrl: string;
                         httpUrl: string;
                         provisionDeviceKey: string;
-                        provisionDeviceSecret: string;
+                        provisionDeviceSecretSet: boolean;
+                        provisionDeviceSecret?: string;
                         secretRotatedAt: string;
                     };
                 };
@@ -10542,7 +10679,6 @@ export interface operations {
                             stateUpdatedAt: string | null;
                             createdAt: string;
                             updatedAt: string;
-                            accessToken?: string;
                             secrets: string[];
                         }[];
                         totalCount: number;
@@ -10706,7 +10842,6 @@ export interface operations {
                         stateUpdatedAt: string | null;
                         createdAt: string;
                         updatedAt: string;
-                        accessToken?: string;
                         secrets: string[];
                     };
                 };
@@ -11056,7 +11191,6 @@ export interface operations {
                         stateUpdatedAt: string | null;
                         createdAt: string;
                         updatedAt: string;
-                        accessToken?: string;
                         secrets: string[];
                     };
                 };
@@ -11206,7 +11340,6 @@ export interface operations {
                         stateUpdatedAt: string | null;
                         createdAt: string;
                         updatedAt: string;
-                        accessToken?: string;
                         secrets: string[];
                     };
                 };
@@ -11311,6 +11444,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": null;
+                };
+            };
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such object (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflicts with the current state (a duplicate, or a change made meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postIotappDevicesByIdAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deviceId: number;
+                        accessToken: string;
+                    };
                 };
             };
             /** @description Invalid input: `errors` lists each field and its message */
@@ -11569,7 +11807,6 @@ export interface operations {
                         stateUpdatedAt: string | null;
                         createdAt: string;
                         updatedAt: string;
-                        accessToken?: string;
                         secrets: string[];
                     };
                 };
@@ -13598,7 +13835,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         deviceId: number;
-                        accessToken: string;
                         mqtt: {
                             host: string;
                             port: number;

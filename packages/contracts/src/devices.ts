@@ -163,12 +163,17 @@ export const deviceSchema = z.object({
   stateUpdatedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Only for callers who may change devices: the credential the device connects with. */
-  accessToken: z.string().optional(),
   /** Names of the secret metadata keys that are set (the values are write-only). */
   secrets: z.array(z.string()),
 });
 export type Device = z.infer<typeof deviceSchema>;
+
+/**
+ * The credential a device connects with, answered only by the explicit copy action (ThingsBoard's "Copy access
+ * token", which reads the device's credentials): never part of a device answer, and each read is in the activity log.
+ */
+export const deviceAccessTokenSchema = z.object({ deviceId: z.number().int(), accessToken: z.string() });
+export type DeviceAccessToken = z.infer<typeof deviceAccessTokenSchema>;
 
 const deviceFields = {
   label: text(120).min(1, 'Label is required'),

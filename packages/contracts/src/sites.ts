@@ -318,12 +318,36 @@ export const siteCustomerListQuerySchema = z.strictObject({
 });
 export const siteCustomerListSchema = z.object({ contents: z.array(siteCustomerSchema), totalCount: z.number().int() });
 
-/** The IoT framework credentials of a customer: where its devices connect and how they provision themselves. */
+/**
+ * The IoT framework credentials of a customer (its devices' provisioning profile): where its devices connect and
+ * the key they provision themselves with. The secret is write-only: answers say only that it is set, except the
+ * answer of the regeneration that made a new one, which carries it once.
+ */
 export const iotCredentialsSchema = z.object({
   customerId: z.number().int(),
   mqttUrl: z.string(),
   httpUrl: z.string(),
   provisionDeviceKey: z.string(),
-  provisionDeviceSecret: z.string(),
+  provisionDeviceSecretSet: z.boolean(),
+  /** Only in the answer of a regeneration: the new secret, shown this once. */
+  provisionDeviceSecret: z.string().optional(),
   secretRotatedAt: z.string(),
 });
+
+const provisionCredential = (what: string, min: number) =>
+  z
+    .string()
+    .trim()
+    .min(min, `${what} needs at least ${min} characters`)
+    .max(128, `${what} takes at most 128 characters`)
+    .regex(/^[\w.~-]+$/, `${what} may hold letters, digits and . _ ~ - only`);
+
+/** A tenant administrator sets the provisioning key or secret (ThingsBoard's provision key and secret). */
+export const iotCredentialsUpdateSchema = z
+  .strictObject({
+    provisionDeviceKey: provisionCredential('The provision device key', 8).optional(),
+    provisionDeviceSecret: provisionCredential('The provision device secret', 16).optional(),
+  })
+  .refine((v) => v.provisionDeviceKey !== undefined || v.provisionDeviceSecret !== undefined, {
+    message: 'Give a new provision device key, a new secret, or both',
+  });

@@ -133,10 +133,12 @@ export const latestBatchResponseSchema = z.object({
   ),
 });
 
-/** How a device connects: its token and ready command lines (device page). */
+/** Stands for the device's access token in the command lines: the token itself is read by its own copy action. */
+export const ACCESS_TOKEN_PLACEHOLDER = '$ACCESS_TOKEN';
+
+/** How a device connects: ready command lines with the token left out (device page). */
 export const deviceConnectionSchema = z.object({
   deviceId: z.number().int(),
-  accessToken: z.string(),
   mqtt: z.object({ host: z.string(), port: z.number().int(), topic: z.string(), attributesTopic: z.string(), external: z.boolean() }),
   http: z.object({ url: z.string() }),
   mosquittoPub: z.string(),

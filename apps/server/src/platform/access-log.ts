@@ -13,6 +13,9 @@ export type RequestObserver = (method: string, route: string, status: number, se
  * explode the series): requests no route matched are 'unmatched' (404) or 'web' (the web app's pages and files).
  * One hook serves both, so a request reads its route options once.
  */
+/** A device's access token is the credential in its API's path (`/api/v1/{token}/…`): no log line carries it. */
+export const loggableUrl = (url: string) => url.replace(/^\/api\/v1\/(?!provision\b)[^/?]+/, '/api/v1/***');
+
 export function registerAccessLog(app: FastifyInstance, observe?: RequestObserver) {
   let counts: Record<string, number> = {};
   let slowest = { ms: 0, route: '' };
@@ -25,7 +28,7 @@ export function registerAccessLog(app: FastifyInstance, observe?: RequestObserve
     counts[klass] = (counts[klass] ?? 0) + 1;
     if (ms > slowest.ms) slowest = { ms: Math.round(ms), route: `${request.method} ${route}` };
     if (status >= 500) request.log.error({ method: request.method, route, status, ms: Math.round(ms) }, 'request failed');
-    else request.log.debug({ method: request.method, url: request.url, status, ms: Math.round(ms) }, 'request');
+    else request.log.debug({ method: request.method, url: loggableUrl(request.url), status, ms: Math.round(ms) }, 'request');
     done();
   });
   const timer = setInterval(() => {

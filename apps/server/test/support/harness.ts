@@ -43,6 +43,8 @@ export interface TestAppOptions {
   clock?: AppDeps['clock'];
   /** The database to build on (a data folder on disk, say); a fresh one by default. */
   database?: DbHandle;
+  /** The server's logger (none by default): a test that reads the log lines passes its own stream. */
+  logger?: AppDeps['logger'];
 }
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
@@ -56,7 +58,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const { app, handles } = await buildApp({ config, database, logger: false, decorate: options.decorate, clock: options.clock });
+  const { app, handles } = await buildApp({
+    config,
+    database,
+    logger: options.logger ?? false,
+    decorate: options.decorate,
+    clock: options.clock,
+  });
   await app.ready();
   const [specA, specB] = DEMO_TENANTS as [(typeof DEMO_TENANTS)[0], (typeof DEMO_TENANTS)[0]];
   const tenantA = await seedFoundation(database.db, specA);

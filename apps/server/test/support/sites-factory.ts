@@ -47,15 +47,15 @@ export async function makeDevice(admin: TestClient, spec: DeviceSpec) {
     metadata: spec.metadata ?? {},
   });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as {
-    id: number;
-    name: string;
-    label: string;
-    type: string;
-    assetId: number | null;
-    parentId: number | null;
-    accessToken: string;
-  };
+  const device = res.json() as { id: number; name: string; label: string; type: string; assetId: number | null; parentId: number | null };
+  return { ...device, accessToken: await accessTokenOf(admin, device.id) };
+}
+
+/** A device's access token, read as the device page's copy action reads it (never part of a device answer). */
+export async function accessTokenOf(admin: TestClient, deviceId: number): Promise<string> {
+  const res = await admin.post(`/iotapp/devices/${deviceId}/access-token/`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { accessToken: string }).accessToken;
 }
 
 /** A site with a router, a DVR with two cameras and an HDD, and a generator: the usual shape of the estate. */

@@ -25,10 +25,10 @@ export function deviceExports(devices: DeviceService): ExportSource<never>[] {
     ],
     allowed: canSeeDevices,
     pageSize: PAGE,
-    count: async (scope, p) => (await devices.list(viewerOf(scope), { ...p, page: 1, limit: 1 }, false)).totalCount,
+    count: async (scope, p) => (await devices.list(viewerOf(scope), { ...p, page: 1, limit: 1 })).totalCount,
     fetchPage: (scope, p, cursor, limit) =>
       byPage(
-        (page) => devices.list(viewerOf(scope), { ...p, page, limit: PAGE }, false),
+        (page) => devices.list(viewerOf(scope), { ...p, page, limit: PAGE }),
         (d) => ({
           label: d.label,
           name: d.name,

@@ -7,6 +7,7 @@ import {
   compactListSchema,
   countResultSchema,
   DEVICE_TYPE_LABELS,
+  deviceAccessTokenSchema,
   deviceAssignSchema,
   deviceInputSchema,
   deviceListQuerySchema,
@@ -35,7 +36,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { hasPermission, permissionGuard, requireAuth } from '../../platform/auth/context.ts';
+import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import type { Db } from '../../platform/db.ts';
 import { viewerOf } from '../sites/scope.ts';
 import type { SiteService } from '../sites/service.ts';
@@ -51,7 +52,6 @@ export function deviceRoutes(
   const { devices, catalog, sites } = opts;
   const tags = ['devices'];
   const viewer = (request: FastifyRequest) => viewerOf(requireAuth(request));
-  const withToken = (request: FastifyRequest) => hasPermission(requireAuth(request), 'change_device');
 
   r.get(
     '/iotapp/devices/',
@@ -60,9 +60,7 @@ export function deviceRoutes(
       schema: { tags, querystring: deviceListQuerySchema, response: { 200: z.union([deviceListSchema, deviceTypeListSchema]) } },
     },
     async (request) =>
-      request.query.groupBy === 'type'
-        ? devices.typeList(viewer(request), request.query)
-        : devices.list(viewer(request), request.query, withToken(request)),
+      request.query.groupBy === 'type' ? devices.typeList(viewer(request), request.query) : devices.list(viewer(request), request.query),
   );
   r.get(
     '/iotapp/devices/compact-list/',
@@ -99,7 +97,15 @@ export function deviceRoutes(
   r.get(
     '/iotapp/devices/:id/',
     { preHandler: permissionGuard('view_device'), schema: { tags, params: idParamSchema, response: { 200: deviceSchema } } },
-    async (request) => devices.detail(viewer(request), request.params.id, withToken(request)),
+    async (request) => devices.detail(viewer(request), request.params.id),
+  );
+  r.post(
+    '/iotapp/devices/:id/access-token/',
+    {
+      preHandler: permissionGuard('change_device'),
+      schema: { tags, params: idParamSchema, response: { 200: deviceAccessTokenSchema } },
+    },
+    async (request) => devices.accessToken(viewer(request), request.params.id, originOf(request)),
   );
   r.post(
     '/iotapp/devices/',

@@ -7,6 +7,7 @@ import {
   DEVICE_MESSAGES,
   DEVICE_TYPE_LABELS,
   type Device,
+  type DeviceAccessToken,
   type DeviceAlarmActionEvent,
   type DeviceInput,
   type DeviceListQuery,
@@ -49,7 +50,8 @@ const ACTION_TITLE: Record<AlarmActionInput['telemetryKey'], (value: boolean) =>
   enableDevice: (v) => `Device ${v ? 'enabled' : 'disabled'}`,
 };
 
-export function toDevice(row: repo.DeviceRow, withToken: boolean): Device {
+/** A device as every answer shows it: its secrets and its access token are write-only. */
+export function toDevice(row: repo.DeviceRow): Device {
   const parsed = deviceMetadataSchema.safeParse(row.metadata);
   const { metadata, secrets } = publicMetadata(
     parsed.success ? parsed.data : { muteDevice: false, maintenance: false, enableDevice: true },
@@ -80,7 +82,6 @@ export function toDevice(row: repo.DeviceRow, withToken: boolean): Device {
     stateUpdatedAt: iso(row.state_updated_at),
     createdAt: isoOf(row.created_at),
     updatedAt: isoOf(row.updated_at),
-    ...(withToken ? { accessToken: row.access_token } : {}),
   };
 }
 
@@ -267,9 +268,9 @@ export function createDeviceService(deps: {
   return {
     toDevice,
 
-    async list(viewer: Viewer, q: DeviceListQuery, withToken: boolean) {
+    async list(viewer: Viewer, q: DeviceListQuery) {
       const { rows, total } = await repo.listDevices(db, viewer, q);
-      return { contents: rows.map((r) => toDevice(r, withToken)), totalCount: total };
+      return { contents: rows.map((r) => toDevice(r)), totalCount: total };
     },
 
     async typeList(viewer: Viewer, q: DeviceListQuery) {
@@ -284,7 +285,14 @@ export function createDeviceService(deps: {
       };
     },
 
-    detail: async (viewer: Viewer, id: number, withToken: boolean) => toDevice(await get(viewer, id), withToken),
+    detail: async (viewer: Viewer, id: number) => toDevice(await get(viewer, id)),
+
+    /** The explicit read of a device's access token (to configure its firmware), recorded in the activity log. */
+    async accessToken(viewer: Viewer, id: number, origin: AuditOrigin): Promise<DeviceAccessToken> {
+      const row = await get(viewer, id);
+      await writeActivity(db, origin, { action: 'device.access-token.read', object: { type: 'device', id } });
+      return { deviceId: id, accessToken: row.access_token };
+    },
 
     async compact(viewer: Viewer, q: CompactListQuery) {
       const { rows, total } = await repo.compactList(db, viewer, q);
@@ -326,11 +334,11 @@ export function createDeviceService(deps: {
         }),
       );
       changed(viewer, [id]);
-      return toDevice(await get(viewer, id), true);
+      return toDevice(await get(viewer, id));
     },
 
     update: async (viewer: Viewer, id: number, patch: DevicePatch, origin: AuditOrigin | null) =>
-      toDevice(await update(viewer, id, patch, origin), true),
+      toDevice(await update(viewer, id, patch, origin)),
 
     /** Deleting a device keeps its children: they stay at the site without a parent. */
     async remove(viewer: Viewer, id: number, origin: AuditOrigin | null) {
@@ -370,7 +378,7 @@ export function createDeviceService(deps: {
     async addToInventory(viewer: Viewer, id: number, patch: DevicePatch, origin: AuditOrigin | null) {
       const current = await get(viewer, id);
       if (!current.discovered) throw new HttpError(409, DEVICE_MESSAGES.inventoryFailed, 'not_discovered');
-      return toDevice(await update(viewer, id, { ...patch, discovered: false }, origin), true);
+      return toDevice(await update(viewer, id, { ...patch, discovered: false }, origin));
     },
 
     /** SPEC 2.14: maintenance, mute or enable one device or its whole subtree, logged, with an optional ticket. */

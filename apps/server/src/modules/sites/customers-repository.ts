@@ -115,6 +115,19 @@ export const rotateSecret = (db: Db, tenantId: number, id: number, secret: strin
     .executeTakeFirst()
     .then((r) => Number(r.numUpdatedRows) > 0);
 
+export const setProvisionCredentials = (db: Db, tenantId: number, id: number, set: { key?: string; secret?: string }) =>
+  db
+    .updateTable('customers')
+    .set({
+      ...(set.key !== undefined ? { provision_key: set.key } : {}),
+      ...(set.secret !== undefined ? { provision_secret: set.secret, secret_rotated_at: sql`now()` } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .then((r) => Number(r.numUpdatedRows) > 0);
+
 /** Device self-provisioning: the customer whose key the device presents (keys are unique across tenants). */
 export const customerByProvisionKey = (db: Db, key: string) =>
   db.selectFrom('customers').select(['id', 'tenant_id', 'provision_secret']).where('provision_key', '=', key).executeTakeFirst();

@@ -98,7 +98,7 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
       });
     },
     /** Where the customer's devices connect (host as the caller reached us) and the provisioning pair. */
-    async credentials(tenantId: number, id: number, requestHost: string, secure: boolean) {
+    async credentials(tenantId: number, id: number, requestHost: string, secure: boolean, shownOnce?: string) {
       const row = await repo.customerCredentials(db, tenantId, id);
       if (!row) throw notFound();
       const base = config.publicUrl ?? `${secure ? 'https' : 'http'}://${requestHost}`;
@@ -108,12 +108,50 @@ export function createSiteCustomerService(db: Db, config: Pick<Config, 'publicUr
         mqttUrl: config.mqtt.url ?? `mqtt://${hostname}:${config.mqtt.port}`,
         httpUrl: `${base}/api/v1/{accessToken}/telemetry`,
         provisionDeviceKey: row.provision_key,
-        provisionDeviceSecret: row.provision_secret,
+        provisionDeviceSecretSet: row.provision_secret.length > 0,
+        ...(shownOnce !== undefined ? { provisionDeviceSecret: shownOnce } : {}),
         secretRotatedAt: isoOf(row.secret_rotated_at),
       };
     },
-    async rotate(tenantId: number, id: number) {
-      if (!(await repo.rotateSecret(db, tenantId, id, randomToken(24)))) throw notFound();
+    /** A new random secret; the caller answers it this once. */
+    async rotate(tenantId: number, id: number, origin: AuditOrigin): Promise<string> {
+      const secret = randomToken(24);
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.rotateSecret(trx, tenantId, id, secret))) throw notFound();
+        await writeActivity(trx, origin, { action: 'customer.iot-fw-cred.rotate', object: { type: 'customer', id } });
+      });
+      return secret;
+    },
+    /** A tenant administrator's own provisioning key or secret; the secret is recorded only as changed. */
+    async setCredentials(
+      tenantId: number,
+      id: number,
+      input: { provisionDeviceKey?: string; provisionDeviceSecret?: string },
+      origin: AuditOrigin,
+    ) {
+      const before = await repo.customerCredentials(db, tenantId, id);
+      if (!before) throw notFound();
+      const key = input.provisionDeviceKey;
+      if (key !== undefined && key !== before.provision_key && (await repo.customerByProvisionKey(db, key)))
+        throw conflict('This provision device key is taken: choose another', 'provision_key_taken');
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.setProvisionCredentials(trx, tenantId, id, { key, secret: input.provisionDeviceSecret });
+          await writeActivity(trx, origin, {
+            action: 'customer.iot-fw-cred.update',
+            object: { type: 'customer', id },
+            before: { provisionDeviceKey: before.provision_key },
+            after: {
+              provisionDeviceKey: key ?? before.provision_key,
+              provisionDeviceSecret: input.provisionDeviceSecret !== undefined ? 'changed' : 'unchanged',
+            },
+          });
+        });
+      } catch (error) {
+        if ((error as { code?: string })?.code === '23505')
+          throw conflict('This provision device key is taken: choose another', 'provision_key_taken');
+        throw error;
+      }
     },
     byProvisionKey: (key: string) => repo.customerByProvisionKey(db, key),
   };

@@ -13,6 +13,7 @@ import {
   detailedSummarySchema,
   idParamSchema,
   iotCredentialsSchema,
+  iotCredentialsUpdateSchema,
   mapQuerySchema,
   mapSiteListSchema,
   siteCustomerInputSchema,
@@ -166,7 +167,24 @@ export function siteRoutes(app: FastifyInstance, opts: { sites: SiteService; sit
     '/iotapp/customers/:id/iot-fw-cred/rotate/',
     { preHandler: writers, schema: { tags: ctags, params: idParamSchema, response: { 200: iotCredentialsSchema } } },
     async (request) => {
-      await siteCustomers.rotate(tenantOf(request), request.params.id);
+      const secret = await siteCustomers.rotate(tenantOf(request), request.params.id, originOf(request));
+      return siteCustomers.credentials(
+        tenantOf(request),
+        request.params.id,
+        request.headers.host ?? 'localhost',
+        secureTransport(request, opts.secureCookies),
+        secret,
+      );
+    },
+  );
+  r.put(
+    '/iotapp/customers/:id/iot-fw-cred/',
+    {
+      preHandler: writers,
+      schema: { tags: ctags, params: idParamSchema, body: iotCredentialsUpdateSchema, response: { 200: iotCredentialsSchema } },
+    },
+    async (request) => {
+      await siteCustomers.setCredentials(tenantOf(request), request.params.id, request.body, originOf(request));
       return siteCustomers.credentials(
         tenantOf(request),
         request.params.id,

@@ -1,4 +1,5 @@
 import {
+  ACCESS_TOKEN_PLACEHOLDER,
   type ChartQuery,
   type ChartResponse,
   DEVICE_TOPICS,
@@ -28,6 +29,12 @@ const seesAll = (auth: AuthContext) => auth.roles.some((r) => (ROLES_SEEING_ALL_
 export const mayManageDevices = (auth: AuthContext) => seesAll(auth);
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Quotes a word for the shell with the token placeholder left for the shell to expand (and nothing else). */
+const quoteWithToken = (s: string) =>
+  s
+    .split(ACCESS_TOKEN_PLACEHOLDER)
+    .map((part) => (part ? shellQuote(part) : ''))
+    .join(`"${ACCESS_TOKEN_PLACEHOLDER}"`);
 
 export function createTelemetryService(deps: {
   repo: TelemetryRepository;
@@ -135,8 +142,9 @@ export function createTelemetryService(deps: {
 
     async connection(auth: AuthContext, deviceId: number, origin: { protocol: string; host: string }): Promise<DeviceConnection> {
       if (!mayManageDevices(auth)) throw forbidden();
-      const device = await visibleDevice(auth, deviceId);
-      const token = device.access_token;
+      await visibleDevice(auth, deviceId);
+      // the token is write-only here too: the device page copies it with its own, recorded, action
+      const token = ACCESS_TOKEN_PLACEHOLDER;
       const external = Boolean(config.mqtt.url);
       const hostName = config.mqtt.publicHost ?? origin.host.replace(/:\d+$/, '');
       const port = external ? Number(new URL(config.mqtt.url as string).port || 1883) : config.mqtt.port;
@@ -144,14 +152,13 @@ export function createTelemetryService(deps: {
       const attributesTopic = external ? DEVICE_TOPICS.tokenAttributes(token) : DEVICE_TOPICS.attributes;
       const httpUrl = `${origin.protocol}://${origin.host}/api/v1/${token}/telemetry`;
       const sample = '{"temperature":25.5}';
-      const user = external ? '' : ` -u ${shellQuote(token)}`;
+      const user = external ? '' : ` -u ${quoteWithToken(token)}`;
       return {
         deviceId,
-        accessToken: token,
         mqtt: { host: hostName, port, topic, attributesTopic, external },
         http: { url: httpUrl },
-        mosquittoPub: `mosquitto_pub -d -q 1 -h ${shellQuote(hostName)} -p ${port} -t ${shellQuote(topic)}${user} -m ${shellQuote(sample)}`,
-        curl: `curl -v -X POST ${shellQuote(httpUrl)} -H 'Content-Type: application/json' --data ${shellQuote(sample)}`,
+        mosquittoPub: `mosquitto_pub -d -q 1 -h ${shellQuote(hostName)} -p ${port} -t ${quoteWithToken(topic)}${user} -m ${shellQuote(sample)}`,
+        curl: `curl -v -X POST ${quoteWithToken(httpUrl)} -H 'Content-Type: application/json' --data ${shellQuote(sample)}`,
         rateLimited: deps.limiter.deviceReport(deviceId),
       };
     },

@@ -147,7 +147,6 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
                 ...d.secrets.filter((k) => k !== 'snmpCommunity').map((k) => [k, 'set'] as const),
                 ['Last activity', d.lastActivityAt ? formatDateTime(d.lastActivityAt) : 'Never'],
                 ['Created', formatDateTime(d.createdAt)],
-                ...(d.accessToken ? [['Access token', <code key="t">{d.accessToken}</code>] as const] : []),
               ] as [string, ReactNode][]
             ).map(([k, v]) => (
               <Box key={k} sx={{ display: 'contents' }}>
@@ -215,7 +214,7 @@ export function DeviceViewPage({ deviceId }: { deviceId?: number } = {}) {
           <MappingsPanel fromType="DEVICE" fromEntity={d.id} canEdit={perms.has('change_device')} />
         </Box>
       </Box>
-      <DeviceTelemetrySection deviceId={d.id} canManage={Boolean(d.accessToken)} keys={templateKeys} />
+      <DeviceTelemetrySection deviceId={d.id} canManage={perms.has('change_device')} keys={templateKeys} />
       <AlarmSettingsDialog deviceId={d.id} open={alarmOpen} onClose={() => setAlarmOpen(false)} />
       <ConfirmDialog
         open={deleting}

@@ -37,6 +37,7 @@ import {
   useDeleteCustomer,
   useRotateSecret,
   useSaveCustomer,
+  useSetCredentials,
 } from './api.ts';
 import { useListState } from './hooks.ts';
 import { ListToolbar } from './ListToolbar.tsx';
@@ -312,6 +313,7 @@ export function IotCredentialsPage() {
   const cred = useCredentials(id);
   const rotate = useRotateSecret(id);
   const [confirm, setConfirm] = useState(false);
+  const [newSecret, setNewSecret] = useState<string | null>(null);
   if (cred.isLoading) return <PageLoader />;
   const c = cred.data;
   if (!c) return <EmptyState title="Credentials not found" />;
@@ -327,7 +329,14 @@ export function IotCredentialsPage() {
         <Secret label="MQTT broker" value={c.mqttUrl} testId="cred-mqtt" />
         <Secret label="HTTP telemetry URL" value={c.httpUrl} testId="cred-http" />
         <Secret label="Provision device key" value={c.provisionDeviceKey} testId="cred-key" />
-        <Secret label="Provision device secret" value={c.provisionDeviceSecret} testId="cred-secret" />
+        <Typography variant="body2" data-testid="cred-secret-state">
+          Provision device secret: {c.provisionDeviceSecretSet ? 'set' : 'not set'} (write-only: it is never shown again once saved)
+        </Typography>
+        {newSecret ? (
+          <Box>
+            <Secret label="New provision device secret (shown this once)" value={newSecret} testId="cred-secret-new" />
+          </Box>
+        ) : null}
         <Typography variant="caption" color="text.secondary">
           Secret last changed {formatDateTime(c.secretRotatedAt)}
         </Typography>
@@ -337,6 +346,7 @@ export function IotCredentialsPage() {
           </Button>
         </Box>
       </Paper>
+      <ProvisioningForm customerId={id} currentKey={c.provisionDeviceKey} onSaved={() => setNewSecret(null)} />
       <ConfirmDialog
         open={confirm}
         title="Regenerate the provisioning secret?"
@@ -345,13 +355,77 @@ export function IotCredentialsPage() {
         onClose={() => setConfirm(false)}
         onConfirm={() =>
           rotate.mutate(undefined, {
-            onSuccess: () => {
+            onSuccess: (data) => {
               showToast('success', 'Successfully Updated');
+              setNewSecret(data.provisionDeviceSecret ?? null);
               setConfirm(false);
             },
           })
         }
       />
     </Box>
+  );
+}
+
+/** A tenant administrator's own provisioning key and secret (what the gateways' firmware is flashed with). */
+function ProvisioningForm({ customerId, currentKey, onSaved }: { customerId: number; currentKey: string; onSaved: () => void }) {
+  const save = useSetCredentials(customerId);
+  const [key, setKey] = useState('');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const input = { ...(key.trim() ? { provisionDeviceKey: key.trim() } : {}), ...(secret ? { provisionDeviceSecret: secret } : {}) };
+    save.mutate(input, {
+      onSuccess: () => {
+        showToast('success', 'Provisioning credentials saved');
+        setKey('');
+        setSecret('');
+        onSaved();
+      },
+      onError: (e) => setError((isHttpError(e) && detailOf(e.data)) || 'Could not save the provisioning credentials'),
+    });
+  };
+  return (
+    <Paper
+      variant="outlined"
+      component="form"
+      onSubmit={submit}
+      sx={{ p: 3, mt: 2, display: 'grid', gap: 2 }}
+      aria-label="Set provisioning credentials"
+    >
+      <Typography variant="h6" component="h2" sx={{ fontSize: 16 }}>
+        Set the provisioning key and secret
+      </Typography>
+      <TextField
+        label="New provision device key"
+        placeholder={currentKey}
+        value={key}
+        onChange={(e) => setKey(e.target.value)}
+        size="small"
+        helperText="Leave empty to keep the current key"
+        slotProps={{ htmlInput: { 'data-testid': 'cred-key-input', autoComplete: 'off' } }}
+      />
+      <TextField
+        label="New provision device secret"
+        type="password"
+        value={secret}
+        onChange={(e) => setSecret(e.target.value)}
+        size="small"
+        helperText="At least 16 characters; leave empty to keep the current secret"
+        slotProps={{ htmlInput: { 'data-testid': 'cred-secret-input', autoComplete: 'new-password' } }}
+      />
+      {error ? (
+        <Typography variant="body2" color="error" role="alert">
+          {error}
+        </Typography>
+      ) : null}
+      <Box>
+        <Button type="submit" variant="contained" disabled={save.isPending || (!key.trim() && !secret)}>
+          Save
+        </Button>
+      </Box>
+    </Paper>
   );
 }

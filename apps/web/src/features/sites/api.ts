@@ -104,7 +104,9 @@ export interface IotCredentials {
   mqttUrl: string;
   httpUrl: string;
   provisionDeviceKey: string;
-  provisionDeviceSecret: string;
+  provisionDeviceSecretSet: boolean;
+  /** Only in the answer of a regeneration. */
+  provisionDeviceSecret?: string;
   secretRotatedAt: string;
 }
 
@@ -112,10 +114,20 @@ export function useCredentials(id: number) {
   return useQuery({ queryKey: siteKeys.credentials(id), queryFn: () => api.get('/iotapp/customers/{id}/iot-fw-cred/', { path: { id } }) });
 }
 
+/** A new random secret; the answer carries it this once (the cached credentials never keep it). */
 export function useRotateSecret(id: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api.post('/iotapp/customers/{id}/iot-fw-cred/rotate/', undefined, { path: { id } }),
+    onSuccess: ({ provisionDeviceSecret: _shownOnce, ...data }) => client.setQueryData(siteKeys.credentials(id), data),
+  });
+}
+
+export function useSetCredentials(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { provisionDeviceKey?: string; provisionDeviceSecret?: string }) =>
+      api.put('/iotapp/customers/{id}/iot-fw-cred/', input, { path: { id }, toast: false }),
     onSuccess: (data) => client.setQueryData(siteKeys.credentials(id), data),
   });
 }

@@ -1,5 +1,6 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -10,7 +11,9 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { TemplateTelemetry } from '@sitewatch/contracts/devices';
-import type { ReactNode } from 'react';
+import { ACCESS_TOKEN_PLACEHOLDER } from '@sitewatch/contracts/telemetry';
+import { type ReactNode, useState } from 'react';
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useConnection, useLatest } from './api.ts';
@@ -66,7 +69,39 @@ function CopyLine({ label, text }: { label: string; text: string }) {
   );
 }
 
-/** The device's credential and ready command lines (administrators only: the server refuses others). */
+/**
+ * Copies the device's access token without showing it (ThingsBoard's "Copy access token"): the token is read by an
+ * action of its own, which the activity log records, and goes to the clipboard only.
+ */
+function CopyAccessToken({ deviceId }: { deviceId: number }) {
+  const [busy, setBusy] = useState(false);
+  const onClick = async () => {
+    setBusy(true);
+    try {
+      const { accessToken } = await api.post('/iotapp/devices/{id}/access-token/', undefined, { path: { id: deviceId }, toast: false });
+      await copy(accessToken, 'Access token');
+    } catch {
+      showToast('error', 'Could not read the access token');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+      <Typography variant="body2">
+        Access token: <span data-testid="device-access-token-state">set</span>
+      </Typography>
+      <Button size="small" variant="outlined" startIcon={<ContentCopyIcon />} disabled={busy} onClick={() => void onClick()}>
+        Copy access token
+      </Button>
+      <Typography variant="caption" color="text.secondary" sx={{ width: '100%' }}>
+        {`The commands below read it from ${ACCESS_TOKEN_PLACEHOLDER}: run export ACCESS_TOKEN='…' with the copied token first.`}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Ready command lines and the copy action of the token (administrators only: the server refuses others). */
 function ConnectionPanel({ deviceId }: { deviceId: number }) {
   const connection = useConnection(deviceId, true);
   if (connection.isError) return null;
@@ -79,7 +114,7 @@ function ConnectionPanel({ deviceId }: { deviceId: number }) {
         </Typography>
       ) : (
         <Box sx={{ display: 'grid', gap: 1 }} data-testid="device-connection">
-          <CopyLine label="Access token" text={c.accessToken} />
+          <CopyAccessToken deviceId={deviceId} />
           <CopyLine label="MQTT (mosquitto_pub)" text={c.mosquittoPub} />
           <CopyLine label="HTTP (curl)" text={c.curl} />
           <Typography variant="caption" color="text.secondary">
