@@ -296,6 +296,15 @@ describe('MQTT 5', () => {
     const fw = await firmware(d.accessToken, 5);
     // SUBACK reason code 135, which the client library reports by its name
     await expect(fw.subscribe('v1/devices/+/telemetry')).rejects.toThrow('Subscribe error: Not authorized');
+    // everything, and the broker's own topics: refused with 0x87 (Not authorized) in the SUBACK
+    for (const filter of ['#', '$SYS/#']) {
+      const granted = await new Promise<number[]>((resolve) =>
+        fw.client.subscribe(filter, { qos: 0 }, (error, g) =>
+          resolve((error as { packet?: { granted: number[] } } | null)?.packet?.granted ?? (g ?? []).map((x) => x.qos)),
+        ),
+      );
+      expect(granted).toEqual([0x87]);
+    }
     const disconnect = new Promise<{ reasonCode?: number; properties?: { reasonString?: string } }>((resolve) =>
       fw.client.once('disconnect', (packet) => resolve(packet)),
     );
