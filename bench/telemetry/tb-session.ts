@@ -7,6 +7,7 @@
  * then: node bench/telemetry/tb-session.ts http://localhost:8230 mqtt://localhost:9230
  * (CAPTCHA=<the fixed answer>, default `bench`; it signs in as the demo's customeradmin.)
  */
+import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { signIn } from '../support/sign-in.ts';
 
@@ -60,12 +61,15 @@ async function main() {
   const customers = (await user('GET', '/iotapp/customers/')) as { contents?: Array<{ id: number }> } | Array<{ id: number }>;
   const first = (Array.isArray(customers) ? customers : (customers.contents ?? []))[0];
   if (!first) throw new Error('no customer in the demo tenant');
-  const cred = (await user('GET', `/iotapp/customers/${first.id}/iot-fw-cred/`)) as {
+  // the tenant administrator sets the secret the firmware is flashed with: no answer gives it back
+  const provisionDeviceSecret = `tb-session-${randomBytes(12).toString('hex')}`;
+  const cred = (await user('PUT', `/iotapp/customers/${first.id}/iot-fw-cred/`, { provisionDeviceSecret })) as {
     provisionDeviceKey: string;
-    provisionDeviceSecret: string;
+    provisionDeviceSecretSet: boolean;
   };
-  const provisionKeys = { provisionDeviceKey: cred.provisionDeviceKey, provisionDeviceSecret: cred.provisionDeviceSecret };
-  secrets.set(cred.provisionDeviceSecret, '$SECRET');
+  line('admin', `PUT /iotapp/customers/${first.id}/iot-fw-cred/ → provisionDeviceSecretSet ${cred.provisionDeviceSecretSet}`);
+  const provisionKeys = { provisionDeviceKey: cred.provisionDeviceKey, provisionDeviceSecret };
+  secrets.set(provisionDeviceSecret, '$SECRET');
   secrets.set(cred.provisionDeviceKey, '$KEY');
 
   console.log(`ThingsBoard device session against ${base} and ${mqttUrl}\n`);

@@ -57,7 +57,7 @@ beforeAll(async () => {
   admin = await t.login('customeradmin');
   viewer = await t.login('customer');
   site = await makeSite(admin, { name: 'Firmware Yard' });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   for (const c of clients) c.end(true);
   await t?.close();
