@@ -155,8 +155,7 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
   const gate = createReadGate(options.overloaded);
   const server: Server = createServer((socket) => {
     gate.guard(socket);
-    const client = broker.handle(socket) as unknown as { _parsingBatch: number };
-    sliceReads(socket, () => client._parsingBatch <= 0);
+    broker.handle(socket);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -206,42 +205,6 @@ export async function startEmbeddedBroker<P>(options: BrokerOptions<P>): Promise
       gate.close();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
     },
-  };
-}
-
-/** The most a client's socket gives aedes at a time: about 200 telemetry publishes. */
-const READ_SLICE_BYTES = 16 * 1024;
-
-/**
- * Gives aedes at most one slice of a client's input per turn of the event loop. aedes reads a socket again as soon
- * as the publishes it read are handled, and a dropped or quickly handled publish settles in a microtask: without
- * this, a device flooding at full speed is parsed (and its excess dropped) for as long as its socket has data,
- * megabytes in one turn, while the web's requests wait. `idle`: aedes handles none of this client's packets now,
- * so telling it the socket is readable starts a new batch (telling it during one would upset its count).
- */
-function sliceReads(socket: Socket, idle: () => boolean) {
-  const read = socket.read;
-  let readThisTurn = false;
-  let again = false;
-  const nextTurn = () => {
-    readThisTurn = false;
-    if (!again) return;
-    again = false;
-    if (!socket.destroyed && idle()) socket.emit('readable');
-  };
-  socket.read = function (this: Socket, size?: number) {
-    if (readThisTurn) {
-      again = true;
-      return null;
-    }
-    const buffered = this.readableLength;
-    if (buffered === 0) return read.call(this, size);
-    readThisTurn = true;
-    setImmediate(nextTurn);
-    const chunk = read.call(this, Math.min(buffered, READ_SLICE_BYTES));
-    // a socket the read gate holds gives nothing: the gate reopens it, not the next turn
-    if (chunk !== null && this.readableLength > 0) again = true;
-    return chunk;
   };
 }
 
