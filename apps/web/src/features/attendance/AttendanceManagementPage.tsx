@@ -89,14 +89,14 @@ export function AttendanceManagementPage() {
     {
       field: 'impossibleTravel',
       headerName: 'Travel',
-      width: 150,
+      width: 210,
       sortable: false,
       renderCell: (p) =>
         p.row.impossibleTravel ? (
           <Tooltip
             title={`${p.row.travelKmh} km/h from this user's previous check-in or check-out: faster than ${ATTENDANCE_IMPOSSIBLE_KMH} km/h, which no one travels between sites. The phone's position may be false.`}
           >
-            <Chip size="small" color="warning" label="Impossible travel" data-testid="attendance-travel-flag" tabIndex={0} />
+            <Chip size="small" color="warning" label={`Impossible travel · ${p.row.travelKmh} km/h`} data-testid="attendance-travel-flag" />
           </Tooltip>
         ) : (
           ''
