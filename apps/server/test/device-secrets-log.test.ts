@@ -1,7 +1,6 @@
-import { ALLOWED_PARENT_TYPES, DEVICE_TYPES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/harness.ts';
-import { accessTokenOf, makeDevice, makeSite } from './support/sites-factory.ts';
+import { accessTokenOf, makeDeviceOfEveryKind, makeSite } from './support/sites-factory.ts';
 
 /** Every kind of device secret, each with a value no log line may carry. */
 const SECRETS = {
@@ -28,19 +27,7 @@ describe('device secrets in the log', () => {
   it('no log line of a device created, changed, read, reporting or provisioning carries a secret or a token', async () => {
     const admin = await t.login('customeradmin');
     const site = await makeSite(admin, { name: 'Log Yard' });
-    const made = new Map<string, number>();
-    const tokens: string[] = [];
-    const ordered = [...DEVICE_TYPES].sort((a, b) => ALLOWED_PARENT_TYPES[a].length - ALLOWED_PARENT_TYPES[b].length);
-    for (const type of ordered) {
-      const parentType = ALLOWED_PARENT_TYPES[type].find((p) => made.has(p));
-      const device = await makeDevice(admin, {
-        type,
-        ...(parentType ? { parentId: made.get(parentType) } : { assetId: site.id }),
-        metadata: { ...SECRETS, ipAddress: '127.0.0.9' },
-      });
-      made.set(type, device.id);
-      tokens.push(device.accessToken);
-    }
+    const { made, tokens } = await makeDeviceOfEveryKind(admin, site.id, { ...SECRETS, ipAddress: '127.0.0.9' });
     const [first] = [...made.values()] as [number];
     expect((await admin.put(`/iotapp/devices/${first}/`, { metadata: { snmpCommunity: 'cm-LOGMARK-9' } })).statusCode).toBe(200);
     // a refused change (a secret beside an invalid field) is logged as a refusal, without the values

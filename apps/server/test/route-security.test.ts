@@ -1,9 +1,9 @@
-import { ALLOWED_PARENT_TYPES, DEVICE_TYPES, ROLES } from '@sitewatch/contracts';
+import { DEVICE_TYPES, ROLES } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteEntry } from '../src/platform/routes.ts';
 import { createTestApp, HOST_A, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { OBJECT_ROUTES } from './support/object-routes.ts';
-import { makeDevice, makeSite } from './support/sites-factory.ts';
+import { makeDeviceOfEveryKind, makeSite } from './support/sites-factory.ts';
 
 /**
  * Walks the server's whole route table: every route that is not public refuses a caller without a session and a
@@ -249,21 +249,8 @@ describe('device secrets', () => {
   it('are write-only: no GET answer carries one, for any role, for any kind of device', async () => {
     const admin = await t.login('customeradmin');
     const site = await makeSite(admin, { name: 'Secrets Yard' });
-    const ids: number[] = [];
-    const tokens: string[] = [];
-    const made = new Map<string, number>();
-    const ordered = [...DEVICE_TYPES].sort((a, b) => ALLOWED_PARENT_TYPES[a].length - ALLOWED_PARENT_TYPES[b].length);
-    for (const type of ordered) {
-      const parentType = ALLOWED_PARENT_TYPES[type].find((p) => made.has(p));
-      const device = await makeDevice(admin, {
-        type,
-        ...(parentType ? { parentId: made.get(parentType) } : { assetId: site.id }),
-        metadata: { ...DEVICE_SECRETS, ipAddress: '127.0.0.9' },
-      });
-      made.set(type, device.id);
-      ids.push(device.id);
-      tokens.push(device.accessToken);
-    }
+    const { made, tokens } = await makeDeviceOfEveryKind(admin, site.id, { ...DEVICE_SECRETS, ipAddress: '127.0.0.9' });
+    const ids = [...made.values()];
     // the provisioning secret of a customer's devices is write-only too
     const customer = (await admin.post('/iotapp/customers/', { name: 'Secrets Fleet' })).json();
     const provisioning = await admin.put(`/iotapp/customers/${customer.id}/iot-fw-cred/`, {

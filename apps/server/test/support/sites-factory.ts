@@ -1,3 +1,4 @@
+import { ALLOWED_PARENT_TYPES, DEVICE_TYPES } from '@sitewatch/contracts';
 import { expect } from 'vitest';
 import type { TestClient } from './harness.ts';
 
@@ -56,6 +57,23 @@ export async function accessTokenOf(admin: TestClient, deviceId: number): Promis
   const res = await admin.post(`/iotapp/devices/${deviceId}/access-token/`);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { accessToken: string }).accessToken;
+}
+
+/**
+ * One device of every kind at a site, each under a parent of an allowed kind where it needs one, all with the given
+ * metadata: the ids by kind and the access tokens.
+ */
+export async function makeDeviceOfEveryKind(admin: TestClient, siteId: number, metadata: Record<string, unknown>) {
+  const made = new Map<string, number>();
+  const tokens: string[] = [];
+  const ordered = [...DEVICE_TYPES].sort((a, b) => ALLOWED_PARENT_TYPES[a].length - ALLOWED_PARENT_TYPES[b].length);
+  for (const type of ordered) {
+    const parentType = ALLOWED_PARENT_TYPES[type].find((p) => made.has(p));
+    const device = await makeDevice(admin, { type, ...(parentType ? { parentId: made.get(parentType) } : { assetId: siteId }), metadata });
+    made.set(type, device.id);
+    tokens.push(device.accessToken);
+  }
+  return { made, tokens };
 }
 
 /** A site with a router, a DVR with two cameras and an HDD, and a generator: the usual shape of the estate. */
