@@ -116,6 +116,13 @@ test.describe('on a phone', () => {
     // The cookie banner covers the bottom of a phone screen until accepted.
     await page.getByTestId('cookie-consent-accept').click();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // every item's title is whole: it wraps instead of being cut off at the edge
+    const clipped = await page
+      .getByTestId('calendar-item')
+      .evaluateAll(
+        (items) => items.flatMap((i) => [i, ...i.querySelectorAll('*')]).filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+      );
+    expect(clipped).toBe(0);
     await item.click();
     await expect(page).toHaveURL(new RegExp(`/calendar/${event.id}/edit$`));
     await expect(page.getByTestId('event-title')).toHaveValue(title);

@@ -246,6 +246,10 @@ export function CalendarPage() {
           // Event chips and a day's "+2 more" button are targets of at least 24 px (WCAG 2.5.8); chips show their focus.
           '& [data-testid="calendar-item"], & [role="button"][aria-haspopup="dialog"]': { minHeight: 24, alignItems: 'center' },
           '& [data-testid="calendar-item"]:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
+          // On a phone an item's title wraps instead of being cut off at the edge.
+          [theme.breakpoints.down('sm')]: {
+            '& [data-testid="calendar-item"], & [data-testid="calendar-item"] *': { whiteSpace: 'normal', overflowWrap: 'anywhere' },
+          },
         }}
       >
         <FullCalendar
