@@ -2,7 +2,8 @@ import { apiSession, expect, test } from './fixtures.ts';
 
 /** Attendance at phone size: check in outside the geofence (refused with the distance), inside, and out; equipment. */
 
-test.describe.configure({ timeout: 120_000 });
+// The tests check the same field executive in and out: they run one after another, never side by side.
+test.describe.configure({ mode: 'default', timeout: 120_000 });
 
 type Site = { id: number; name: string; latitude: number | null; longitude: number | null };
 type Session = Awaited<ReturnType<typeof apiSession>>;
