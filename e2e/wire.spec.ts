@@ -36,7 +36,8 @@ test('the login page and the first signed-in page stay within their budgets on t
   await page.waitForLoadState('networkidle');
   expect(login.uncompressed).toEqual([]);
   console.log(`login page: ${(login.bytes / KB).toFixed(1)} KB on the wire`);
-  expect(login.bytes).toBeLessThanOrEqual(150 * KB);
+  // 150 KB until the offline outbox and its kept reads joined the app shell (about 3 KB of it loads with the sign-in page)
+  expect(login.bytes).toBeLessThanOrEqual(155 * KB);
 
   const before = login.bytes;
   await signInThroughForm(page, 'customeradmin');
