@@ -144,6 +144,46 @@ test.describe('named with its site', () => {
     }
   });
 
+  test("a bulk command's devices are named with their site and found by the site's name", async ({ page, signIn, baseURL }) => {
+    const api = await apiSession(baseURL as string, 'customeradmin');
+    const stamp = Date.now().toString(36);
+    const names = [`Eastmoor ${stamp}`, `Westmoor ${stamp}`];
+    const deviceIds: number[] = [];
+    for (const name of names) {
+      const site = await (
+        await api.post('/iotapp/assets/', {
+          name,
+          address: ['India', 'Karnataka', 'Bengaluru'],
+          latitude: 12.9,
+          longitude: 77.6,
+          metadata: {},
+        })
+      ).json();
+      const res = await api.post('/iotapp/devices/', {
+        label: 'RLY-77',
+        type: 'RELAY',
+        assetId: site.id,
+        parentId: null,
+        templateId: null,
+        metadata: {},
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      deviceIds.push((await res.json()).id);
+    }
+    const sent = await api.post('/api/commands/bulk/', { target: { kind: 'devices', deviceIds }, method: 'ping' });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const bulk = (await sent.json()) as { id: number };
+    await api.dispose();
+
+    await signIn('customeradmin');
+    await page.goto(`/device-commands?bulk=${bulk.id}`);
+    const rows = page.getByTestId('bulk-device-row');
+    await expect(rows.getByTestId('site-name')).toHaveText(expect.arrayContaining(names.map((n) => ` · ${n}`)), { timeout: 30_000 });
+    await page.getByTestId('bulk-search').fill(names[1] as string);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveText(new RegExp(`^RLY-77 · ${names[1]}`));
+  });
+
   test('dashboard value and alarm widgets name the site of their device', async ({ page, signIn }) => {
     await signIn('customeradmin');
     const mine = (await (await page.request.get('/iotapp/user-dashboards/')).json()).contents as { id: number; name: string }[];

@@ -116,6 +116,17 @@ test('a customer admin forwards traps to a destination and sees them counted', a
     // the trap is from a device without a mapping for it: it shows among the unmatched traps
     await page.goto('/trapforward/filters?tab=unmatched');
     await expect(page.getByTestId('unmatched-list')).toContainText(oid);
+    // named with its device's site, and found by the site's name
+    const trap = page.getByTestId('unmatched-trap').filter({ hasText: oid });
+    const site = ((await trap.getByTestId('site-name').textContent()) ?? '').replace(/^ · /, '');
+    expect(site.length).toBeGreaterThan(2);
+    await page.getByTestId('unmatched-search').fill(site);
+    await expect(trap).toBeVisible();
+    await expect
+      .poll(async () =>
+        (await page.getByTestId('unmatched-trap').getByTestId('site-name').allTextContents()).every((n) => n.includes(site)),
+      )
+      .toBe(true);
 
     // deleting asks first
     await page.goto('/trapforward/destinations');

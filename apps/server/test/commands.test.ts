@@ -268,6 +268,37 @@ describe('bulk commands', () => {
     expect(list.contents[0].id).toBe(picked.json().id);
   });
 
+  it("finds a bulk's devices and the command list by the site's name (labels repeat at every site)", async () => {
+    const east = await makeSite(admin, { name: 'Eastmoor Yard' });
+    const west = await makeSite(admin, { name: 'Westmoor Yard' });
+    const twins = [
+      await makeDevice(admin, { type: 'ROUTER', label: 'RTR-SEARCH', assetId: east.id }),
+      await makeDevice(admin, { type: 'ROUTER', label: 'RTR-SEARCH', assetId: west.id }),
+    ];
+    const res = await admin.post('/api/commands/bulk/', {
+      target: { kind: 'devices', deviceIds: twins.map((d) => d.id) },
+      method: 'reboot',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const bulk = res.json() as BulkCommandStatus;
+    const both = (await admin.get(`/api/commands/bulk/${bulk.id}/?search=rtr-search`)).json() as BulkCommandStatus;
+    expect(both.devices.map((d) => [d.deviceLabel, d.siteName]).sort()).toEqual([
+      ['RTR-SEARCH', 'Eastmoor Yard'],
+      ['RTR-SEARCH', 'Westmoor Yard'],
+    ]);
+    const west1 = (await admin.get(`/api/commands/bulk/${bulk.id}/?search=westmoor`)).json() as BulkCommandStatus;
+    expect(west1.devices.map((d) => d.deviceId)).toEqual([twins[1]?.id]);
+    expect(west1.devicesCount).toBe(1);
+    const listed = (await admin.get('/api/commands/?search=Eastmoor%20Yard')).json();
+    expect(listed.contents.map((c: DeviceCommand) => [c.deviceId, c.siteName])).toEqual([[twins[0]?.id, 'Eastmoor Yard']]);
+    expect(listed.totalCount).toBe(1);
+    // a wildcard in the text is taken literally
+    expect((await admin.get('/api/commands/?search=%25moor')).json().totalCount).toBe(0);
+    // a viewer of other sites finds nothing by the name of a site they do not see
+    expect((await field.get('/api/commands/?search=Eastmoor')).json().contents).toEqual([]);
+    expect((await admin.get(`/api/commands/?search=${'x'.repeat(101)}`)).statusCode).toBe(400);
+  });
+
   it('refuses a selection with a device the caller cannot see, and an empty target', async () => {
     const mine = await makeDevice(admin, { type: 'ETH', assetId: site.id });
     const theirs = await makeDevice(adminB, { type: 'ETH' });

@@ -313,6 +313,28 @@ describe('trap receiver', () => {
     expect(JSON.stringify((await adminB.get('/api/trapforward/unmatched/')).json())).not.toContain('99999.0.1');
   });
 
+  it("finds unmatched traps by their device's site name, label, source or OID", async () => {
+    const harbour = await makeSite(admin, { name: 'Harbour Point' });
+    const twin = await makeDevice(admin, { type: 'UPS', assetId: harbour.id, label: 'UPS-TRAP', metadata: { ipAddress: '10.99.0.77' } });
+    await v2c('1.3.6.1.4.1.99999.0.3', [at(UPS_ADDRESS)]);
+    await v2c('1.3.6.1.4.1.99999.0.3', [at('10.99.0.77')]);
+    await settle();
+    const find = async (search: string) =>
+      (await admin.get(`/api/trapforward/unmatched/?search=${encodeURIComponent(search)}`)).json() as {
+        contents: Array<{ deviceId: number; trapOid: string; deviceSiteName: string }>;
+        totalCount: number;
+      };
+    const byLabel = (await find('ups-trap')).contents.filter((r) => r.trapOid === '1.3.6.1.4.1.99999.0.3');
+    expect(byLabel.map((r) => r.deviceSiteName).sort()).toEqual(['Harbour Point', 'Trap Yard']);
+    const bySite = await find('harbour point');
+    expect(bySite.contents.map((r) => [r.deviceId, r.deviceSiteName])).toEqual([[twin.id, 'Harbour Point']]);
+    expect(bySite.totalCount).toBe(1);
+    expect((await find('10.99.0.77')).contents.map((r) => r.deviceId)).toEqual([twin.id]);
+    expect((await find('99999.0.3')).totalCount).toBe(2);
+    expect((await find('No such place')).contents).toEqual([]);
+    expect((await admin.get(`/api/trapforward/unmatched/?search=${'x'.repeat(101)}`)).statusCode).toBe(400);
+  });
+
   it('drops repeats within the dedupe window and traps above the per-source rate', async () => {
     const before = { ...(t.handles.snmp.stats.totals(t.tenantA) ?? { deduped: 0, rateLimited: 0 }) };
     // three identical traps at once (separate snmptrap runs may be slower than the window on a loaded machine)

@@ -45134,6 +45134,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 reason?: "unknown-source" | "no-mapping";
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -45584,6 +45585,7 @@ export interface operations {
                 deviceId?: number;
                 bulkId?: number;
                 state?: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                search?: string;
                 page?: number;
                 limit?: number;
             };
@@ -46110,6 +46112,7 @@ export interface operations {
         parameters: {
             query?: {
                 state?: "queued" | "sent" | "delivered" | "successful" | "timeout" | "failed" | "expired";
+                search?: string;
                 page?: number;
                 limit?: number;
             };

@@ -141,10 +141,14 @@ export const commandSchema = z.object({
 });
 export type DeviceCommand = z.infer<typeof commandSchema>;
 
+/** Finds commands by their device's label, its site's name or the method (labels repeat at every site). */
+const commandSearchSchema = z.string().trim().max(100, 'search must be at most 100 characters').optional();
+
 export const commandListQuerySchema = z.strictObject({
   deviceId: idCoerced.optional(),
   bulkId: idCoerced.optional(),
   state: z.enum(COMMAND_STATES).optional(),
+  search: commandSearchSchema,
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(20),
 });
@@ -196,6 +200,7 @@ export const bulkCommandStatusSchema = bulkCommandSchema.extend({
 export type BulkCommandStatus = z.infer<typeof bulkCommandStatusSchema>;
 export const bulkStatusQuerySchema = z.strictObject({
   state: z.enum(COMMAND_STATES).optional(),
+  search: commandSearchSchema,
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });

@@ -242,6 +242,8 @@ export const unmatchedTrapQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(25),
   reason: z.enum(['unknown-source', 'no-mapping']).optional(),
+  /** Finds traps by their device's label, its site's name, the source address or the trap OID. */
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
 });
 
 export const trapStatsSchema = z.object({

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
 import { commandableDevices } from '../devices/scope.ts';
 import type { Viewer } from '../sites/scope.ts';
-import { assetVisible } from '../sites/scope.ts';
+import { assetVisible, contains, siteIdsNamed } from '../sites/scope.ts';
 
 export interface NewCommand {
   tenantId: number;
@@ -114,12 +114,23 @@ export function historyOf(db: Db, tenantId: number, commandId: number) {
 export async function listCommands(
   db: Db,
   viewer: Viewer,
-  q: { deviceId?: number; bulkId?: number; state?: CommandState; page: number; limit: number },
+  q: { deviceId?: number; bulkId?: number; state?: CommandState; search?: string; page: number; limit: number },
 ) {
   let query = db.selectFrom('device_commands as c').where('c.tenant_id', '=', viewer.tenantId).where(assetVisible(viewer, 'c.asset_id'));
   if (q.deviceId !== undefined) query = query.where('c.device_id', '=', q.deviceId);
   if (q.bulkId !== undefined) query = query.where('c.bulk_id', '=', q.bulkId);
   if (q.state !== undefined) query = query.where('c.state', '=', q.state);
+  if (q.search) {
+    // labels repeat at every site: a command is found by its device's site too
+    const like = contains(q.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb('c.device_label', 'ilike', like),
+        eb('c.method', 'ilike', like),
+        sql<boolean>`c.asset_id in ${siteIdsNamed(viewer.tenantId, like)}`,
+      ]),
+    );
+  }
   const [rows, count] = await Promise.all([
     query
       .select(COLUMNS.map((c) => `c.${c}` as const))

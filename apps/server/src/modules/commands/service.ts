@@ -280,11 +280,21 @@ export function createCommandService(deps: CommandServiceDeps) {
       return { contents: rows.map((b) => toBulk(b, counts.get(b.id) ?? emptyCounts(), byId)), totalCount: total };
     },
 
-    async bulk(viewer: Viewer, id: number, q: { state?: CommandState; page: number; limit: number }): Promise<BulkCommandStatus> {
+    async bulk(
+      viewer: Viewer,
+      id: number,
+      q: { state?: CommandState; search?: string; page: number; limit: number },
+    ): Promise<BulkCommandStatus> {
       const b = await repo.bulkById(db, viewer.tenantId, id);
       if (!b || (!viewer.allSites && b.created_by !== viewer.userId)) throw notFound();
       const counts = (await repo.bulkCounts(db, viewer, [id])).get(id) ?? emptyCounts();
-      const { rows, total } = await repo.listCommands(db, viewer, { bulkId: id, state: q.state, page: q.page, limit: q.limit });
+      const { rows, total } = await repo.listCommands(db, viewer, {
+        bulkId: id,
+        state: q.state,
+        search: q.search,
+        page: q.page,
+        limit: q.limit,
+      });
       const byId = await names(viewer.tenantId, [b.created_by]);
       const sites = await sitesOf(viewer.tenantId, rows);
       const devices = rows.map((r) => toCommand(r as Row, byId, sites));

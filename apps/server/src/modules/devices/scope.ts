@@ -148,6 +148,14 @@ export const cameraDevices = (db: Db, tenantId: number) =>
     .where('d.tenant_id', '=', tenantId)
     .where('d.type', '=', 'CAMERA');
 
+/**
+ * The ids of the tenant's devices whose label or site's name matches the ILIKE pattern, as a subquery
+ * (`x.device_id in ${...}`): labels repeat at every site, so a device is found by its site too.
+ */
+export const deviceIdsNamed = (tenantId: number, pattern: string) =>
+  sql`(select d.id from devices d where d.tenant_id = ${tenantId}
+    and (d.label ilike ${pattern} or d.asset_id in ${siteIdsNamed(tenantId, pattern)}))`;
+
 /** Joined to rows by their device id column, keeps only the rows whose device still exists (a batch may outlive one). */
 export const joinExistingDevices = (deviceIdColumn: string) => sql`join devices on devices.id = ${sql.ref(deviceIdColumn)}`;
 

@@ -1,6 +1,8 @@
 import type { TrapFilterInput, TrapMappingInput } from '@sitewatch/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db.ts';
+import { deviceIdsNamed } from '../devices/scope.ts';
+import { contains } from '../sites/scope.ts';
 
 /** Destination columns as stored; the sealed secrets are opened only by the forwarder. */
 export interface DestinationWrite {
@@ -238,10 +240,15 @@ export function createSnmpRepository(db: Db) {
           set count = u.count + excluded.count, last_seen = greatest(u.last_seen, excluded.last_seen), varbinds = excluded.varbinds,
               version = excluded.version, reason = excluded.reason, device_id = excluded.device_id`.execute(db);
     },
-    async listUnmatched(tenantId: number | 'global', reason: string | undefined, limit: number, offset: number) {
+    async listUnmatched(tenantId: number | 'global', filter: { reason?: string; search?: string }, limit: number, offset: number) {
       let q = db.selectFrom('trap_unmatched');
       q = tenantId === 'global' ? q.where('tenant_id', 'is', null) : q.where('tenant_id', '=', tenantId);
-      if (reason) q = q.where('reason', '=', reason);
+      if (filter.reason) q = q.where('reason', '=', filter.reason);
+      if (filter.search) {
+        const like = contains(filter.search);
+        const ofDevices = tenantId === 'global' ? [] : [sql<boolean>`device_id in ${deviceIdsNamed(tenantId, like)}`];
+        q = q.where((eb) => eb.or([eb('source', 'ilike', like), eb('trap_oid', 'ilike', like), ...ofDevices]));
+      }
       const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
       const rows = await q.selectAll().orderBy('last_seen', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
       return { rows, total: Number(total?.n ?? 0) };

@@ -458,10 +458,15 @@ export function createSnmpService(deps: {
      * Traps no mapping or no device took. Those of the tenant's devices (hidden when the device is on a site the
      * caller does not see); those of no known device belong to no tenant and are shown to system administrators only.
      */
-    async listUnmatched(actor: Actor, q: { page: number; limit: number; reason?: 'unknown-source' | 'no-mapping' }) {
+    async listUnmatched(actor: Actor, q: { page: number; limit: number; reason?: 'unknown-source' | 'no-mapping'; search?: string }) {
       need(actor, TRAP_PERMISSIONS.viewFilter);
       const global = q.reason === 'unknown-source' && actor.roles.includes('sysadmin');
-      const { rows, total } = await repo.listUnmatched(global ? 'global' : actor.tenantId, q.reason, q.limit, (q.page - 1) * q.limit);
+      const { rows, total } = await repo.listUnmatched(
+        global ? 'global' : actor.tenantId,
+        { reason: q.reason, search: q.search },
+        q.limit,
+        (q.page - 1) * q.limit,
+      );
       const visible = await visibleSites(actor);
       const contents: UnmatchedTrap[] = [];
       let hidden = 0;

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { type BulkTarget, COMMAND_LIMITS, COMMAND_STATE_LABELS, COMMAND_STATES, type CommandState } from '@sitewatch/contracts/commands';
 import { DEVICE_TYPE_LABELS, DEVICE_TYPES, type DeviceType } from '@sitewatch/contracts/devices';
 import { nameWithSite } from '@sitewatch/contracts/sites';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -242,7 +242,9 @@ function RecentBulks({ onOpen }: { onOpen(id: number): void }) {
 function BulkStatus({ id, onBack }: { id: number; onBack(): void }) {
   const [page, setPage] = useState(0);
   const [state, setState] = useState<CommandState | ''>('');
-  const status = useBulkStatus(id, { page: page + 1, limit: STATUS_PAGE, state: state || undefined });
+  const [searchText, setSearchText] = useState('');
+  const search = useDeferredValue(searchText.trim());
+  const status = useBulkStatus(id, { page: page + 1, limit: STATUS_PAGE, state: state || undefined, search: search || undefined });
   if (status.isLoading) return <Typography color="text.secondary">Loading…</Typography>;
   const b = status.data;
   if (!b)
@@ -284,6 +286,17 @@ function BulkStatus({ id, onBack }: { id: number; onBack(): void }) {
           />
         ))}
       </Box>
+      <TextField
+        size="small"
+        label="Search devices or sites"
+        value={searchText}
+        onChange={(e) => {
+          setPage(0);
+          setSearchText(e.target.value);
+        }}
+        sx={{ mb: 1.5, width: { xs: '100%', sm: 280 } }}
+        slotProps={{ htmlInput: { maxLength: 100, 'data-testid': 'bulk-search' } }}
+      />
       <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" data-testid="bulk-devices">
           <TableHead>

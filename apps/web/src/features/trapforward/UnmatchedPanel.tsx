@@ -6,7 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
@@ -17,33 +17,52 @@ import { PAGE_SIZE, useUnmatched } from './api.ts';
 export function UnmatchedPanel() {
   const [page, setPage] = useState(1);
   const [reason, setReason] = useState<'' | 'no-mapping' | 'unknown-source'>('');
-  const list = useUnmatched(page, reason);
+  const [searchText, setSearchText] = useState('');
+  const search = useDeferredValue(searchText.trim());
+  const list = useUnmatched(page, reason, search);
   const total = list.data?.totalCount ?? 0;
   return (
     <Box>
-      <TextField
-        select
-        size="small"
-        label="Reason"
-        value={reason}
-        onChange={(e) => {
-          setReason(e.target.value as typeof reason);
-          setPage(1);
-        }}
-        sx={{ mb: 1.5, minWidth: 220 }}
-      >
-        <MenuItem value="">Known devices</MenuItem>
-        <MenuItem value="no-mapping">No mapping</MenuItem>
-        <MenuItem value="unknown-source">Unknown source (system administrators)</MenuItem>
-      </TextField>
+      <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', mb: 1.5 }}>
+        <TextField
+          select
+          size="small"
+          label="Reason"
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value as typeof reason);
+            setPage(1);
+          }}
+          sx={{ minWidth: 220, flex: { xs: 1, sm: 'none' } }}
+        >
+          <MenuItem value="">Known devices</MenuItem>
+          <MenuItem value="no-mapping">No mapping</MenuItem>
+          <MenuItem value="unknown-source">Unknown source (system administrators)</MenuItem>
+        </TextField>
+        <TextField
+          size="small"
+          label="Search devices, sites or OIDs"
+          value={searchText}
+          onChange={(e) => {
+            setSearchText(e.target.value);
+            setPage(1);
+          }}
+          sx={{ width: { xs: '100%', sm: 280 } }}
+          slotProps={{ htmlInput: { maxLength: 100, 'data-testid': 'unmatched-search' } }}
+        />
+      </Box>
       {list.isError ? (
         <ErrorState onRetry={() => list.refetch()} />
       ) : list.data && total === 0 ? (
-        <EmptyState compact title="No unmatched traps" description="Every trap received matched a device and a mapping." />
+        search ? (
+          <EmptyState compact title="No unmatched traps match this search" description="Try a device label, a site name or an OID." />
+        ) : (
+          <EmptyState compact title="No unmatched traps" description="Every trap received matched a device and a mapping." />
+        )
       ) : (
         <Stack spacing={1} data-testid="unmatched-list">
           {(list.data?.contents ?? []).map((u) => (
-            <Paper key={u.id} variant="outlined" sx={{ p: 1.5 }}>
+            <Paper key={u.id} variant="outlined" sx={{ p: 1.5 }} data-testid="unmatched-trap">
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
                 <Typography sx={{ fontWeight: 600, flex: 1, minWidth: 160, overflowWrap: 'anywhere' }}>{u.trapOid}</Typography>
                 <Chip size="small" label={u.reason === 'no-mapping' ? 'No mapping' : 'Unknown source'} />

@@ -52,14 +52,17 @@ export const useFilters = (page: number, enabled = true) =>
 export const useMappings = (enabled = true) =>
   useQuery({ queryKey: trapforwardKeys.mappings, enabled, queryFn: () => http.get<List<TrapMapping>>(`${BASE}/mappings/`, quiet) });
 
-export const useUnmatched = (page: number, reason: '' | 'no-mapping' | 'unknown-source', enabled = true) =>
+export const useUnmatched = (page: number, reason: '' | 'no-mapping' | 'unknown-source', search = '', enabled = true) =>
   useQuery({
-    queryKey: trapforwardKeys.unmatched(page, reason),
+    queryKey: trapforwardKeys.unmatched(page, reason, search),
     enabled,
     placeholderData: keepPreviousData,
     ...live,
     queryFn: () =>
-      http.get<List<UnmatchedTrap>>(`${BASE}/unmatched/`, { query: { page, limit: PAGE_SIZE, ...(reason ? { reason } : {}) }, ...quiet }),
+      http.get<List<UnmatchedTrap>>(`${BASE}/unmatched/`, {
+        query: { page, limit: PAGE_SIZE, ...(reason ? { reason } : {}), ...(search ? { search } : {}) },
+        ...quiet,
+      }),
   });
 
 export const useTrapStats = (enabled = true) =>

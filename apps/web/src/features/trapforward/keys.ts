@@ -5,7 +5,7 @@ export const trapforwardKeys = {
   allDestinations: ['trapforward', 'destinations', 'all'] as const,
   filters: (page: number) => ['trapforward', 'filters', page] as const,
   mappings: ['trapforward', 'mappings'] as const,
-  unmatched: (page: number, reason: string) => ['trapforward', 'unmatched', page, reason] as const,
+  unmatched: (page: number, reason: string, search: string) => ['trapforward', 'unmatched', page, reason, search] as const,
   stats: ['trapforward', 'stats'] as const,
   receiving: ['trapforward', 'receiving'] as const,
 };
