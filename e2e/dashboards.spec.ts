@@ -374,27 +374,55 @@ test.describe('phone', () => {
   });
 });
 
-test('the ticket counters donut stays inside its widget at the default size', async ({ page, signIn, baseURL }) => {
+/** How far the ticket counters donut (its drawn canvas) reaches past any edge of its widget. */
+async function donutOverflow(page: Page) {
+  const widget = page.getByTestId('widget-counters');
+  const donut = widget.getByTestId('ticket-pie').locator('canvas').first();
+  const outer = await widget.boundingBox();
+  const inner = await donut.boundingBox();
+  if (!outer || !inner || inner.height < 40) return Number.POSITIVE_INFINITY;
+  return Math.max(
+    outer.y - inner.y,
+    outer.x - inner.x,
+    inner.y + inner.height - (outer.y + outer.height),
+    inner.x + inner.width - (outer.x + outer.width),
+  );
+}
+
+test('the ticket counters donut stays inside its widget at the default size: editor, view and shared link', async ({
+  page,
+  signIn,
+  browser,
+  baseURL,
+}) => {
   const api = await apiSession(baseURL as string, 'customeradmin');
   const dashboard = await createDashboard(api, {
     name: `Counters ${Date.now()}`,
+    config: { type: 'ANALYTICS' },
     widgets: [{ id: 'counters', kind: 'ticketCounters', title: 'Ticket counters' }],
   });
+  const res = await api.post('/iotapp/analytics-links/', {
+    dashboardId: dashboard.id,
+    label: 'Counters link',
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    rls_conditions: [],
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const link = (await res.json()) as { path: string };
   await api.dispose();
   // a width at which the donut used to wrap under the counters and reach past the widget's bottom
-  await page.setViewportSize({ width: 1000, height: 900 });
-  await signIn('customeradmin', { next: `/dashboards/${dashboard.id}/view` });
-  for (const mode of ['view']) {
-    const widget = page.getByTestId('widget-counters');
-    const pie = widget.getByTestId('ticket-pie');
-    await expect(pie).toBeVisible(SLOW);
-    // how far the donut reaches past the widget's bottom and right edges (the editor's grid settles its sizes first)
-    const overflow = async () => {
-      const outer = (await widget.boundingBox()) as { x: number; y: number; width: number; height: number };
-      const inner = (await pie.boundingBox()) as { x: number; y: number; width: number; height: number };
-      if (inner.height < 40) return Number.POSITIVE_INFINITY;
-      return Math.max(inner.y + inner.height - (outer.y + outer.height), inner.x + inner.width - (outer.x + outer.width));
-    };
-    await expect.poll(overflow, { message: mode, ...SLOW }).toBeLessThanOrEqual(0.5);
-  }
+  const viewport = { width: 1000, height: 900 };
+  await page.setViewportSize(viewport);
+  await signIn('customeradmin', { next: `/dashboards/${dashboard.id}/edit` });
+  // (the editor's grid settles its sizes first)
+  await expect.poll(() => donutOverflow(page), { message: 'editor', ...SLOW }).toBeLessThanOrEqual(0.5);
+  await page.goto(`/dashboards/${dashboard.id}/view`);
+  await expect.poll(() => donutOverflow(page), { message: 'view', ...SLOW }).toBeLessThanOrEqual(0.5);
+
+  const context = await browser.newContext({ baseURL, viewport });
+  const shared = await context.newPage();
+  await shared.goto(link.path);
+  await expect(shared.getByTestId('shared-dashboard')).toBeVisible(SLOW);
+  await expect.poll(() => donutOverflow(shared), { message: 'shared link', ...SLOW }).toBeLessThanOrEqual(0.5);
+  await context.close();
 });
