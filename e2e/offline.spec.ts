@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
@@ -157,5 +158,48 @@ test.describe('service worker', () => {
         .catch(() => undefined);
     }
     await expect(page).toHaveURL(/\/(tickets|auth\/login)/);
+  });
+
+  test('a full page load while the browser is offline says so, and never blames the server', async ({ page, context }) => {
+    test
+      .info()
+      .annotations.push({ type: 'allow-console-errors', description: 'ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch' });
+    await page.goto(`${base}/auth/login/`);
+    await controlled(page);
+
+    await context.setOffline(true);
+    try {
+      await page.goto(`${base}/tickets?status=OPEN`);
+      // the app kept on the device, or the offline page: either way it says the device is offline
+      await expect(page.getByText('You are offline').first()).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText('502 Bad Gateway')).toHaveCount(0);
+      await expect(page.getByText("We can't reach the server right now")).toHaveCount(0);
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+
+  test('a gateway that answers 502 is named on the offline page', async ({ page }) => {
+    test.info().annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|502' });
+    await page.goto(`${base}/auth/login/`);
+    await controlled(page);
+
+    // the server is down behind a proxy that answers 502 to everything
+    await stopServer();
+    const gateway = createServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<h1>502 Bad Gateway</h1>');
+    });
+    await new Promise<void>((resolve) => gateway.listen(port, '127.0.0.1', resolve));
+    try {
+      await page.goto(`${base}/tickets?status=OPEN`);
+      await expect(page).toHaveURL(`${base}/offline.html?returnUrl=${encodeURIComponent('/tickets?status=OPEN')}&reason=502`);
+      await expect(page.getByRole('heading', { name: "We can't reach the server right now" })).toBeVisible();
+      await expect(page.getByText('The server answered 502 Bad Gateway')).toBeVisible();
+      await expect(page.getByText('You are offline')).toHaveCount(0);
+    } finally {
+      await new Promise((resolve) => gateway.close(resolve));
+      await startServer();
+    }
   });
 });
