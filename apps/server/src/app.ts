@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.decorate('routeCatalog', [] as RouteEntry[]);
   app.decorate('shuttingDown', false);
   app.addHook('onRoute', (route) => {
-    const guards = runGuardsBeforeValidation(route);
+    const { guards, objectGuards } = runGuardsBeforeValidation(route);
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: { tenantless: true } };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
@@ -146,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
         url: route.url,
         access: (route.config as { access?: RouteAccess } | undefined)?.access ?? {},
         guards,
+        objectChecked: objectGuards.length > 0,
       });
     }
   });

@@ -9,6 +9,8 @@ export interface RouteEntry {
   access: RouteAccess;
   /** The role and permission guards that run before validation (`runGuardsBeforeValidation`). */
   guards: readonly ((request: FastifyRequest) => Promise<void>)[];
+  /** Whether the route checks the caller against the object its path names before validation (`objectGuard`). */
+  objectChecked: boolean;
 }
 
 declare module 'fastify' {

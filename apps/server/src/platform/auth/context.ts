@@ -1,5 +1,6 @@
 import type { PermissionCodename } from '@sitewatch/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Tenant } from '../tenancy.ts';
 
@@ -81,17 +82,42 @@ export const permissionGuard = (codename: PermissionCodename) =>
     if (!hasPermission(requireAuth(request), codename)) throw forbidden();
   });
 
+const OBJECT_GUARD = Symbol('object guard');
+type ObjectGuard = ((request: FastifyRequest) => Promise<void>) & { [OBJECT_GUARD]?: true };
 /**
- * Moves a route's role and permission guards from `preHandler` to `preValidation` (an `onRoute` step): checks that a
- * user may act come before body validation, so a user who may not act gets 403 before any 400 with field details.
+ * A route's check of the caller against the object its path names (a ticket, a dashboard, an event...): it loads the
+ * object and refuses (404 when the caller may not see it, 403 when they may not act on it) before the body is
+ * validated, after the caller's own guards. Validation has not run yet, so the guard reads the path with the route's
+ * params schema itself; a path that does not parse is left to validation, whose 400 names the path, not the body.
  */
-export function runGuardsBeforeValidation(route: { preHandler?: unknown; preValidation?: unknown }): Guard[] {
-  const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+export const objectGuard = <P>(params: ZodType<P>, check: (request: FastifyRequest, params: P, auth: AuthContext) => Promise<unknown>) =>
+  Object.assign(
+    async (request: FastifyRequest) => {
+      const auth = requireAuth(request);
+      const parsed = params.safeParse(request.params);
+      if (parsed.success) await check(request, parsed.data, auth);
+    },
+    { [OBJECT_GUARD]: true as const },
+  ) as ObjectGuard;
+const isObjectGuard = (hook: unknown): boolean => typeof hook === 'function' && (hook as ObjectGuard)[OBJECT_GUARD] === true;
+
+const hooksOf = (hooks: unknown): unknown[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/**
+ * Moves a route's role and permission guards, then its object guards, from `preHandler` to `preValidation` (an
+ * `onRoute` step): checks that a user may act come before body validation, so a user who may not act gets 403 (or 404
+ * for an object they may not see) before any 400 with field details.
+ */
+export function runGuardsBeforeValidation(route: { preHandler?: unknown; preValidation?: unknown }): {
+  guards: Guard[];
+  objectGuards: ObjectGuard[];
+} {
+  const handlers = hooksOf(route.preHandler);
   const guards = handlers.filter(isAccessGuard) as Guard[];
-  if (guards.length === 0) return guards;
-  const rest = handlers.filter((h) => !isAccessGuard(h));
-  const before = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
-  route.preValidation = [...guards, ...before];
+  const objectGuards = handlers.filter(isObjectGuard) as ObjectGuard[];
+  if (guards.length + objectGuards.length === 0) return { guards, objectGuards };
+  const rest = handlers.filter((h) => !isAccessGuard(h) && !isObjectGuard(h));
+  route.preValidation = [...guards, ...objectGuards, ...hooksOf(route.preValidation)];
   route.preHandler = rest.length ? rest : undefined;
-  return guards;
+  return { guards, objectGuards };
 }
