@@ -19,8 +19,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { accessGuard, objectGuard, requireAuth } from '../../platform/auth/context.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
 import type { AnalysisService } from './service.ts';
 
 const tags = ['analysis'];
@@ -43,6 +43,14 @@ export function analysisRoutes(
 ) {
   const { analysis } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const verifiers = accessGuard(async (req) => {
+    if (!analysis.canVerify(requireAuth(req))) throw forbidden();
+  });
+  const configurers = accessGuard(async (req) => {
+    if (!analysis.canConfigure(requireAuth(req))) throw forbidden();
+  });
+  const result = objectGuard(analysisIdParamSchema, (_req, { id }, auth) => analysis.visibleResult(auth, id));
+  const camera = objectGuard(cameraIdParamSchema, (_req, { camId }, auth) => analysis.visibleCamera(auth, camId));
   r.get(
     '/api/analysis/results/',
     { schema: { tags, querystring: analysisResultQuerySchema, response: { 200: analysisResultPageSchema } } },
@@ -55,7 +63,10 @@ export function analysisRoutes(
   );
   r.put(
     '/api/analysis/results/:id/verdict/',
-    { schema: { tags, params: analysisIdParamSchema, body: analysisVerdictSchema, response: { 200: analysisResultSchema } } },
+    {
+      preHandler: [verifiers, result],
+      schema: { tags, params: analysisIdParamSchema, body: analysisVerdictSchema, response: { 200: analysisResultSchema } },
+    },
     async (req) => {
       const auth = requireAuth(req);
       return analysis.verdict(auth, req.params.id, req.body, (ticketId) => deps.resolveTicket(auth, ticketId), originOf(req));
@@ -91,6 +102,7 @@ export function analysisRoutes(
   r.put(
     '/api/analysis/cameras/:camId/settings/',
     {
+      preHandler: [configurers, camera],
       schema: {
         tags,
         params: cameraIdParamSchema,

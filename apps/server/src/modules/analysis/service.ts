@@ -358,6 +358,9 @@ export function createAnalysisService(deps: AnalysisDeps) {
   let cursor = 0;
   return {
     canVerify,
+    canConfigure,
+    visibleResult,
+    visibleCamera,
     analyseCamera,
     /**
      * One pass over the recording cameras within a CPU budget: cameras are taken in turn from where the last pass

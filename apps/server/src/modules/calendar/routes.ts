@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, objectGuard, requireAuth } from '../../platform/auth/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { CalendarService } from './service.ts';
@@ -29,6 +29,10 @@ const E = '/api/calendar/events';
 export function calendarRoutes(app: FastifyInstance, deps: { calendar: CalendarService; windows: Windows; directory: SiteDirectory }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { calendar } = deps;
+  const adders = accessGuard(async (request) => {
+    if (!calendar.rightsOf(requireAuth(request)).add) throw forbidden();
+  });
+  const changeable = objectGuard(idParamSchema, (_request, { id }, auth) => calendar.mayChange(auth, id));
 
   r.get('/api/calendar/options/', { schema: { tags, response: { 200: calendarOptionsSchema } } }, async (request) =>
     calendar.options(requireAuth(request)),
@@ -43,21 +47,28 @@ export function calendarRoutes(app: FastifyInstance, deps: { calendar: CalendarS
     { schema: { tags, querystring: calendarEventListQuerySchema, response: { 200: calendarEventListSchema } } },
     async (request) => calendar.list(requireAuth(request), request.query),
   );
-  r.post(`${E}/`, { schema: { tags, body: calendarEventInputSchema, response: { 201: calendarEventSchema } } }, async (request, reply) => {
-    const event = await calendar.create(requireAuth(request), request.body, originOf(request));
-    return reply.code(201).send(event);
-  });
+  r.post(
+    `${E}/`,
+    { preHandler: adders, schema: { tags, body: calendarEventInputSchema, response: { 201: calendarEventSchema } } },
+    async (request, reply) => {
+      const event = await calendar.create(requireAuth(request), request.body, originOf(request));
+      return reply.code(201).send(event);
+    },
+  );
   r.get(`${E}/:id/`, { schema: { tags, params: idParamSchema, response: { 200: calendarEventSchema } } }, async (request) =>
     calendar.get(requireAuth(request), request.params.id),
   );
   r.put(
     `${E}/:id/`,
-    { schema: { tags, params: idParamSchema, body: calendarUpdateSchema, response: { 200: calendarEventSchema } } },
+    { preHandler: changeable, schema: { tags, params: idParamSchema, body: calendarUpdateSchema, response: { 200: calendarEventSchema } } },
     async (request) => calendar.update(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.post(
     `${E}/:id/reschedule/`,
-    { schema: { tags, params: idParamSchema, body: calendarRescheduleSchema, response: { 200: calendarRescheduleResultSchema } } },
+    {
+      preHandler: changeable,
+      schema: { tags, params: idParamSchema, body: calendarRescheduleSchema, response: { 200: calendarRescheduleResultSchema } },
+    },
     async (request) => calendar.reschedule(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(

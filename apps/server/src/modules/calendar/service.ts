@@ -263,6 +263,11 @@ export function createCalendarService(deps: CalendarDeps) {
   return {
     rightsOf,
 
+    /** Refuses a caller who may not change this event (unseen: 404; not theirs to change: 403). */
+    async mayChange(a: Actor, id: number) {
+      if (!mayAct(a, await visibleEvent(a, id), 'change')) throw forbidden();
+    },
+
     async options(a: Actor) {
       const r = rightsOf(a);
       if (!r.view) throw forbidden();

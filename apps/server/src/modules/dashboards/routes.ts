@@ -10,6 +10,7 @@ import {
   componentListSchema,
   componentSchema,
   DASHBOARD_MESSAGES,
+  DASHBOARD_PERMISSIONS,
   dashboardAudienceSchema,
   dashboardDetailSchema,
   dashboardFolderSchema,
@@ -46,7 +47,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { objectGuard, permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import { HttpError, notFound } from '../../platform/errors.ts';
 import { type LinkService, refusal } from './links.ts';
 import type { DashboardService } from './service.ts';
@@ -70,6 +71,9 @@ const linkVideoAccess = { access: { public: true, csrf: false }, rateLimit: { ma
 export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: DashboardService; links: LinkService; runner: WidgetRunner }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { dashboards, links, runner } = opts;
+  const adders = permissionGuard(DASHBOARD_PERMISSIONS.add);
+  const changers = permissionGuard(DASHBOARD_PERMISSIONS.change);
+  const editable = objectGuard(idParamSchema, (_request, { id }, auth) => dashboards.mayEdit(auth, id));
   const tags = ['dashboards'];
   const versionParams = z.object({ id: idCoerced, version: z.coerce.number().int().min(1).max(2_147_483_647) });
   const linkParams = z.object({ id: z.uuid() });
@@ -90,7 +94,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.post(
     '/iotapp/dashboards/folders/',
-    { schema: { tags, body: folderInputSchema, response: { 201: dashboardFolderSchema } } },
+    { preHandler: adders, schema: { tags, body: folderInputSchema, response: { 201: dashboardFolderSchema } } },
     async (request, reply) => reply.status(201).send(await dashboards.createFolder(requireAuth(request), request.body, originOf(request))),
   );
   r.get(
@@ -100,12 +104,12 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.put(
     '/iotapp/dashboards/folders/:id/',
-    { schema: { tags, params: idParamSchema, body: folderInputSchema, response: { 200: dashboardFolderSchema } } },
+    { preHandler: changers, schema: { tags, params: idParamSchema, body: folderInputSchema, response: { 200: dashboardFolderSchema } } },
     async (request) => dashboards.updateFolder(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.post(
     '/iotapp/dashboards/folders/:id/move/',
-    { schema: { tags, params: idParamSchema, body: moveInputSchema, response: { 200: dashboardFolderSchema } } },
+    { preHandler: changers, schema: { tags, params: idParamSchema, body: moveInputSchema, response: { 200: dashboardFolderSchema } } },
     async (request) => dashboards.moveFolder(requireAuth(request), request.params.id, request.body),
   );
   r.delete(
@@ -125,7 +129,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.post(
     '/iotapp/dashboards/components/',
-    { schema: { tags, body: componentInputSchema, response: { 201: componentSchema } } },
+    { preHandler: adders, schema: { tags, body: componentInputSchema, response: { 201: componentSchema } } },
     async (request, reply) =>
       reply.status(201).send(await dashboards.createComponent(requireAuth(request), request.body, originOf(request))),
   );
@@ -136,7 +140,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.put(
     '/iotapp/dashboards/components/:id/',
-    { schema: { tags, params: idParamSchema, body: componentInputSchema, response: { 200: componentSchema } } },
+    { preHandler: changers, schema: { tags, params: idParamSchema, body: componentInputSchema, response: { 200: componentSchema } } },
     async (request) => dashboards.updateComponent(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete(
@@ -194,8 +198,10 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
       return { contents };
     },
   );
-  r.post('/iotapp/dashboards/reorder/', { schema: { tags, body: reorderInputSchema, response: { 200: okSchema } } }, async (request) =>
-    dashboards.reorder(requireAuth(request), request.body),
+  r.post(
+    '/iotapp/dashboards/reorder/',
+    { preHandler: changers, schema: { tags, body: reorderInputSchema, response: { 200: okSchema } } },
+    async (request) => dashboards.reorder(requireAuth(request), request.body),
   );
 
   // dashboards
@@ -206,7 +212,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.post(
     '/iotapp/dashboards/',
-    { schema: { tags, body: dashboardInputSchema, response: { 201: dashboardDetailSchema } } },
+    { preHandler: adders, schema: { tags, body: dashboardInputSchema, response: { 201: dashboardDetailSchema } } },
     async (request, reply) => reply.status(201).send(await dashboards.create(requireAuth(request), request.body, originOf(request))),
   );
   r.get('/iotapp/dashboards/:id/', { schema: { tags, params: idParamSchema, response: { 200: dashboardDetailSchema } } }, async (request) =>
@@ -214,7 +220,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   );
   r.put(
     '/iotapp/dashboards/:id/',
-    { schema: { tags, params: idParamSchema, body: dashboardInputSchema, response: { 200: dashboardDetailSchema } } },
+    { preHandler: editable, schema: { tags, params: idParamSchema, body: dashboardInputSchema, response: { 200: dashboardDetailSchema } } },
     async (request) => dashboards.update(requireAuth(request), request.params.id, request.body, originOf(request)),
   );
   r.delete('/iotapp/dashboards/:id/', { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {
@@ -223,7 +229,7 @@ export function dashboardRoutes(app: FastifyInstance, opts: { dashboards: Dashbo
   });
   r.post(
     '/iotapp/dashboards/:id/move/',
-    { schema: { tags, params: idParamSchema, body: moveInputSchema, response: { 200: dashboardSummarySchema } } },
+    { preHandler: editable, schema: { tags, params: idParamSchema, body: moveInputSchema, response: { 200: dashboardSummarySchema } } },
     async (request) => dashboards.move(requireAuth(request), request.params.id, request.body),
   );
   r.get(

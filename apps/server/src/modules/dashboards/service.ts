@@ -314,6 +314,11 @@ export function createDashboardService(deps: DashboardDeps) {
     /** A dashboard row the viewer may see (widget queries of a saved dashboard). */
     visibleDashboard,
 
+    /** Refuses a caller who may not edit this dashboard (unseen: 404; not theirs to change: 403). */
+    async mayEdit(actor: Actor, id: number) {
+      mayChange(actor, await visibleDashboard(actor, id), DASHBOARD_PERMISSIONS.change);
+    },
+
     async create(actor: Actor, body: DashboardInput, origin: AuditOrigin) {
       need(actor, DASHBOARD_PERMISSIONS.add);
       const input = dashboardInputSchema.parse(body);

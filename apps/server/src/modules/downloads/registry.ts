@@ -66,6 +66,8 @@ export interface DownloadProvider {
   kind: string;
   list(auth: AuthContext, limit: number): Promise<DownloadJob[]>;
   markDownloaded(auth: AuthContext, jobId: number, tid: string): Promise<DownloadJob>;
+  /** Refuses a caller whose job this is not, before the body of a mark-downloaded call is read. */
+  own?(auth: AuthContext, jobId: number): Promise<unknown>;
   remove(auth: AuthContext, jobId: number): Promise<unknown>;
 }
 

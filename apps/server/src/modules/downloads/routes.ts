@@ -12,7 +12,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, objectGuard, requireAuth } from '../../platform/auth/context.ts';
+import { forbidden } from '../../platform/errors.ts';
 import type { DownloadService } from './service.ts';
 
 /** Which list a job belongs to, for kinds other domains provide (camera clips); exports when absent. */
@@ -26,6 +27,14 @@ export function downloadRoutes(app: FastifyInstance, opts: { downloads: Download
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { downloads } = opts;
   const tags = ['downloads'];
+  const ownJob = objectGuard(jobIdParamSchema, async (request, { jobId }, auth) => {
+    const query = kindQuerySchema.safeParse(request.query);
+    if (query.success) await downloads.ownJobOf(auth, jobId, query.data.kind);
+  });
+  // which export a caller may start depends on its kind; one who may start none is refused before the body is read
+  const exporters = accessGuard(async (request) => {
+    if (downloads.sources(requireAuth(request)).length === 0) throw forbidden();
+  });
 
   r.get(
     '/api/batch-playback-download/',
@@ -35,6 +44,7 @@ export function downloadRoutes(app: FastifyInstance, opts: { downloads: Download
   r.put(
     '/api/batch-playback-download/:jobId/',
     {
+      preHandler: ownJob,
       schema: {
         tags,
         params: jobIdParamSchema,
@@ -66,8 +76,12 @@ export function downloadRoutes(app: FastifyInstance, opts: { downloads: Download
   r.get('/api/exports/sources/', { schema: { tags, response: { 200: exportSourceListSchema } } }, async (request) => ({
     contents: downloads.sources(requireAuth(request)),
   }));
-  r.post('/api/exports/', { schema: { tags, body: exportCreateSchema, response: { 201: downloadJobSchema } } }, async (request, reply) => {
-    const job = await downloads.startExport(requireAuth(request), request.body);
-    return reply.status(201).send(job);
-  });
+  r.post(
+    '/api/exports/',
+    { preHandler: exporters, schema: { tags, body: exportCreateSchema, response: { 201: downloadJobSchema } } },
+    async (request, reply) => {
+      const job = await downloads.startExport(requireAuth(request), request.body);
+      return reply.status(201).send(job);
+    },
+  );
 }

@@ -166,6 +166,13 @@ export function createDownloadService(deps: DownloadServiceDeps) {
       return { jobs: jobs.slice(0, limit), totalCount };
     },
 
+    /** Refuses a caller whose job of this kind this is not (404). */
+    async ownJobOf(auth: AuthContext, jobId: number, kind?: string) {
+      const provider = kind ? registry.provider(kind) : undefined;
+      if (provider) return provider.own?.(auth, jobId);
+      return ownJob(auth, jobId);
+    },
+
     /** SPEC 7 PUT: the file of task `tid` was downloaded; the job is completed once all its files were. */
     async markDownloaded(auth: AuthContext, jobId: number, tid: string, kind?: string) {
       const provider = kind ? registry.provider(kind) : undefined;

@@ -25,7 +25,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
+import { objectGuard, permissionGuard, requireAuth } from '../../platform/auth/context.ts';
 import { readFiles } from '../../platform/uploads.ts';
 import type { ResponseService } from './response-service.ts';
 import type { TemplateService } from './template-service.ts';
@@ -43,6 +43,7 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
   await app.register(multipart, { limits: { fileSize: FORM_LIMITS.attachmentBytes, files: 10, fields: 5, parts: 15 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { templates, responses } = deps;
+  const visibleTemplate = objectGuard(idParamSchema, (_request, { id }, auth) => templates.get(auth, id));
 
   // GET by name answers the one template (SPEC 7); without a name, the list (by bound view or search).
   r.get(
@@ -117,7 +118,7 @@ export async function formRoutes(app: FastifyInstance, deps: { templates: Templa
   );
   r.put(
     `${T}/:id/draft/`,
-    { schema: { tags, params: idParamSchema, body: formDraftSaveSchema, response: { 200: formDraftSchema } } },
+    { preHandler: visibleTemplate, schema: { tags, params: idParamSchema, body: formDraftSaveSchema, response: { 200: formDraftSchema } } },
     async (request) => responses.saveDraft(requireAuth(request), request.params.id, request.body.data),
   );
   r.delete(`${T}/:id/draft/`, { schema: { tags, params: idParamSchema, response: { 204: z.null() } } }, async (request, reply) => {

@@ -134,6 +134,14 @@ export function createActivityService(deps: HelpdeskDeps & { tickets: TicketServ
     },
 
     /** Rates a finished ticket; a rating under the threshold raises a follow-up ticket when the helpdesk says so. */
+    /** Refuses a caller who may not rate this ticket at all (rating off for its kind, or not theirs to rate). */
+    async mayRate(actor: Actor, id: number) {
+      const seen = await tickets.visibleTicket(actor, id);
+      const view = (await admin.config(actor.tenantId)).types[seen.type as TicketType].ticketViewConfigs;
+      if (!view.rating) throw forbidden('Rating is turned off for this kind of ticket');
+      if (!canRate(actor, seen, view.ratingOwnerOnly)) throw forbidden(HELPDESK_MESSAGES.ratingNotAllowed);
+    },
+
     async rate(actor: Actor, id: number, body: { rating: number; comment: string }) {
       const seen = await tickets.visibleTicket(actor, id);
       const config = await admin.config(actor.tenantId);

@@ -36,7 +36,7 @@ import { badRequest, forbidden } from '../../platform/errors.ts';
 import { readFiles } from '../../platform/uploads.ts';
 import { isAdmin } from './access.ts';
 import type { AdminService } from './admin-service.ts';
-import type { ImportService } from './import-service.ts';
+import { type ImportService, mayImport } from './import-service.ts';
 import type { ReportService } from './report-service.ts';
 
 const tags = ['helpdesk'];
@@ -48,6 +48,9 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   // the helpdesk's settings are the administrators' (the service checks the same)
   const admins = accessGuard(async (request) => {
     if (!isAdmin(requireAuth(request))) throw forbidden();
+  });
+  const importers = accessGuard(async (request) => {
+    if (!mayImport(requireAuth(request))) throw forbidden();
   });
 
   r.get('/helpdesk/config/', { schema: { tags, response: { 200: helpdeskConfigSchema } } }, async (request) =>
@@ -143,7 +146,10 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
 
   r.post(
     '/helpdesk/tickets/import/',
-    { schema: { tags, querystring: importQuerySchema, consumes: ['multipart/form-data'], response: { 200: importResultSchema } } },
+    {
+      preHandler: importers,
+      schema: { tags, querystring: importQuerySchema, consumes: ['multipart/form-data'], response: { 200: importResultSchema } },
+    },
     async (request) => {
       const [file] = await readFiles(request, IMPORT_LIMITS.fileBytes, 1, 'The file is larger than 10 MB');
       if (!file) throw badRequest('Choose a CSV file');
@@ -152,7 +158,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.post(
     '/helpdesk/imports/',
-    { schema: { tags, consumes: ['multipart/form-data'], response: { 202: bulkImportSchema } } },
+    { preHandler: importers, schema: { tags, consumes: ['multipart/form-data'], response: { 202: bulkImportSchema } } },
     async (request, reply) => {
       const [file] = await readFiles(request, IMPORT_LIMITS.fileBytes, 1, 'The file is larger than 10 MB');
       if (!file) throw badRequest('Choose a CSV file');
@@ -161,7 +167,7 @@ export async function adminRoutes(app: FastifyInstance, deps: { admin: AdminServ
   );
   r.get(
     '/helpdesk/imports/',
-    { schema: { tags, querystring: pageQuerySchema, response: { 200: bulkImportListSchema } } },
+    { preHandler: importers, schema: { tags, querystring: pageQuerySchema, response: { 200: bulkImportListSchema } } },
     async (request) => imports.listBulk(requireAuth(request), request.query),
   );
   r.get('/helpdesk/imports/:id/', { schema: { tags, params: idParamSchema, response: { 200: bulkImportSchema } } }, async (request) =>

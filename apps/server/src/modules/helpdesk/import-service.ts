@@ -26,7 +26,7 @@ const STORED_ERRORS = 500;
 type RowError = { row: number; field: string | null; message: string };
 type Column = keyof typeof TICKET_IMPORT_COLUMNS;
 
-const mayImport = (actor: Actor) => isAdmin(actor) || actor.permissions.has('add_ticket');
+export const mayImport = (actor: Actor) => isAdmin(actor) || actor.permissions.has('add_ticket');
 
 const DATE_CELL = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 

@@ -32,8 +32,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, objectGuard, requireAuth } from '../../platform/auth/context.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { readFiles } from '../../platform/uploads.ts';
+import { canChange, canEdit, canRaise } from './access.ts';
 import type { ActivityService } from './activity-service.ts';
 import type { AdminService } from './admin-service.ts';
 import type { TicketService } from './ticket-service.ts';
@@ -44,6 +46,17 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   await app.register(multipart, { limits: { fileSize: TICKET_LIMITS.attachmentBytes, files: 10, fields: 10, parts: 20 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tickets, activity, admin } = deps;
+  const changers = accessGuard(async (request) => {
+    if (!canChange(requireAuth(request))) throw forbidden();
+  });
+  const workOrderRaisers = accessGuard(async (request) => {
+    if (!canRaise(requireAuth(request), 'WORKORDERTICKET')) throw forbidden();
+  });
+  const visible = objectGuard(ticketIdParamSchema, (_request, { id }, auth) => tickets.visibleTicket(auth, id));
+  const editable = objectGuard(ticketIdParamSchema, async (_request, { id }, auth) => {
+    if (!canEdit(auth, await tickets.visibleTicket(auth, id))) throw forbidden();
+  });
+  const rateable = objectGuard(ticketIdParamSchema, (_request, { id }, auth) => activity.mayRate(auth, id));
 
   r.get('/helpdesk/status/', { schema: { tags, querystring: statusQuerySchema, response: { 200: statusListSchema } } }, async (request) =>
     admin.statuses(request.query.page, request.query.limit),
@@ -72,7 +85,7 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   );
   r.post(
     '/helpdesk/tickets/assign/',
-    { schema: { tags, body: bulkAssignSchema, response: { 200: bulkAssignResultSchema } } },
+    { preHandler: changers, schema: { tags, body: bulkAssignSchema, response: { 200: bulkAssignResultSchema } } },
     async (request) => activity.bulkAssign(requireAuth(request), request.body, originOf(request)),
   );
   r.get('/helpdesk/tickets/:id/', { schema: { tags, params: ticketIdParamSchema, response: { 200: ticketSchema } } }, async (request) =>
@@ -80,7 +93,7 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   );
   r.put(
     '/helpdesk/tickets/:id/',
-    { schema: { tags, params: ticketIdParamSchema, body: ticketUpdateSchema, response: { 200: ticketSchema } } },
+    { preHandler: editable, schema: { tags, params: ticketIdParamSchema, body: ticketUpdateSchema, response: { 200: ticketSchema } } },
     async (request) => (await tickets.update(requireAuth(request), request.params.id, request.body, originOf(request))).ticket,
   );
 
@@ -96,14 +109,14 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   );
   r.post(
     '/helpdesk/tickets/:id/comments/',
-    { schema: { tags, params: ticketIdParamSchema, body: commentCreateSchema, response: { 201: commentSchema } } },
+    { preHandler: visible, schema: { tags, params: ticketIdParamSchema, body: commentCreateSchema, response: { 201: commentSchema } } },
     async (request, reply) =>
       reply.status(201).send(await activity.addComment(requireAuth(request), request.params.id, request.body.text, request.actionTime)),
   );
 
   r.post(
     '/helpdesk/tickets/:id/watchers/',
-    { schema: { tags, params: ticketIdParamSchema, body: watcherAddSchema, response: { 200: ticketSchema } } },
+    { preHandler: visible, schema: { tags, params: ticketIdParamSchema, body: watcherAddSchema, response: { 200: ticketSchema } } },
     async (request) => activity.watch(requireAuth(request), request.params.id, request.body.userId),
   );
   r.delete(
@@ -113,12 +126,15 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   );
   r.post(
     '/helpdesk/tickets/:id/rating/',
-    { schema: { tags, params: ticketIdParamSchema, body: ratingSchema, response: { 200: ratingResultSchema } } },
+    { preHandler: rateable, schema: { tags, params: ticketIdParamSchema, body: ratingSchema, response: { 200: ratingResultSchema } } },
     async (request) => activity.rate(requireAuth(request), request.params.id, request.body),
   );
   r.post(
     '/helpdesk/tickets/:id/work-order/',
-    { schema: { tags, params: ticketIdParamSchema, body: workOrderCreateSchema, response: { 201: ticketSchema } } },
+    {
+      preHandler: [workOrderRaisers, visible],
+      schema: { tags, params: ticketIdParamSchema, body: workOrderCreateSchema, response: { 201: ticketSchema } },
+    },
     async (request, reply) => reply.status(201).send(await activity.raiseWorkOrder(requireAuth(request), request.params.id, request.body)),
   );
 

@@ -1,5 +1,6 @@
 import {
   categoryListSchema,
+  INVENTORY_PERMISSIONS,
   idParamSchema,
   inventoryUserSchema,
   itemDetailSchema,
@@ -24,7 +25,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, permissionGuard, requireAuth } from '../../platform/auth/context.ts';
+import { forbidden } from '../../platform/errors.ts';
+import { can } from './access.ts';
 import type { MoveService } from './moves.ts';
 import type { CatalogService } from './service.ts';
 
@@ -39,6 +42,11 @@ const storeQuerySchema = z.object({
 export function inventoryRoutes(app: FastifyInstance, deps: { catalog: CatalogService; moves: MoveService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { catalog, moves } = deps;
+  // receiving needs add, writing off delete, the other movements change: one who holds none of them may make none
+  const movers = accessGuard(async (request) => {
+    const actor = requireAuth(request);
+    if (!can(actor, 'add') && !can(actor, 'change') && !can(actor, 'delete')) throw forbidden();
+  });
 
   r.get(
     '/iotapp/inventory/stores/',
@@ -120,12 +128,15 @@ export function inventoryRoutes(app: FastifyInstance, deps: { catalog: CatalogSe
   );
   r.post(
     '/iotapp/inventory/movements/',
-    { schema: { tags, body: movementInputSchema, response: { 201: movementResultSchema } } },
+    { preHandler: movers, schema: { tags, body: movementInputSchema, response: { 201: movementResultSchema } } },
     async (request, reply) => reply.status(201).send(await moves.move(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/iotapp/inventory/replacements/',
-    { schema: { tags, body: replacementInputSchema, response: { 201: replacementResultSchema } } },
+    {
+      preHandler: permissionGuard(INVENTORY_PERMISSIONS.change),
+      schema: { tags, body: replacementInputSchema, response: { 201: replacementResultSchema } },
+    },
     async (request, reply) => reply.status(201).send(await moves.replace(requireAuth(request), request.body, originOf(request))),
   );
 }

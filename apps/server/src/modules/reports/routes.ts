@@ -18,7 +18,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { requireAuth } from '../../platform/auth/context.ts';
+import { accessGuard, requireAuth } from '../../platform/auth/context.ts';
+import { forbidden } from '../../platform/errors.ts';
 import type { InventoryReports } from '../inventory/index.ts';
 import type { PurchaseRequestService } from '../purchase-requests/index.ts';
 import type { ReportScheduleService } from './service.ts';
@@ -33,6 +34,9 @@ export function reportRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { inventory, requests, schedules } = deps;
+  const schedulers = accessGuard(async (request) => {
+    if (!schedules.mayScheduleAny(requireAuth(request))) throw forbidden();
+  });
 
   r.get(
     '/iotapp/reports/inventory/stock/',
@@ -85,7 +89,7 @@ export function reportRoutes(
   );
   r.post(
     '/iotapp/report-schedules/',
-    { schema: { tags, body: reportScheduleInputSchema, response: { 201: reportScheduleSchema } } },
+    { preHandler: schedulers, schema: { tags, body: reportScheduleInputSchema, response: { 201: reportScheduleSchema } } },
     async (request, reply) => reply.status(201).send(await schedules.create(requireAuth(request), request.body, originOf(request))),
   );
   r.delete(

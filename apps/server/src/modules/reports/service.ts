@@ -68,6 +68,9 @@ export function createReportScheduleService(deps: {
   }
 
   return {
+    /** Whether the actor may schedule a report of at least one kind (which kind is the body's). */
+    mayScheduleAny: (actor: Actor) => Object.values(reports.sources).some((source) => source.allowed(scopeOf(actor))),
+
     async list(actor: Actor, kind?: ReportKind) {
       const rows = await repo.listOwn(db, actor.tenantId, actor.userId, kind);
       return { contents: rows.map(toSchedule), totalCount: rows.length };

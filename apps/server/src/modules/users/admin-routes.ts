@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
+import { objectGuard, permissionGuard, requireAuth, requireTenant } from '../../platform/auth/context.ts';
 import type { UserAdminService } from './admin-service.ts';
 
 /** SPEC 7 /iotapp/users/: listing, administration of one user, avatars and the public set-password link. */
@@ -27,6 +27,7 @@ export function userAdminRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { admin } = opts;
+  const avatarEditable = objectGuard(idParamSchema, (_request, { id }, auth) => admin.mayChangeAvatar(auth, id));
   const tags = ['users'];
   const originOf = (request: FastifyRequest) => opts.publicUrl?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 
@@ -89,7 +90,11 @@ export function userAdminRoutes(
   );
   r.put(
     '/iotapp/users/:id/avatar/',
-    { bodyLimit: 2 * 1024 * 1024, schema: { tags, params: idParamSchema, body: avatarUploadSchema, response: { 200: adminUserSchema } } },
+    {
+      preHandler: avatarEditable,
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { tags, params: idParamSchema, body: avatarUploadSchema, response: { 200: adminUserSchema } },
+    },
     async (request) => admin.setAvatar(request, requireAuth(request), request.params.id, request.body.image),
   );
   r.get('/iotapp/users/:id/avatar/', { schema: { tags, params: idParamSchema } }, async (request, reply) => {

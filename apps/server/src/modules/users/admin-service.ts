@@ -460,6 +460,13 @@ export function createUserAdminService(deps: UserAdminDeps) {
       return { message: USER_ADMIN_MESSAGES.passwordReset };
     },
 
+    /** Refuses a caller who may not set this user's picture: their own, or one they manage with change_user. */
+    async mayChangeAvatar(auth: AuthContext, id: number) {
+      if (id === auth.userId) return;
+      need(auth, USER_PERMISSIONS.change);
+      await assertManageable(auth, await targetOf(auth, id));
+    },
+
     async setAvatar(request: FastifyRequest, auth: AuthContext, id: number, dataUrl: string) {
       if (id !== auth.userId) need(auth, USER_PERMISSIONS.change);
       const row = await targetOf(auth, id);

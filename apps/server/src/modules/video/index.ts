@@ -123,6 +123,7 @@ export function createVideoModule(ports: VideoPorts): DomainModule<VideoPort> {
     kind: 'clips',
     list: (auth, limit) => video.listBatches(auth, limit),
     markDownloaded: (auth, jobId, tid) => video.markDownloaded(auth, jobId, tid),
+    own: (auth, jobId) => video.ownBatch(auth, jobId),
     remove: (auth, jobId) => video.deleteBatch(auth, jobId),
   });
   return {

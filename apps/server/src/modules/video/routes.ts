@@ -44,7 +44,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../platform/audit.ts';
-import { type AuthContext, requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
+import { type AuthContext, objectGuard, permissionGuard, requireAuth, requireTenant, roleGuard } from '../../platform/auth/context.ts';
 import { forbidden, HttpError } from '../../platform/errors.ts';
 import { describeTool, missingToolsMessage, videoTools } from '../../platform/ffmpeg/index.ts';
 import { LIVE_CLOSE, type LiveRelay } from './live-relay.ts';
@@ -90,6 +90,9 @@ export interface LiveRouteDeps {
 export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; live?: LiveRouteDeps }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { video } = opts;
+  const cameraViewers = permissionGuard('view_camera');
+  const incident = objectGuard(idParamSchema, (_req, { id }, auth) => video.incidentAccess(auth, id));
+  const ownClipJob = objectGuard(jobIdParamSchema, (_req, { jobId }, auth) => video.ownBatch(auth, jobId));
   const tags = ['video'];
   const liveSockets = new Map<string, number>();
 
@@ -278,15 +281,17 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
     { schema: { tags, querystring: tableCameraQuerySchema, response: { 200: tableCameraSchema } } },
     async (req) => video.tableCamera(requireAuth(req), req.query.table),
   );
-  r.post('/api/incident-reports/', { schema: { tags, body: incidentInputSchema, response: { 200: incidentSchema } } }, async (req) =>
-    video.createIncident(requireAuth(req), req.body, originOf(req)),
+  r.post(
+    '/api/incident-reports/',
+    { preHandler: cameraViewers, schema: { tags, body: incidentInputSchema, response: { 200: incidentSchema } } },
+    async (req) => video.createIncident(requireAuth(req), req.body, originOf(req)),
   );
   r.get('/api/incident-reports/:id/', { schema: { tags, params: idParamSchema, response: { 200: incidentSchema } } }, async (req) =>
     video.getIncident(requireAuth(req), req.params.id),
   );
   r.put(
     '/api/incident-reports/:id/',
-    { schema: { tags, params: idParamSchema, body: incidentUpdateSchema, response: { 200: incidentSchema } } },
+    { preHandler: incident, schema: { tags, params: idParamSchema, body: incidentUpdateSchema, response: { 200: incidentSchema } } },
     async (req) => video.updateIncident(requireAuth(req), req.params.id, req.body, originOf(req)),
   );
   r.delete('/api/incident-reports/:id/', { schema: { tags, params: idParamSchema, response: { 200: okSchema } } }, async (req) =>
@@ -297,7 +302,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   );
   r.post(
     '/api/incident-reports/:id/pack/',
-    { schema: { tags, params: idParamSchema, body: evidencePackInputSchema, response: { 200: evidencePackSchema } } },
+    { preHandler: incident, schema: { tags, params: idParamSchema, body: evidencePackInputSchema, response: { 200: evidencePackSchema } } },
     async (req) => video.incidentPack(requireAuth(req), req.params.id, req.body.days, originOf(req)),
   );
   // The shared evidence pack: anyone with the link, on the tenant's own address, until it expires.
@@ -321,7 +326,7 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   // ---------------------------------------------------------------- batch playback downloads (clips)
   r.post(
     '/api/batch-playback-download/',
-    { schema: { tags, body: batchDownloadInputSchema, response: { 200: batchDownloadCreatedSchema } } },
+    { preHandler: cameraViewers, schema: { tags, body: batchDownloadInputSchema, response: { 200: batchDownloadCreatedSchema } } },
     async (req) => video.createBatch(requireAuth(req), req.body),
   );
   r.get('/api/video-clips/', { schema: { tags, querystring: emptyQuery, response: { 200: downloadListSchema } } }, async (req) => {
@@ -333,7 +338,10 @@ export function videoRoutes(app: FastifyInstance, opts: { video: VideoService; l
   );
   r.put(
     '/api/video-clips/:jobId/',
-    { schema: { tags, params: jobIdParamSchema, body: markDownloadedSchema, response: { 200: downloadJobSchema } } },
+    {
+      preHandler: ownClipJob,
+      schema: { tags, params: jobIdParamSchema, body: markDownloadedSchema, response: { 200: downloadJobSchema } },
+    },
     async (req) => video.markDownloaded(requireAuth(req), req.params.jobId, req.body.tid),
   );
   r.delete('/api/video-clips/:jobId/', { schema: { tags, params: jobIdParamSchema, response: { 200: okSchema } } }, async (req) =>
