@@ -15,6 +15,7 @@ import {
   statusListSchema,
   statusQuerySchema,
   TICKET_LIMITS,
+  TICKET_TYPES,
   ticketCreateSchema,
   ticketDaysQuerySchema,
   ticketDaysSchema,
@@ -49,6 +50,11 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
   const changers = accessGuard(async (request) => {
     if (!canChange(requireAuth(request))) throw forbidden();
   });
+  // which kind a ticket is may come from the body: one who may raise no kind at all is refused before it is read
+  const raisers = accessGuard(async (request) => {
+    const auth = requireAuth(request);
+    if (!TICKET_TYPES.some((type) => canRaise(auth, type))) throw forbidden();
+  });
   const workOrderRaisers = accessGuard(async (request) => {
     if (!canRaise(requireAuth(request), 'WORKORDERTICKET')) throw forbidden();
   });
@@ -80,8 +86,10 @@ export async function ticketRoutes(app: FastifyInstance, deps: { tickets: Ticket
     { schema: { tags, querystring: ticketDaysQuerySchema, response: { 200: ticketDaysSchema } } },
     async (request) => tickets.days(requireAuth(request), request.query),
   );
-  r.post('/helpdesk/tickets/', { schema: { tags, body: ticketCreateSchema, response: { 201: ticketSchema } } }, async (request, reply) =>
-    reply.status(201).send(await tickets.raise(requireAuth(request), request.body, originOf(request))),
+  r.post(
+    '/helpdesk/tickets/',
+    { preHandler: raisers, schema: { tags, body: ticketCreateSchema, response: { 201: ticketSchema } } },
+    async (request, reply) => reply.status(201).send(await tickets.raise(requireAuth(request), request.body, originOf(request))),
   );
   r.post(
     '/helpdesk/tickets/assign/',
