@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_TIME_MESSAGES, IDEMPOTENCY_MESSAGES } from '../src/platform/idempotency/index.ts';
 import { allFieldsTemplate, createTemplate } from './forms-fixtures.ts';
-import { getTicket, raise, userId } from './helpdesk-fixtures.ts';
+import { getTicket, multipart, PNG, raise, userId } from './helpdesk-fixtures.ts';
+import { makeItem, makeStore, receive } from './inventory-fixtures.ts';
 import { createTestApp, type TestApp, type TestClient } from './support/harness.ts';
 import { makeSite } from './support/sites-factory.ts';
 
@@ -34,7 +35,15 @@ async function twice(client: TestClient, method: 'POST' | 'PUT', url: string, pa
   return { first, second };
 }
 
-const count = async (table: 'tickets' | 'ticket_comments' | 'ticket_history' | 'form_responses' | 'attendance_records') =>
+type Counted =
+  | 'tickets'
+  | 'ticket_comments'
+  | 'ticket_history'
+  | 'form_responses'
+  | 'form_attachments'
+  | 'attendance_records'
+  | 'inventory_movements';
+const count = async (table: Counted) =>
   Number(
     (
       await t.db
@@ -102,6 +111,94 @@ describe('Idempotency-Key', () => {
     expect(second.statusCode).toBe(201);
     expect(second.json().id).toBe(first.json().id);
     expect(await count('attendance_records')).toBe(before + 1);
+  });
+
+  it('checks out once: the repeat closes nothing else and gets the same record', async () => {
+    const { first, second } = await twice(field, 'POST', '/api/attendance/check-out/', { latitude: 18.52, longitude: 73.85, accuracy: 12 });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.json()).toEqual(first.json());
+    expect((await field.get('/api/attendance/current/')).json().record).toBeNull();
+  });
+
+  it('ticks a checklist item and records a cost once', async () => {
+    const ticket = await raise(field, { locationId: site.id });
+    const current = await getTicket(field, ticket.id);
+    const history = await count('ticket_history');
+    const { first, second } = await twice(field, 'PUT', `/helpdesk/tickets/${ticket.id}/`, {
+      version: current.version,
+      checklist: [{ id: 'valve', text: 'Close the valve', done: true }],
+      costIncurred: { amount: 450, currency: 'INR', note: 'Gasket' },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(first.json().checklist).toMatchObject([{ id: 'valve', done: true }]);
+    expect(await count('ticket_history')).toBe(history + 1);
+  });
+
+  it('rates a finished ticket once: a low rating raises one follow-up', async () => {
+    const ticket = await raise(admin, { locationId: site.id });
+    const current = await getTicket(admin, ticket.id);
+    expect((await admin.put(`/helpdesk/tickets/${ticket.id}/`, { version: current.version, status: 'RESOLVED' })).statusCode).toBe(200);
+    const tickets = await count('tickets');
+    const { first, second } = await twice(admin, 'POST', `/helpdesk/tickets/${ticket.id}/rating/`, {
+      rating: 1,
+      comment: 'Came back twice',
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(await count('tickets')).toBe(tickets + 1);
+  });
+
+  it('issues stock to a ticket once: on hand goes down once', async () => {
+    const store = await makeStore(admin);
+    const item = await makeItem(admin);
+    await receive(admin, item.id, store.id, 5);
+    const ticket = await raise(admin, { locationId: site.id });
+    const movements = await count('inventory_movements');
+    const { first, second } = await twice(admin, 'POST', '/iotapp/inventory/movements/', {
+      kind: 'ISSUE',
+      itemId: item.id,
+      storeId: store.id,
+      ticketId: ticket.id,
+      quantity: 2,
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(await count('inventory_movements')).toBe(movements + 1);
+    const stock = (await admin.get(`/iotapp/inventory/items/${item.id}/`)).json() as { stock: { storeId: number; onHand: number }[] };
+    expect(stock.stock.find((s) => s.storeId === store.id)?.onHand).toBe(3);
+  });
+
+  it('stores a form’s photo once, and the response naming it once', async () => {
+    const form = await createTemplate(admin, allFieldsTemplate());
+    const attachments = await count('form_attachments');
+    const headers = { 'idempotency-key': key() };
+    const body = multipart([{ name: 'meter.png', data: PNG, type: 'image/png' }]);
+    const send = () =>
+      admin.request({
+        method: 'POST',
+        url: '/ifmapp/dynamic-forms-attachments/',
+        payload: body.payload,
+        headers: { ...body.headers, ...headers },
+      });
+    const first = await send();
+    const second = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json().contents[0].uid).toBe(first.json().contents[0].uid);
+    expect(await count('form_attachments')).toBe(attachments + 1);
+    const uid = first.json().contents[0].uid as string;
+    const responses = await count('form_responses');
+    const submitted = await twice(admin, 'POST', '/ifmapp/dynamic-forms/', {
+      formTemplate: form.id,
+      data: { title: 'Meter room', count: 1, score: 5 },
+      attachments: [{ uid }],
+    });
+    expect(submitted.first.statusCode, submitted.first.body).toBe(201);
+    expect(submitted.second.json()).toEqual(submitted.first.json());
+    expect(await count('form_responses')).toBe(responses + 1);
   });
 
   it('answers a refusal again as a refusal, and a repeat after it changes nothing', async () => {
@@ -180,6 +277,85 @@ describe('X-Action-Time', () => {
     );
     expect(entries).toHaveLength(1);
     expect(entries[0]?.performedAt).toBe(doneAt);
+  });
+
+  it('keeps a check-in and check-out done without a connection at the time they were done, fenced at the recorded position', async () => {
+    const far = await field.request({
+      method: 'POST',
+      url: '/api/attendance/check-in/',
+      payload: { assetId: site.id, latitude: 18.6, longitude: 73.85, accuracy: 10 },
+      headers: { 'idempotency-key': key(), 'x-action-time': minutesAgo(50) },
+    });
+    expect(far.statusCode).toBe(400);
+    expect(far.json().code).toBe('outside_geofence');
+
+    const inAt = minutesAgo(40);
+    const checkIn = await field.request({
+      method: 'POST',
+      url: '/api/attendance/check-in/',
+      payload: { assetId: site.id, latitude: 18.5201, longitude: 73.8501, accuracy: 15 },
+      headers: { 'idempotency-key': key(), 'x-action-time': inAt },
+    });
+    expect(checkIn.statusCode, checkIn.body).toBe(201);
+    expect(checkIn.json().checkInAt).toBe(inAt);
+    expect(Date.parse(checkIn.json().receivedAt.checkIn)).toBeGreaterThan(Date.parse(inAt));
+    // a camera still now would show the site at arrival: a late check-in has none
+    expect(checkIn.json().snapshot.state).toBe('none');
+
+    const early = await field.request({
+      method: 'POST',
+      url: '/api/attendance/check-out/',
+      payload: { latitude: 18.52, longitude: 73.85 },
+      headers: { 'x-action-time': minutesAgo(45) },
+    });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().code).toBe('check_out_before_check_in');
+
+    const outAt = minutesAgo(10);
+    const checkOut = await field.request({
+      method: 'POST',
+      url: '/api/attendance/check-out/',
+      payload: { latitude: 18.52, longitude: 73.85, accuracy: 8 },
+      headers: { 'idempotency-key': key(), 'x-action-time': outAt },
+    });
+    expect(checkOut.statusCode, checkOut.body).toBe(200);
+    expect(checkOut.json()).toMatchObject({ checkInAt: inAt, checkOutAt: outAt, hours: 0.5 });
+    expect(Date.parse(checkOut.json().receivedAt.checkOut)).toBeGreaterThan(Date.parse(outAt));
+
+    const log = await admin.get(`/iotapp/user-activity-logs/?objectType=attendance&action=attendance.check-out`);
+    const entry = (log.json().contents as { objectId: string; performedAt: string | null }[]).find(
+      (e) => e.objectId === String(checkOut.json().id),
+    );
+    expect(entry?.performedAt).toBe(outAt);
+  });
+
+  it('keeps the time a spare was issued and a checklist item ticked without a connection', async () => {
+    const store = await makeStore(admin);
+    const item = await makeItem(admin);
+    await receive(admin, item.id, store.id, 2);
+    const ticket = await raise(admin, { locationId: site.id });
+    const issuedAt = minutesAgo(30);
+    const issued = await admin.post(
+      '/iotapp/inventory/movements/',
+      { kind: 'ISSUE', itemId: item.id, storeId: store.id, ticketId: ticket.id, quantity: 1 },
+      { headers: { 'x-action-time': issuedAt } },
+    );
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect(issued.json().movements[0].performedAt).toBe(issuedAt);
+    const listed = (await admin.get(`/iotapp/inventory/movements/?ticketId=${ticket.id}`)).json().contents as {
+      performedAt: string | null;
+    }[];
+    expect(listed[0]?.performedAt).toBe(issuedAt);
+
+    const tickedAt = minutesAgo(20);
+    const current = await getTicket(admin, ticket.id);
+    const ticked = await admin.put(
+      `/helpdesk/tickets/${ticket.id}/`,
+      { version: current.version, checklist: [{ id: 'fuse', text: 'Replace the fuse', done: true }] },
+      { headers: { 'x-action-time': tickedAt } },
+    );
+    expect(ticked.statusCode, ticked.body).toBe(200);
+    expect(ticked.json().checklist[0].doneAt).toBe(tickedAt);
   });
 
   it('refuses a time without a zone, in the future or too old, and leaves the key free for the corrected send', async () => {

@@ -32756,6 +32756,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             createdAt: string;
+                            performedAt: string | null;
                         }[];
                         totalCount: number;
                     };
@@ -32866,6 +32867,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             createdAt: string;
+                            performedAt: string | null;
                         }[];
                         message: string;
                     };
@@ -32989,6 +32991,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             createdAt: string;
+                            performedAt: string | null;
                         };
                         device: {
                             id: number;
@@ -34686,6 +34689,10 @@ export interface operations {
                             ticketId: number | null;
                             checkInAt: string;
                             checkOutAt: string | null;
+                            receivedAt: {
+                                checkIn: string;
+                                checkOut: string | null;
+                            };
                             checkIn: {
                                 latitude: number;
                                 longitude: number;
@@ -34781,6 +34788,10 @@ export interface operations {
                         ticketId: number | null;
                         checkInAt: string;
                         checkOutAt: string | null;
+                        receivedAt: {
+                            checkIn: string;
+                            checkOut: string | null;
+                        };
                         checkIn: {
                             latitude: number;
                             longitude: number;
@@ -34904,6 +34915,10 @@ export interface operations {
                         ticketId: number | null;
                         checkInAt: string;
                         checkOutAt: string | null;
+                        receivedAt: {
+                            checkIn: string;
+                            checkOut: string | null;
+                        };
                         checkIn: {
                             latitude: number;
                             longitude: number;
@@ -35029,6 +35044,10 @@ export interface operations {
                             ticketId: number | null;
                             checkInAt: string;
                             checkOutAt: string | null;
+                            receivedAt: {
+                                checkIn: string;
+                                checkOut: string | null;
+                            };
                             checkIn: {
                                 latitude: number;
                                 longitude: number;
@@ -35216,6 +35235,10 @@ export interface operations {
                         ticketId: number | null;
                         checkInAt: string;
                         checkOutAt: string | null;
+                        receivedAt: {
+                            checkIn: string;
+                            checkOut: string | null;
+                        };
                         checkIn: {
                             latitude: number;
                             longitude: number;

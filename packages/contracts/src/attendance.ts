@@ -26,6 +26,7 @@ export const ATTENDANCE_MESSAGES = {
     `${site} has no location set, so check-in cannot be verified. Ask an administrator to set its latitude and longitude.`,
   alreadyIn: (site: string) => `You are already checked in at ${site}. Check out first.`,
   notCheckedIn: 'You are not checked in.',
+  checkOutBeforeCheckIn: 'This check-out was made before the check-in it would close.',
   ticketElsewhere: 'This ticket is not at the site you are checking in at.',
   siteRequired: 'Choose a site',
   position: 'Your position is required: allow location access and try again',
@@ -81,6 +82,8 @@ export const attendanceRecordSchema = z.object({
   ticketId: z.number().int().nullable(),
   checkInAt: z.string(),
   checkOutAt: z.string().nullable(),
+  /** When the check-in and check-out reached the server: later than checkInAt/checkOutAt when sent from the outbox. */
+  receivedAt: z.object({ checkIn: z.string(), checkOut: z.string().nullable() }),
   checkIn: positionSchema,
   checkOut: positionSchema.nullable(),
   /** Metres from the site's coordinates at check-in. */

@@ -221,6 +221,8 @@ export const movementSchema = z.object({
   note: z.string(),
   actor: inventoryUserSchema.nullable(),
   createdAt: z.string(),
+  /** When it was done at the site, when that was before it reached the server (sent from the phone's outbox). */
+  performedAt: z.string().nullable(),
 });
 export type Movement = z.infer<typeof movementSchema>;
 export const movementListSchema = z.object({ contents: z.array(movementSchema), totalCount: z.number().int() });

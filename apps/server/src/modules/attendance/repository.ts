@@ -87,12 +87,16 @@ export interface NewRecord {
   userId: number;
   assetId: number;
   ticketId: number | null;
+  /** When it was done at the site. */
   at: Date;
+  /** When it reached the server (later than `at` when it was sent from the phone's outbox). */
+  receivedAt: Date;
   latitude: number;
   longitude: number;
   accuracy: number | null;
   distance: number;
   travelKmh: number | null;
+  snapshotState: 'pending' | 'none';
 }
 
 /** Inserts the check-in; null when the user already has an open record (the partial unique index decides). */
@@ -110,9 +114,9 @@ export const insertRecord = (db: Db, r: NewRecord) =>
       check_in_accuracy: r.accuracy,
       distance_m: r.distance,
       travel_kmh: r.travelKmh,
-      snapshot_state: 'pending',
-      created_at: r.at,
-      updated_at: r.at,
+      snapshot_state: r.snapshotState,
+      created_at: r.receivedAt,
+      updated_at: r.receivedAt,
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).where('check_out_at', 'is', null).doNothing())
     .returningAll()
@@ -122,17 +126,18 @@ export const closeRecord = (
   db: Db,
   tenantId: number,
   id: number,
-  at: Date,
+  at: { done: Date; received: Date },
   position: { latitude: number | null; longitude: number | null; accuracy: number | null },
 ) =>
   db
     .updateTable('attendance_records')
     .set({
-      check_out_at: at,
+      check_out_at: at.done,
+      check_out_received_at: at.received,
       check_out_lat: position.latitude,
       check_out_lng: position.longitude,
       check_out_accuracy: position.accuracy,
-      updated_at: at,
+      updated_at: at.received,
     })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)

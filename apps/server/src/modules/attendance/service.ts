@@ -70,6 +70,8 @@ export interface AttendanceDeps {
 }
 
 const OPEN_STATUSES = ['OPEN', 'RE-OPENED'];
+/** A check-in that arrives this much after it was done (sent from the phone's outbox) is late. */
+const LATE_CHECK_IN_MS = 2 * 60_000;
 type Still = NonNullable<Awaited<ReturnType<SiteStills['siteStill']>>>;
 
 /**
@@ -136,6 +138,10 @@ export function createAttendanceService(deps: AttendanceDeps) {
         ticketId: r.ticket_id,
         checkInAt: inAt.toISOString(),
         checkOutAt: outAt?.toISOString() ?? null,
+        receivedAt: {
+          checkIn: new Date(r.created_at).toISOString(),
+          checkOut: r.check_out_received_at ? new Date(r.check_out_received_at).toISOString() : null,
+        },
         checkIn: { latitude: r.check_in_lat, longitude: r.check_in_lng, accuracy: r.check_in_accuracy },
         checkOut:
           r.check_out_lat !== null && r.check_out_lng !== null
@@ -227,8 +233,13 @@ export function createAttendanceService(deps: AttendanceDeps) {
       refuseInaccurate(input.accuracy, radius);
       const distance = Math.round(haversineMeters(input.latitude, input.longitude, site.latitude as number, site.longitude as number));
       if (distance > radius) throw badRequest(ATTENDANCE_MESSAGES.outside(distance, site.name, radius), 'outside_geofence');
+      const received = deps.clock.now();
+      // Done at the site earlier, without a connection: the position was recorded then and is fenced as it was.
+      const at = origin.performedAt ?? received;
+      // A camera still now would show the site at arrival, not at check-in: a late check-in has none.
+      const late = received.getTime() - at.getTime() > LATE_CHECK_IN_MS;
       let still: Still | null = null;
-      if (settings.attendanceSnapshotRequired) {
+      if (settings.attendanceSnapshotRequired && !late) {
         still = await deps.stills.siteStill(actor.tenantId, site.id);
         if (!still?.image) throw badRequest(ATTENDANCE_MESSAGES.snapshotRequired(site.name), 'snapshot_required');
       }
@@ -238,7 +249,6 @@ export function createAttendanceService(deps: AttendanceDeps) {
         if (ticket.locationId !== site.id) throw badRequest(ATTENDANCE_MESSAGES.ticketElsewhere);
         named = ticket.assignedTo === actor.userId ? { id: ticket.id, status: ticket.status } : null;
       }
-      const at = deps.clock.now();
       const previous = await repo.latestRecordOf(db, actor.tenantId, actor.userId);
       const travel = travelKmh(previous, at, input.latitude, input.longitude);
       const row = await db.transaction().execute(async (trx) => {
@@ -248,14 +258,16 @@ export function createAttendanceService(deps: AttendanceDeps) {
           assetId: site.id,
           ticketId: input.ticketId ?? null,
           at,
+          receivedAt: received,
           latitude: input.latitude,
           longitude: input.longitude,
           accuracy: input.accuracy ?? null,
           distance,
           travelKmh: travel,
+          snapshotState: late ? 'none' : 'pending',
         });
         if (!inserted) return null;
-        if (!still)
+        if (!still && !late)
           await enqueueJob(trx, { tenantId: actor.tenantId, queue: SNAPSHOT_QUEUE, payload: { recordId: inserted.id }, maxAttempts: 2 });
         await writeActivity(trx, origin, {
           action: 'attendance.check-in',
@@ -289,9 +301,12 @@ export function createAttendanceService(deps: AttendanceDeps) {
 
     async checkOut(actor: Actor, input: AttendanceCheckOut, origin: AuditOrigin): Promise<AttendanceRecord> {
       if (!may(actor, ATTENDANCE_PERMISSIONS.add)) throw forbidden();
-      const at = deps.clock.now();
+      const received = deps.clock.now();
+      const at = origin.performedAt ?? received;
       const current = await repo.openRecordOf(db, actor.tenantId, actor.userId);
       if (!current) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
+      if (at.getTime() < new Date(current.check_in_at).getTime())
+        throw badRequest(ATTENDANCE_MESSAGES.checkOutBeforeCheckIn, 'check_out_before_check_in');
       const [site, settings] = await Promise.all([deps.directory.asset(actor.tenantId, current.asset_id), deps.settings(actor.tenantId)]);
       // the same fence as check-in, where the site still has a location
       if (site && hasCoordinates(site.latitude, site.longitude)) {
@@ -303,11 +318,17 @@ export function createAttendanceService(deps: AttendanceDeps) {
       const row = await db.transaction().execute(async (trx) => {
         const open = await repo.openRecordOf(trx, actor.tenantId, actor.userId);
         if (!open) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
-        const closed = await repo.closeRecord(trx, actor.tenantId, open.id, at, {
-          latitude: input.latitude,
-          longitude: input.longitude,
-          accuracy: input.accuracy ?? null,
-        });
+        const closed = await repo.closeRecord(
+          trx,
+          actor.tenantId,
+          open.id,
+          { done: at, received },
+          {
+            latitude: input.latitude,
+            longitude: input.longitude,
+            accuracy: input.accuracy ?? null,
+          },
+        );
         if (!closed) throw badRequest(ATTENDANCE_MESSAGES.notCheckedIn, 'not_checked_in');
         const hours = Math.round(((at.getTime() - new Date(closed.check_in_at).getTime()) / 3600_000) * 100) / 100;
         await writeActivity(trx, origin, {

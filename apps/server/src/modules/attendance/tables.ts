@@ -20,6 +20,7 @@ export interface AttendanceRecordsTable {
   check_out_lat: number | null;
   check_out_lng: number | null;
   check_out_accuracy: number | null;
+  check_out_received_at: NullableTime;
   moved_ticket_ids: ColumnType<number[], number[] | undefined, number[]>;
   snapshot_state: ColumnType<string, string | undefined, string>;
   snapshot_key: string | null;

@@ -698,7 +698,8 @@ export function createTicketService(deps: HelpdeskDeps) {
       }
       if (infoChanged) set.additional_information = JSON.stringify(info);
       if (patch.checklist !== undefined) {
-        const merged = mergeChecklist(row.checklist ?? [], patch.checklist, actor.userId, now.toISOString());
+        // An item ticked at the site without a connection is stamped with the time it was ticked.
+        const merged = mergeChecklist(row.checklist ?? [], patch.checklist, actor.userId, (origin?.performedAt ?? now).toISOString());
         if (JSON.stringify(merged) !== JSON.stringify(row.checklist ?? [])) {
           if (!editable) throw deny('checklist');
           track(changes, 'checklist', row.checklist, merged);

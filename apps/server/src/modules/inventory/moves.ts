@@ -110,6 +110,7 @@ export function createMoveService(deps: MoveDeps) {
       note: input.note,
       actor_id: actor.userId,
       created_at: now,
+      performed_at: origin?.performedAt ?? null,
     };
     let rows: repo.NewMovement[];
     let units: number;

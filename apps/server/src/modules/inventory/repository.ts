@@ -442,6 +442,7 @@ export interface NewMovement {
   note: string;
   actor_id: number | null;
   created_at: Date;
+  performed_at: Date | null;
 }
 
 export const insertMovements = (trx: Db, tenantId: number, rows: NewMovement[]) =>
@@ -501,6 +502,7 @@ export const listMovements = (db: Db, tenantId: number, f: MovementFilter, page:
         'm.note',
         'm.actor_id',
         'm.created_at',
+        'm.performed_at',
       ])
       .orderBy('m.id', 'desc')
       .offset(page.offset)

@@ -73,6 +73,7 @@ export async function toMovements(users: UserDirectory, tenantId: number, rows: 
     note: r.note,
     actor: r.actor_id !== null ? { id: r.actor_id, name: nameOf(names.get(r.actor_id)) } : null,
     createdAt: new Date(r.created_at).toISOString(),
+    performedAt: r.performed_at ? new Date(r.performed_at).toISOString() : null,
   }));
 }
 

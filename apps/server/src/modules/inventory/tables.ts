@@ -56,6 +56,7 @@ export interface InventoryMovementsTable {
   note: string;
   actor_id: number | null;
   created_at: Created;
+  performed_at: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 /** On hand per item and store, recomputed from the ledger in each movement's transaction. */
