@@ -8,10 +8,12 @@ import { ATTENDANCE_PERMISSIONS, type AttendanceRecord } from '@sitewatch/contra
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
+import { QUEUED_MESSAGE } from '../../lib/offline/outbox.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { type Option, SitePicker } from '../sites/Pickers.tsx';
 import { locate, useCheckIn, useCheckOut, useCurrentAttendance } from './api.ts';
+import { isWaitingRecord } from './offline.ts';
 
 type Phase = 'idle' | 'locating' | 'sending';
 
@@ -60,8 +62,12 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
     try {
       const position = await locate();
       setPhase('sending');
-      await checkIn.mutateAsync({ assetId: site.id, ...position, ...(props.ticketId ? { ticketId: props.ticketId } : {}) });
-      toast.success(`Checked in at ${site.name}`);
+      const { queued } = await checkIn.mutateAsync({
+        site,
+        input: { assetId: site.id, ...position, ...(props.ticketId ? { ticketId: props.ticketId } : {}) },
+      });
+      if (queued) toast.info(QUEUED_MESSAGE);
+      else toast.success(`Checked in at ${site.name}`);
     } catch (e) {
       setError(messageOf(e, 'Check-in failed. Try again.'));
     } finally {
@@ -76,8 +82,9 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
       // check-out is fenced like check-in: the position is needed
       const position = await locate();
       setPhase('sending');
-      await checkOut.mutateAsync(position);
-      toast.success('Checked out');
+      const { queued } = await checkOut.mutateAsync({ siteName: open?.siteName ?? '', input: position });
+      if (queued) toast.info(QUEUED_MESSAGE);
+      else toast.success('Checked out');
     } catch (e) {
       setError(messageOf(e, 'Check-out failed. Try again.'));
     } finally {
@@ -106,9 +113,15 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
           <Typography sx={{ fontWeight: 600 }} data-testid="attendance-status">
             Checked in at {open.siteName}
           </Typography>
-          <Typography variant="body2">
-            Since {formatDateTime(open.checkInAt)} ({since(open.checkInAt)}) · {open.distance} m from the site
-          </Typography>
+          {isWaitingRecord(open) ? (
+            <Typography variant="body2" data-testid="attendance-waiting">
+              Since {formatDateTime(open.checkInAt)} · saved on this phone, checked against the site's geofence when it is sent
+            </Typography>
+          ) : (
+            <Typography variant="body2">
+              Since {formatDateTime(open.checkInAt)} ({since(open.checkInAt)}) · {open.distance} m from the site
+            </Typography>
+          )}
           {SNAPSHOT_TEXT[open.snapshot.state] ? <Typography variant="body2">{SNAPSHOT_TEXT[open.snapshot.state]}</Typography> : null}
           {open.movedTicketIds.length > 0 ? (
             <Typography variant="body2">

@@ -1,9 +1,10 @@
-import type { AttendanceCheckIn, AttendanceCheckOut } from '@sitewatch/contracts/attendance';
+import type { AttendanceCheckIn, AttendanceCheckOut, AttendanceCurrent } from '@sitewatch/contracts/attendance';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
 import { attendanceKeys } from './keys.ts';
+import { checkInOrQueue, checkOutOrQueue } from './offline.ts';
 
 realtime.invalidateOn('attendance', attendanceKeys.all);
 
@@ -35,19 +36,34 @@ export const useTicketAttendance = (ticketId: number, enabled = true) =>
     queryFn: () => api.get('/api/attendance/', { query: { ticketId, limit: 20 }, toast: false }),
   });
 
+/** Check-in, sent now or kept in the outbox without a connection (the phone shows it as waiting). */
 export function useCheckIn() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: AttendanceCheckIn) => api.post('/api/attendance/check-in/', body, { toast: false }),
-    onSettled: () => client.invalidateQueries({ queryKey: attendanceKeys.all }),
+    networkMode: 'always',
+    mutationFn: (body: { site: { id: number; name: string }; input: AttendanceCheckIn }) => checkInOrQueue(body.site, body.input),
+    onSuccess: ({ record, queued }) => {
+      if (queued) client.setQueryData<AttendanceCurrent>(attendanceKeys.current, (current) => (current ? { ...current, record } : current));
+    },
+    onSettled: (result) => {
+      if (!result?.queued) return client.invalidateQueries({ queryKey: attendanceKeys.all });
+    },
   });
 }
 
+/** Check-out, sent now or kept in the outbox without a connection. */
 export function useCheckOut() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: AttendanceCheckOut) => api.post('/api/attendance/check-out/', body, { toast: false }),
-    onSettled: () => client.invalidateQueries({ queryKey: attendanceKeys.all }),
+    networkMode: 'always',
+    mutationFn: (body: { siteName: string; input: AttendanceCheckOut }) => checkOutOrQueue(body.siteName, body.input),
+    onSuccess: ({ queued }) => {
+      if (queued)
+        client.setQueryData<AttendanceCurrent>(attendanceKeys.current, (current) => (current ? { ...current, record: null } : current));
+    },
+    onSettled: (result) => {
+      if (!result?.queued) return client.invalidateQueries({ queryKey: attendanceKeys.all });
+    },
   });
 }
 

@@ -18,9 +18,12 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { defaultValues, FORM_LIMITS, FORM_MESSAGES, type FormTemplate } from '@sitewatch/contracts/forms';
 import { VALIDATION_MESSAGES } from '@sitewatch/contracts/messages';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { isHttpError } from '../../lib/http.ts';
+import { QUEUED_MESSAGE } from '../../lib/offline/outbox.ts';
 import { toast } from '../../lib/toasts.ts';
 import { prefetchDraft, saveDraft, submitResponse, takeDraft, uploadAttachment, useTemplate, useTemplateByName } from './api.ts';
 import { createFormState, type FormState } from './form-state.ts';
+import { queueResponse } from './offline.ts';
 import { type FormContext, prefill } from './prefill.ts';
 import type { FormRenderConfig } from './renderers/FieldControl.tsx';
 import { LOCAL_PREFIX } from './renderers/FileField.tsx';
@@ -146,7 +149,11 @@ function FilledForm({
   useEffect(() => {
     let live = true;
     void (async () => {
-      const [draft, filled] = await Promise.all([takeDraft(template.id), prefill(template.metadata, openedFrom.current)]);
+      // Without a connection the form opens from what the phone kept, or empty.
+      const [draft, filled] = await Promise.all([
+        takeDraft(template.id).catch(() => null),
+        prefill(template.metadata, openedFrom.current).catch(() => ({})),
+      ]);
       if (!live) return;
       state.reset({ ...defaults, ...filled, ...(draft?.data ?? {}), ...defaults });
       setInitial(state.data());
@@ -182,6 +189,10 @@ function FilledForm({
           : [],
       );
       const files = pending.map((p) => config.files.get(p.ref) as File);
+      if (!navigator.onLine) {
+        await keepForLater(answers, pending, files);
+        return;
+      }
       const sizes = files.map((f) => f.size);
       const uids: string[] = [];
       for (const [i, { k, ref }] of pending.entries()) {
@@ -198,10 +209,26 @@ function FilledForm({
       dirty.current = false;
       toast.success(FORM_MESSAGES.submitted);
       onClose();
-    } catch {
+    } catch (error) {
+      if (isHttpError(error) && error.status === 0) {
+        // The connection went during the send: the whole response waits in the outbox (its photos uploaded again).
+        await keepForLater(state.data(), [], []).catch(() => toast.error(FORM_MESSAGES.submitFailed));
+        return;
+      }
       toast.error(FORM_MESSAGES.submitFailed);
       setProgress(null);
     }
+  }
+
+  async function keepForLater(answers: Data, pending: { ref: string }[], files: File[]) {
+    const named = new Set(Object.values(answers).flatMap((v) => (Array.isArray(v) ? v : [])));
+    const local = pending.length
+      ? pending.map((p, i) => ({ ref: p.ref, file: files[i] as File }))
+      : [...config.files.entries()].filter(([ref]) => named.has(ref)).map(([ref, file]) => ({ ref, file }));
+    await queueResponse(template, answers, local, context);
+    dirty.current = false;
+    toast.info(QUEUED_MESSAGE);
+    onClose();
   }
 
   const submitting = progress !== null;

@@ -19,7 +19,7 @@ import { detailOf, isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useDebounced } from '../sites/hooks.ts';
-import { useItem, useItemOptions, useMove, useStores, useTicketOptions } from './api.ts';
+import { useIssue, useItem, useItemOptions, useMove, useStores, useTicketOptions } from './api.ts';
 import type { ItemChoice } from './types.ts';
 
 export type { ItemChoice } from './types.ts';
@@ -86,6 +86,7 @@ export function MoveDialog(props: {
   const tickets = useTicketOptions(ticketSearch, props.open && needsTicket);
   const detail = useItem(item && item.tracking === 'SERIAL' && kind !== 'RECEIVE' ? item.id : null);
   const move = useMove();
+  const issue = useIssue();
 
   const serialOptions = (detail.data?.serials ?? [])
     .filter((s) => (kind === 'RETURN' ? s.status === 'ISSUED' && (!ticket || s.ticketId === ticket.id) : s.storeId === storeId))
@@ -127,8 +128,12 @@ export function MoveDialog(props: {
       ...(item.tracking === 'SERIAL' ? { serials: chosenSerials } : { quantity: qty }),
     };
     try {
-      const result = await move.mutateAsync(input);
-      toast.success(result.message);
+      const result =
+        kind === 'ISSUE' && ticket
+          ? await issue.mutateAsync({ input, what: { item: item.name, ticket: ticket.ticketId } })
+          : { ...(await move.mutateAsync(input)), queued: false };
+      if (result.queued) toast.info(result.message);
+      else toast.success(result.message);
       props.onClose();
     } catch (e) {
       setError((isHttpError(e) && detailOf(e.data)) || 'The stock could not be updated. Please try again.');

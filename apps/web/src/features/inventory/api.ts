@@ -4,6 +4,7 @@ import { api } from '../../lib/api.ts';
 import type { Query } from '../../lib/http-client.ts';
 import { realtime } from '../../lib/realtime.ts';
 import { inventoryKeys } from './keys.ts';
+import { issueOrQueue } from './offline.ts';
 
 /** Data hooks of the inventory (/iotapp/inventory/). A movement anywhere refreshes the open screens through push. */
 
@@ -88,6 +89,17 @@ function useInventoryMutation<V, R>(fn: (v: V) => Promise<R>) {
 
 export const useMove = () =>
   useInventoryMutation((input: MovementInput) => api.post('/iotapp/inventory/movements/', input, { toast: false }));
+/** Issue to a ticket: sent now, or kept in the outbox without a connection (the lists are read again once sent). */
+export function useIssue() {
+  const client = useQueryClient();
+  return useMutation({
+    networkMode: 'always',
+    mutationFn: (args: { input: MovementInput; what: { item: string; ticket: string } }) => issueOrQueue(args.input, args.what),
+    onSuccess: (result) => {
+      if (!result.queued) return client.invalidateQueries({ queryKey: inventoryKeys.all });
+    },
+  });
+}
 export const useReplace = () =>
   useInventoryMutation((input: ReplacementInput) => api.post('/iotapp/inventory/replacements/', input, { toast: false }));
 export const useSaveStore = (id: number | null) =>

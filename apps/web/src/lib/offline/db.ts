@@ -10,13 +10,27 @@ import { readJson, SESSION_KEYS } from '../storage.ts';
 
 export type OutboxState = 'waiting' | 'sending' | 'sent' | 'attention';
 
-/** A file of an action (a photo), kept as a Blob until the action is sent as multipart form data. */
+/**
+ * A file of an action (a photo), kept as a Blob until the action is sent: as multipart form data with the action,
+ * or, for an action with `uploadPath`, uploaded on its own first and then named in the action by what the upload
+ * answered (`ref`, the file's place in the answers, becomes the uploaded file's id).
+ */
 export interface OutboxFile {
   field: string;
   name: string;
   type: string;
   blob: Blob;
+  ref?: string;
 }
+
+export type OutboxKind =
+  | 'ticket.update'
+  | 'ticket.comment'
+  | 'ticket.rating'
+  | 'attendance.check-in'
+  | 'attendance.check-out'
+  | 'stock.issue'
+  | 'form.submit';
 
 export interface OutboxAction {
   seq?: number;
@@ -25,11 +39,13 @@ export interface OutboxAction {
   key: string;
   /** What it is, for the outbox list (e.g. "TK-12: move to In Progress"). */
   label: string;
-  kind: 'ticket.update' | 'ticket.comment';
+  kind: OutboxKind;
   method: 'POST' | 'PUT' | 'PATCH';
   path: string;
   body: Record<string, unknown>;
   files?: OutboxFile[];
+  /** Where each file is uploaded before the action is sent (a form's attachments). */
+  uploadPath?: string;
   /** The ticket (or other object) it changes: later actions on it wait for this one. */
   subject: string;
   /** When it was done at the site (ISO), sent as X-Action-Time. */

@@ -111,41 +111,93 @@ function requestOf(action: OutboxAction): FormData | Record<string, unknown> {
   return form;
 }
 
+type Sendable = Pick<OutboxAction, 'method' | 'path' | 'body' | 'files' | 'key' | 'performedAt' | 'uploadPath'>;
+
+/**
+ * Uploads the files of an action that names its files by id (a form response), each with a key of its own made
+ * from the action's (a repeat after a lost answer gets the same id back), and returns the body naming them.
+ */
+async function uploadFiles(action: Sendable & { uploadPath: string }): Promise<Record<string, unknown>> {
+  const data = { ...((action.body.data as Record<string, unknown> | undefined) ?? {}) };
+  const attachments = [...((action.body.attachments as { uid: string }[] | undefined) ?? [])];
+  for (const [index, file] of (action.files ?? []).entries()) {
+    const form = new FormData();
+    form.append(file.field, new File([file.blob], file.name, { type: file.type }));
+    const answer = await http.request<{ contents: { uid: string }[] }>(action.uploadPath, {
+      method: 'POST',
+      body: form,
+      headers: { [IDEMPOTENCY_HEADER]: `${action.key}.file-${index}`, [ACTION_TIME_HEADER]: action.performedAt },
+      toast: false,
+    });
+    const uid = answer.contents[0]?.uid;
+    if (!uid) throw new Error('The attachment was not stored.');
+    attachments.push({ uid });
+    for (const [name, value] of Object.entries(data)) {
+      if (Array.isArray(value)) data[name] = value.map((v) => (v === file.ref ? uid : v));
+    }
+  }
+  return { ...action.body, data, attachments };
+}
+
 /** One send of an action (also used for the first, online try of a change, with the same key and time). */
-export function sendAction<T>(action: Pick<OutboxAction, 'method' | 'path' | 'body' | 'files' | 'key' | 'performedAt'>) {
-  return http.request<T>(action.path, {
-    method: action.method,
-    body: requestOf(action as OutboxAction),
-    headers: { [IDEMPOTENCY_HEADER]: action.key, [ACTION_TIME_HEADER]: action.performedAt },
+export async function sendAction<T>(action: Sendable) {
+  const uploaded =
+    action.uploadPath && action.files?.length
+      ? { ...action, body: await uploadFiles({ ...action, uploadPath: action.uploadPath }), files: [] }
+      : action;
+  return http.request<T>(uploaded.path, {
+    method: uploaded.method,
+    body: requestOf(uploaded as OutboxAction),
+    headers: { [IDEMPOTENCY_HEADER]: uploaded.key, [ACTION_TIME_HEADER]: uploaded.performedAt },
     toast: false,
   });
 }
 
-let running: Promise<void> | null = null;
+export const QUEUED_MESSAGE = 'Saved on this phone: it is sent when the connection returns.';
 
-/** Sends the signed-in user's waiting actions in order; one run at a time across the app's tabs. */
-export function flushOutbox(): Promise<void> {
+/**
+ * Sends an action now when there is a connection; without one (or when the send reaches nobody) keeps it in the
+ * outbox, with the key and the time it was done, for a later send that changes the same thing once.
+ */
+export async function sendOrQueue<T>(action: NewAction): Promise<{ answer: T } | { queued: true }> {
+  const keyed = { ...action, key: action.key ?? newActionKey(), performedAt: action.performedAt ?? new Date().toISOString() };
+  if (navigator.onLine) {
+    try {
+      return { answer: await sendAction<T>(keyed) };
+    } catch (error) {
+      if (!isHttpError(error) || error.status !== 0) throw error;
+    }
+  }
+  if (!(await enqueue(keyed))) throw new Error('This phone cannot keep changes while offline.');
+  return { queued: true };
+}
+
+let running: Promise<number> | null = null;
+
+/** Sends the signed-in user's waiting actions in order; one run at a time across the app's tabs. Answers how many were sent. */
+export function flushOutbox(): Promise<number> {
   if (running) return running;
   const run = async () => {
     const owner = currentOwner();
-    if (!owner || !hasIndexedDb() || (typeof navigator !== 'undefined' && !navigator.onLine)) return;
-    await sendWaiting(owner);
+    if (!owner || !hasIndexedDb() || (typeof navigator !== 'undefined' && !navigator.onLine)) return 0;
+    return sendWaiting(owner);
   };
-  const locked =
-    typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('sitewatch-outbox', run).then(() => undefined) : run();
+  const locked: Promise<number> =
+    typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('sitewatch-outbox', run) : run();
   running = locked.finally(() => {
     running = null;
   });
   return running;
 }
 
-async function sendWaiting(owner: string) {
+async function sendWaiting(owner: string): Promise<number> {
+  let sent = 0;
   const rows = await listOutbox(owner);
   const blocked = new Set(rows.filter((r) => r.state === 'attention').map((r) => r.subject));
   for (const [index, row] of rows.entries()) {
     // 'sending' is an action whose tab closed mid-send: its key makes the repeat safe.
     if (row.state !== 'waiting' && row.state !== 'sending') continue;
-    if (currentOwner() !== owner) return;
+    if (currentOwner() !== owner) return sent;
     if (blocked.has(row.subject)) {
       await put({ ...row, state: 'attention', reason: 'An earlier change of the same item needs attention first.' });
       continue;
@@ -161,7 +213,7 @@ async function sendWaiting(owner: string) {
     }
     if (outcome.next === 'retry') {
       await put({ ...row, state: 'waiting' });
-      return;
+      return sent;
     }
     if (outcome.next === 'attention') {
       blocked.add(row.subject);
@@ -169,12 +221,14 @@ async function sendWaiting(owner: string) {
       continue;
     }
     await put({ ...row, state: 'sent', sentAt: new Date().toISOString() });
+    sent++;
     for (const later of rebaseVersions(row, answer, rows.slice(index + 1))) {
       rows[rows.findIndex((r) => r.seq === later.seq)] = later;
       await put(later);
     }
   }
   await pruneSent(owner);
+  return sent;
 }
 
 async function pruneSent(owner: string) {

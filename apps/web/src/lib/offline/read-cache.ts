@@ -11,6 +11,9 @@ const KEPT_READS = [
   /^\/helpdesk\/config\/$/,
   /^\/helpdesk\/users\//,
   /^\/api\/calendar\//,
+  /^\/api\/attendance\/current\/$/,
+  /^\/ifmapp\/dynamic-form-templates\/(\d+\/(draft\/)?)?(\?|$)/,
+  /^\/iotapp\/inventory\/(stores|items|stock)\/(\d+\/)?(\?|$)/,
   /^\/api\/forms\//,
   /^\/iotapp\/forms\//,
 ];

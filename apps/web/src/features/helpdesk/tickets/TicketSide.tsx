@@ -20,6 +20,7 @@ import { ticketKeys } from '../keys.ts';
 import { type Assignee, useTicketChange } from './api.ts';
 import { UserPicker } from './components.tsx';
 import { statusColour, viewPath } from './model.ts';
+import { QUEUED_MESSAGE, rateTicket } from './offline-changes.ts';
 import { Section } from './TicketSections.tsx';
 
 const errorText = (error: unknown, fallback: string) => (isHttpError(error) ? (error.detail ?? error.message) : fallback);
@@ -95,11 +96,11 @@ export function RatingSection({ ticket, threshold }: { ticket: Ticket; threshold
     if (!value) return;
     setBusy(true);
     try {
-      const result = await api.post(
-        '/helpdesk/tickets/{id}/rating/',
-        { rating: value, comment: comment.trim() },
-        { path: { id: ticket.id }, toast: false },
-      );
+      const { result } = await rateTicket(ticket, { rating: value, comment: comment.trim() });
+      if (!result) {
+        toast.info(QUEUED_MESSAGE);
+        return;
+      }
       client.setQueryData(ticketKeys.ticket(ticket.id), result.ticket);
       void client.invalidateQueries({ queryKey: ticketKeys.historyOf(ticket.id) });
       toast.success(result.message);

@@ -5,19 +5,21 @@ import {
   type Ticket,
   type TicketStatus,
 } from '@sitewatch/contracts/helpdesk/tickets';
-import type { BodyOf } from '../../../lib/api.ts';
-import { isHttpError } from '../../../lib/http.ts';
-import { enqueue, type NewAction, newActionKey, sendAction } from '../../../lib/offline/outbox.ts';
+import type { BodyOf, ResponseOf } from '../../../lib/api.ts';
+import { QUEUED_MESSAGE, sendOrQueue } from '../../../lib/offline/outbox.ts';
 import { updateCopy } from '../../../lib/offline/read-cache.ts';
 
 /**
  * Changes a field executive may make at a site without a connection: a status change (with its note), an
- * acknowledgement and a comment. Online they are sent at once, with an idempotency key and the time they were made;
+ * acknowledgement, checklist ticks, the cost incurred, a comment and a rating. Online they are sent at once, with an idempotency key and the time they were made;
  * without a connection (or when the send finds none) they go to the outbox, and the ticket on the phone shows them.
  */
 type TicketChange = Omit<BodyOf<'/helpdesk/tickets/{id}/', 'put'>, 'version'>;
-const OFFLINE_FIELDS = new Set(['status', 'note', 'acknowledged']);
-export const QUEUED_MESSAGE = 'Saved on this phone: it is sent when the connection returns.';
+type RatingInput = BodyOf<'/helpdesk/tickets/{id}/rating/', 'post'>;
+type RatingResult = ResponseOf<'/helpdesk/tickets/{id}/rating/', 'post'>;
+const OFFLINE_FIELDS = new Set(['status', 'note', 'acknowledged', 'checklist', 'costIncurred']);
+
+export { QUEUED_MESSAGE };
 
 export const mayQueue = (change: TicketChange) => Object.keys(change).every((field) => OFFLINE_FIELDS.has(field));
 
@@ -32,29 +34,35 @@ export function predictTicket(ticket: Ticket, change: TicketChange): Ticket {
     ...ticket,
     status,
     acknowledged: change.acknowledged ?? ticket.acknowledged,
+    checklist: change.checklist ? predictChecklist(ticket.checklist, change.checklist) : ticket.checklist,
+    costIncurred:
+      change.costIncurred === undefined
+        ? ticket.costIncurred
+        : change.costIncurred && { currency: 'USD', note: '', ...change.costIncurred },
     version: ticket.version + 1,
     can: { ...ticket.can, statuses },
   };
 }
 
+/** The checklist as the server will stamp it: an item ticked now is done by this user now. */
+function predictChecklist(current: Ticket['checklist'], next: NonNullable<TicketChange['checklist']>): Ticket['checklist'] {
+  const before = new Map(current.map((i) => [i.id, i]));
+  const now = new Date().toISOString();
+  return next.map((item) => {
+    const old = before.get(item.id);
+    if (old && old.done === item.done) return { ...old, text: item.text };
+    return { id: item.id, text: item.text, done: !!item.done, doneBy: null, doneAt: item.done ? now : null };
+  });
+}
+
 function labelOf(ticket: Ticket, change: TicketChange) {
   if (change.status) return `${ticket.ticketId}: move to ${TICKET_STATUS_LABELS[change.status as TicketStatus] ?? change.status}`;
   if (change.acknowledged) return `${ticket.ticketId}: acknowledge`;
+  if (change.checklist)
+    return `${ticket.ticketId}: checklist (${change.checklist.filter((i) => i.done).length}/${change.checklist.length} done)`;
+  if (change.costIncurred)
+    return `${ticket.ticketId}: cost incurred ${change.costIncurred.amount} ${change.costIncurred.currency ?? ''}`.trim();
   return `${ticket.ticketId}: change`;
-}
-
-/** Sends now when there is a connection; otherwise (or when the send reaches nobody) keeps it in the outbox. */
-async function sendOrQueue<T>(action: NewAction): Promise<{ answer: T } | { queued: true }> {
-  const keyed = { ...action, key: newActionKey(), performedAt: new Date().toISOString() };
-  if (navigator.onLine) {
-    try {
-      return { answer: await sendAction<T>(keyed) };
-    } catch (error) {
-      if (!isHttpError(error) || error.status !== 0) throw error;
-    }
-  }
-  if (!(await enqueue(keyed))) throw new Error('This phone cannot keep changes while offline.');
-  return { queued: true };
 }
 
 export async function changeTicketStatus(ticket: Ticket, change: TicketChange): Promise<{ ticket: Ticket; queued: boolean }> {
@@ -82,4 +90,16 @@ export async function addTicketComment(ticket: Pick<Ticket, 'id' | 'ticketId'>, 
     subject: `ticket:${ticket.id}`,
   });
   return 'answer' in result ? { comment: result.answer, queued: false } : { comment: null, queued: true };
+}
+
+export async function rateTicket(ticket: Pick<Ticket, 'id' | 'ticketId'>, body: RatingInput) {
+  const result = await sendOrQueue<RatingResult>({
+    kind: 'ticket.rating',
+    label: `${ticket.ticketId}: rating ${body.rating}`,
+    method: 'POST',
+    path: `${ticketPath(ticket.id)}rating/`,
+    body,
+    subject: `ticket:${ticket.id}`,
+  });
+  return 'answer' in result ? { result: result.answer, queued: false } : { result: null, queued: true };
 }
