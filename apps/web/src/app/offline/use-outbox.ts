@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { keepOpenTicketsForOffline } from '../../features/helpdesk/tickets/offline-reads.ts';
 import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
@@ -32,14 +31,11 @@ export function useOutbox(): OutboxAction[] {
  * then refreshes what a field executive keeps for offline use.
  */
 export function useOutboxSender() {
-  const client = useQueryClient();
   useEffect(() => {
     const send = () =>
       void flushOutbox()
-        .catch(() => 0)
-        .then((sent) => {
-          // What was sent changed what the screens show: they read it again from the server.
-          if (sent > 0) void client.invalidateQueries();
+        .catch(() => undefined)
+        .then(() => {
           // A field executive's day is kept on the phone, read again now and then while online.
           if (navigator.onLine && hasRole(getUser(), 'fieldexecutive')) return keepOpenTicketsForOffline();
         });
@@ -58,5 +54,5 @@ export function useOutboxSender() {
       navigator.serviceWorker?.removeEventListener('message', fromWorker);
       clearInterval(timer);
     };
-  }, [client]);
+  }, []);
 }

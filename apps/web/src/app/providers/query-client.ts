@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isHttpError, onSessionEnd } from '../../lib/http.ts';
+import { OUTBOX_SENT_EVENT } from '../../lib/offline/events.ts';
 
 /** Server state lives in TanStack Query; client errors (4xx) are not retried. */
 export const queryClient = new QueryClient({
@@ -19,3 +20,4 @@ export const queryClient = new QueryClient({
 });
 
 onSessionEnd(() => queryClient.clear());
+if (typeof window !== 'undefined') window.addEventListener(OUTBOX_SENT_EVENT, () => void queryClient.invalidateQueries());

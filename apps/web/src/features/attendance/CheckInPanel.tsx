@@ -8,7 +8,7 @@ import { ATTENDANCE_PERMISSIONS, type AttendanceRecord } from '@sitewatch/contra
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
-import { QUEUED_MESSAGE } from '../../lib/offline/outbox.ts';
+import { QUEUED_MESSAGE } from '../../lib/offline/send-or-queue.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
 import { type Option, SitePicker } from '../sites/Pickers.tsx';

@@ -1,6 +1,6 @@
 import type { AttendanceCheckIn, AttendanceCheckOut, AttendanceCurrent, AttendanceRecord } from '@sitewatch/contracts/attendance';
-import { sendOrQueue } from '../../lib/offline/outbox.ts';
 import { updateCopy } from '../../lib/offline/read-cache.ts';
+import { sendOrQueue } from '../../lib/offline/send-or-queue.ts';
 import { getUser } from '../../lib/session.ts';
 
 /**

@@ -19,7 +19,7 @@ import { defaultValues, FORM_LIMITS, FORM_MESSAGES, type FormTemplate } from '@s
 import { VALIDATION_MESSAGES } from '@sitewatch/contracts/messages';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { isHttpError } from '../../lib/http.ts';
-import { QUEUED_MESSAGE } from '../../lib/offline/outbox.ts';
+import { QUEUED_MESSAGE } from '../../lib/offline/send-or-queue.ts';
 import { toast } from '../../lib/toasts.ts';
 import { prefetchDraft, saveDraft, submitResponse, takeDraft, uploadAttachment, useTemplate, useTemplateByName } from './api.ts';
 import { createFormState, type FormState } from './form-state.ts';

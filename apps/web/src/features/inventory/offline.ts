@@ -1,6 +1,6 @@
 import type { MovementInput } from '@sitewatch/contracts/inventory';
 import type { ResponseOf } from '../../lib/api.ts';
-import { QUEUED_MESSAGE, sendOrQueue } from '../../lib/offline/outbox.ts';
+import { QUEUED_MESSAGE, sendOrQueue } from '../../lib/offline/send-or-queue.ts';
 
 type MoveResult = ResponseOf<'/iotapp/inventory/movements/', 'post'>;
 

@@ -1,5 +1,6 @@
 import { http, isHttpError } from '../http.ts';
 import { currentOwner, hasIndexedDb, type OutboxAction, offlineDb } from './db.ts';
+import { OUTBOX_SENT_EVENT } from './events.ts';
 import { decide, rebaseVersions } from './outbox-rules.ts';
 
 export type { OutboxAction, OutboxState } from './db.ts';
@@ -111,39 +112,14 @@ function requestOf(action: OutboxAction): FormData | Record<string, unknown> {
   return form;
 }
 
-type Sendable = Pick<OutboxAction, 'method' | 'path' | 'body' | 'files' | 'key' | 'performedAt' | 'uploadPath'>;
-
-/**
- * Uploads the files of an action that names its files by id (a form response), each with a key of its own made
- * from the action's (a repeat after a lost answer gets the same id back), and returns the body naming them.
- */
-async function uploadFiles(action: Sendable & { uploadPath: string }): Promise<Record<string, unknown>> {
-  const data = { ...((action.body.data as Record<string, unknown> | undefined) ?? {}) };
-  const attachments = [...((action.body.attachments as { uid: string }[] | undefined) ?? [])];
-  for (const [index, file] of (action.files ?? []).entries()) {
-    const form = new FormData();
-    form.append(file.field, new File([file.blob], file.name, { type: file.type }));
-    const answer = await http.request<{ contents: { uid: string }[] }>(action.uploadPath, {
-      method: 'POST',
-      body: form,
-      headers: { [IDEMPOTENCY_HEADER]: `${action.key}.file-${index}`, [ACTION_TIME_HEADER]: action.performedAt },
-      toast: false,
-    });
-    const uid = answer.contents[0]?.uid;
-    if (!uid) throw new Error('The attachment was not stored.');
-    attachments.push({ uid });
-    for (const [name, value] of Object.entries(data)) {
-      if (Array.isArray(value)) data[name] = value.map((v) => (v === file.ref ? uid : v));
-    }
-  }
-  return { ...action.body, data, attachments };
-}
+export type Sendable = Pick<OutboxAction, 'method' | 'path' | 'body' | 'files' | 'key' | 'performedAt' | 'uploadPath'>;
 
 /** One send of an action (also used for the first, online try of a change, with the same key and time). */
 export async function sendAction<T>(action: Sendable) {
+  // Only a form response uploads its files first: that code loads when one is sent.
   const uploaded =
     action.uploadPath && action.files?.length
-      ? { ...action, body: await uploadFiles({ ...action, uploadPath: action.uploadPath }), files: [] }
+      ? { ...action, body: await (await import('./upload-files.ts')).uploadFiles({ ...action, uploadPath: action.uploadPath }), files: [] }
       : action;
   return http.request<T>(uploaded.path, {
     method: uploaded.method,
@@ -151,25 +127,6 @@ export async function sendAction<T>(action: Sendable) {
     headers: { [IDEMPOTENCY_HEADER]: uploaded.key, [ACTION_TIME_HEADER]: uploaded.performedAt },
     toast: false,
   });
-}
-
-export const QUEUED_MESSAGE = 'Saved on this phone: it is sent when the connection returns.';
-
-/**
- * Sends an action now when there is a connection; without one (or when the send reaches nobody) keeps it in the
- * outbox, with the key and the time it was done, for a later send that changes the same thing once.
- */
-export async function sendOrQueue<T>(action: NewAction): Promise<{ answer: T } | { queued: true }> {
-  const keyed = { ...action, key: action.key ?? newActionKey(), performedAt: action.performedAt ?? new Date().toISOString() };
-  if (navigator.onLine) {
-    try {
-      return { answer: await sendAction<T>(keyed) };
-    } catch (error) {
-      if (!isHttpError(error) || error.status !== 0) throw error;
-    }
-  }
-  if (!(await enqueue(keyed))) throw new Error('This phone cannot keep changes while offline.');
-  return { queued: true };
 }
 
 let running: Promise<number> | null = null;
@@ -180,7 +137,9 @@ export function flushOutbox(): Promise<number> {
   const run = async () => {
     const owner = currentOwner();
     if (!owner || !hasIndexedDb() || (typeof navigator !== 'undefined' && !navigator.onLine)) return 0;
-    return sendWaiting(owner);
+    const sent = await sendWaiting(owner);
+    if (sent > 0 && typeof window !== 'undefined') window.dispatchEvent(new Event(OUTBOX_SENT_EVENT));
+    return sent;
   };
   const locked: Promise<number> =
     typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('sitewatch-outbox', run) : run();

@@ -12,6 +12,7 @@ const KEPT_READS = [
   /^\/helpdesk\/users\//,
   /^\/api\/calendar\//,
   /^\/api\/attendance\/current\/$/,
+  /^\/iotapp\/assets\/\?/,
   /^\/ifmapp\/dynamic-form-templates\/(\d+\/(draft\/)?)?(\?|$)/,
   /^\/iotapp\/inventory\/(stores|items|stock)\/(\d+\/)?(\?|$)/,
   /^\/api\/forms\//,

@@ -6,8 +6,8 @@ import {
   type TicketStatus,
 } from '@sitewatch/contracts/helpdesk/tickets';
 import type { BodyOf, ResponseOf } from '../../../lib/api.ts';
-import { QUEUED_MESSAGE, sendOrQueue } from '../../../lib/offline/outbox.ts';
 import { updateCopy } from '../../../lib/offline/read-cache.ts';
+import { QUEUED_MESSAGE, sendOrQueue } from '../../../lib/offline/send-or-queue.ts';
 
 /**
  * Changes a field executive may make at a site without a connection: a status change (with its note), an
