@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './vitest.sequencer.ts';
 
 const ALONE = ['test/demo-offline.test.ts'];
 
@@ -8,6 +9,7 @@ export default defineConfig({
     // Vitest leaves one core to itself by default (one worker on two cores), but its main process idles while the
     // workers run the embedded database: every core runs a worker.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         test: {
