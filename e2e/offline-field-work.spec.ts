@@ -185,6 +185,8 @@ test('a check-in, ticket work and a form with a photo done offline reach the ser
   const [response] = await responses();
   expect(response).toMatchObject({ data: { title: 'Chiller plant visit' } });
   expect(response?.attachments).toHaveLength(1);
+  expect(within(response?.performedAt as string, before, after)).toBe(true);
+  expect(Date.parse(response?.createdAt as string)).toBeGreaterThan(Date.parse(history[1]?.updatedAt ?? ''));
   const log = (await (await admin.get('/iotapp/user-activity-logs/?objectType=form-response&action=form-response.create')).json())
     .contents as LogEntry[];
   const submitted = log.find((e) => e.objectId === String(response?.id));

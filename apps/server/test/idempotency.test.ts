@@ -329,7 +329,7 @@ describe('X-Action-Time', () => {
     expect(entry?.performedAt).toBe(outAt);
   });
 
-  it('keeps the time a spare was issued and a checklist item ticked without a connection', async () => {
+  it('keeps the time a spare was issued, a checklist item ticked and a form submitted without a connection', async () => {
     const store = await makeStore(admin);
     const item = await makeItem(admin);
     await receive(admin, item.id, store.id, 2);
@@ -356,6 +356,17 @@ describe('X-Action-Time', () => {
     );
     expect(ticked.statusCode, ticked.body).toBe(200);
     expect(ticked.json().checklist[0].doneAt).toBe(tickedAt);
+
+    const form = await createTemplate(admin, allFieldsTemplate());
+    const submittedAt = minutesAgo(15);
+    const submitted = await admin.post(
+      '/ifmapp/dynamic-forms/',
+      { formTemplate: form.id, data: { title: 'Basement pump', count: 2, score: 3 }, attachments: [] },
+      { headers: { 'x-action-time': submittedAt } },
+    );
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    expect(submitted.json().performedAt).toBe(submittedAt);
+    expect(Date.parse(submitted.json().createdAt)).toBeGreaterThan(Date.parse(submittedAt));
   });
 
   it('refuses a time without a zone, in the future or too old, and leaves the key free for the corrected send', async () => {

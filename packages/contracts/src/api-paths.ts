@@ -29624,6 +29624,7 @@ export interface operations {
                             } | null;
                             ticketIds: number[];
                             createdAt: string;
+                            performedAt: string | null;
                         }[];
                         nextCursor: string | null;
                         totalCount: number;
@@ -29735,6 +29736,7 @@ export interface operations {
                             } | null;
                             ticketIds: number[];
                             createdAt: string;
+                            performedAt: string | null;
                         };
                         template: {
                             id: number;
@@ -30371,6 +30373,7 @@ export interface operations {
                         } | null;
                         ticketIds: number[];
                         createdAt: string;
+                        performedAt: string | null;
                     };
                 };
             };

@@ -135,6 +135,7 @@ export const formsSeeder: Seeder = {
           data: { rating, resolvedFirstTime: random.next() > 0.3, recommend: rating >= 4 ? 'Yes' : 'Maybe' },
           userId: owner.id,
           createdAt: new Date(Date.now() - (i + 1) * 17 * 3600_000),
+          performedAt: null,
         });
       }
     }

@@ -60,6 +60,8 @@ export const formResponseSchema = z.object({
   submittedBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   ticketIds: z.array(z.number().int()),
   createdAt: z.string(),
+  /** When it was submitted at the site, when that was before it reached the server (sent from the phone's outbox). */
+  performedAt: z.string().nullable(),
 });
 export type FormResponse = z.infer<typeof formResponseSchema>;
 

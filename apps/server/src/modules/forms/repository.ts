@@ -261,7 +261,7 @@ export const deleteAttachments = (db: Q, uids: string[]) =>
 export async function insertResponse(
   db: Q,
   tenantId: number,
-  r: { templateId: number; version: number; data: Record<string, unknown>; userId: number; createdAt: Date },
+  r: { templateId: number; version: number; data: Record<string, unknown>; userId: number; createdAt: Date; performedAt: Date | null },
 ) {
   const row = await db
     .insertInto('form_responses')
@@ -272,6 +272,7 @@ export async function insertResponse(
       data: json(r.data),
       submitted_by: r.userId,
       created_at: r.createdAt,
+      performed_at: r.performedAt,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -290,7 +291,7 @@ export const setResponseTickets = (db: Q, tenantId: number, id: number, ticketId
 const responseBase = (db: Q, tenantId: number) =>
   db
     .selectFrom('form_responses as r')
-    .select(['r.id', 'r.template_id', 'r.version', 'r.data', 'r.submitted_by', 'r.ticket_ids', 'r.created_at'])
+    .select(['r.id', 'r.template_id', 'r.version', 'r.data', 'r.submitted_by', 'r.ticket_ids', 'r.created_at', 'r.performed_at'])
     .where('r.tenant_id', '=', tenantId);
 export type ResponseRow = Awaited<ReturnType<typeof responseById>> & object;
 

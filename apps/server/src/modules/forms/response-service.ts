@@ -48,6 +48,7 @@ export function toResponse(
     submittedBy: row.submitted_by === null ? null : { id: row.submitted_by, name: row.submitter_name ?? row.username ?? '' },
     ticketIds: row.ticket_ids,
     createdAt: iso(row.created_at),
+    performedAt: row.performed_at ? iso(row.performed_at) : null,
   };
 }
 
@@ -163,6 +164,7 @@ export function createResponseService(deps: ResponseDeps) {
           data: body.data,
           userId: auth.userId,
           createdAt: deps.clock.now(),
+          performedAt: origin?.performedAt ?? null,
         });
         await repo.claimAttachments(trx, auth.tenantId, uids, responseId);
         await repo.deleteDraft(trx, auth.tenantId, template.id, auth.userId);

@@ -47,6 +47,7 @@ export interface FormResponsesTable {
   submitted_by: number | null;
   ticket_ids: Generated<number[]>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  performed_at: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 export interface FormAttachmentsTable {

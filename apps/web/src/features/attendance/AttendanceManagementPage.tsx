@@ -70,14 +70,19 @@ export function AttendanceManagementPage() {
   const columns: GridColDef<AttendanceRecord>[] = [
     { field: 'userName', headerName: 'User', flex: 1, minWidth: 140 },
     { field: 'siteName', headerName: 'Site', flex: 1, minWidth: 140 },
-    { field: 'checkInAt', headerName: 'Check in', width: 170, valueFormatter: (v: string) => formatDateTime(v) },
+    {
+      field: 'checkInAt',
+      headerName: 'Check in',
+      width: 170,
+      renderCell: (p) => <DoneAndSent done={p.row.checkInAt} sent={p.row.receivedAt.checkIn} />,
+    },
     {
       field: 'checkOutAt',
       headerName: 'Check out',
       width: 190,
       renderCell: (p) =>
         p.row.checkOutAt ? (
-          formatDateTime(p.row.checkOutAt)
+          <DoneAndSent done={p.row.checkOutAt} sent={p.row.receivedAt.checkOut} />
         ) : p.row.missingCheckOut ? (
           <Chip size="small" color="error" label="Missing check-out" />
         ) : (
@@ -245,5 +250,20 @@ export function AttendanceManagementPage() {
         </Box>
       )}
     </Box>
+  );
+}
+
+/** A time done at the site; with the time it arrived when the phone sent it later (from its outbox). */
+function DoneAndSent({ done, sent }: { done: string; sent: string | null }) {
+  const late = sent !== null && Date.parse(sent) - Date.parse(done) > 2 * 60_000;
+  return (
+    <span title={late ? `Sent from the phone ${formatDateTime(sent)}` : undefined} style={{ display: 'inline-block', lineHeight: 1.3 }}>
+      {formatDateTime(done)}
+      {late ? (
+        <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }} data-testid="attendance-sent-at">
+          sent {formatDateTime(sent)}
+        </Typography>
+      ) : null}
+    </span>
   );
 }

@@ -25,8 +25,11 @@ export function ResponseDialog({ formId, responseId, onClose }: { formId: number
         {data ? (
           <>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {data.response.submittedBy?.name ?? 'Unknown user'} · {formatDateTime(data.response.createdAt)} · version{' '}
-              {data.response.version}
+              {data.response.submittedBy?.name ?? 'Unknown user'} ·{' '}
+              {data.response.performedAt
+                ? `${formatDateTime(data.response.performedAt)} (sent ${formatDateTime(data.response.createdAt)})`
+                : formatDateTime(data.response.createdAt)}{' '}
+              · version {data.response.version}
               {data.response.ticketIds.length ? ` · ticket ${data.response.ticketIds.join(', ')}` : ''}
             </Typography>
             <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' }, gap: 1 }}>

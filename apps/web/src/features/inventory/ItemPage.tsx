@@ -185,7 +185,7 @@ export function ItemPage() {
                           ) : null}
                         </span>
                       }
-                      secondary={`${formatDateTime(m.createdAt)}${m.actor ? ` · ${m.actor.name}` : ''}${m.note ? ` · ${m.note}` : ''}`}
+                      secondary={`${m.performedAt ? `${formatDateTime(m.performedAt)} (sent ${formatDateTime(m.createdAt)})` : formatDateTime(m.createdAt)}${m.actor ? ` · ${m.actor.name}` : ''}${m.note ? ` · ${m.note}` : ''}`}
                     />
                   </ListItem>
                 ))}
