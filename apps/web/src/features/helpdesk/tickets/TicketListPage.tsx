@@ -323,10 +323,19 @@ function TicketList({ fixedType }: { fixedType?: TicketType }) {
           </ToggleButton>
         </Tooltip>
         <Tooltip title="Filter">
-          <IconButton onClick={() => setDialog('filter')} aria-label="Filter" data-testid="open-filter">
-            <Badge badgeContent={activeFilters} color="primary">
+          {/* the count drawn on the icon is part of the button's name, as speech input users say what they see */}
+          <IconButton
+            onClick={() => setDialog('filter')}
+            aria-label={activeFilters ? `Filter, ${activeFilters} active` : 'Filter'}
+            data-testid="open-filter"
+          >
+            {activeFilters ? (
+              <Badge badgeContent={activeFilters} color="primary">
+                <FilterListIcon />
+              </Badge>
+            ) : (
               <FilterListIcon />
-            </Badge>
+            )}
           </IconButton>
         </Tooltip>
         <Tooltip title="Modify table header">
