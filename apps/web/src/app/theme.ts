@@ -23,8 +23,9 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false, loadingLa
       primary: { main: dark ? '#64b5f6' : '#1565c0' },
       secondary: { main: dark ? '#80cbc4' : '#00796b' },
       // MUI's dark error red (#f44336) stands 4.35:1 on the dark paper: error text, outlined buttons and chips take
-      // the lighter red, 5.4:1 (a filled one gets a black label by the threshold above).
-      ...(dark ? { error: { main: '#e57373' } } : {}),
+      // the light red of dark surfaces, 7.4:1 on the paper and 5.8:1 on a hovered table row (a filled one gets a
+      // black label by the threshold above).
+      ...(dark ? { error: { main: '#ef9a9a' } } : {}),
       background: dark ? { default: '#10141a', paper: '#1b222c' } : { default: '#f4f6f8', paper: '#ffffff' },
     },
     shape: { borderRadius: 8 },

@@ -1,6 +1,6 @@
 import { ALARM_STATUS_COLOURS, DEVICE_STATUS_COLOURS } from '@sitewatch/contracts/devices';
 import { describe, expect, it } from 'vitest';
-import { AA_TEXT, contrastRatio, labelOn, readableOn } from './contrast.ts';
+import { AA_TEXT, contrastRatio, labelOn, overlay, readableOn } from './contrast.ts';
 
 const LIGHT_PAPER = '#ffffff';
 const DARK_PAPER = '#1b222c';
@@ -37,6 +37,12 @@ describe('status colours', () => {
     const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(yellow.slice(i, i + 2), 16)) as [number, number, number];
     expect(r).toBeGreaterThan(b); // still a yellow-orange, not a grey
     expect(g).toBeGreaterThan(b);
+  });
+
+  it('sees a translucent tint on its background, as a hovered or selected row shows', () => {
+    expect(overlay('#1b222c', 'rgba(255, 255, 255, 0.16)')).toBe('#3f454e');
+    expect(overlay('#ffffff', 'rgba(0, 0, 0, 0.5)')).toBe('#808080');
+    expect(overlay('#ffffff', '#000000')).toBe('#ffffff');
   });
 
   it('labels filled chips in black or white so that the label passes AA', () => {

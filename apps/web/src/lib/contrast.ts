@@ -50,6 +50,18 @@ export function readableOn(hue: string, background: string, min = AA_TEXT): stri
   return toward === 0 ? '#000000' : '#ffffff';
 }
 
+/**
+ * The colour seen where a translucent layer (`rgba(r, g, b, a)`, as MUI's hover and selection tints) lies on
+ * `background`; `background` itself when the layer is not of that form.
+ */
+export function overlay(background: string, layer: string): string {
+  const bg = parseHex(background);
+  const match = /^rgba\(\s*(\d+),\s*(\d+),\s*(\d+),\s*([\d.]+)\s*\)$/.exec(layer.trim());
+  if (!bg || !match) return background;
+  const [r, g, b, a] = match.slice(1).map(Number) as [number, number, number, number];
+  return toHex(bg.map((c, i) => c + (([r, g, b][i] as number) - c) * a) as Rgb);
+}
+
 /** The label colour of a chip filled with the hue. */
 export const labelOn = (fill: string) => (contrastRatio('#000000', fill) >= contrastRatio('#ffffff', fill) ? '#000000' : '#ffffff');
 

@@ -24,6 +24,7 @@ import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { useStatusColours } from '../../components/useStatusColours.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useDebounced } from '../sites/hooks.ts';
 import { useDenied } from '../users/RightsGate.tsx';
@@ -42,6 +43,8 @@ const itemOf = (row: StockRow): ItemChoice => ({ id: row.itemId, code: row.code,
 export function InventoryPage() {
   const permissions = permissionsOf(useUser());
   const theme = useTheme();
+  // a low stock's figure, readable on the red tint of its row
+  const lowColour = useStatusColours().text(theme.palette.error.main);
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const navigate = useNavigate();
   const [storeId, setStoreId] = useState<number | null>(null);
@@ -222,7 +225,7 @@ export function InventoryPage() {
                 </Typography>
               </Box>
               <Box sx={{ textAlign: 'right' }}>
-                <Typography sx={{ fontWeight: 700, color: r.low ? 'error.main' : undefined }} data-testid="stock-on-hand">
+                <Typography sx={{ fontWeight: 700, color: r.low ? lowColour : undefined }} data-testid="stock-on-hand">
                   {r.onHand} {r.unit}
                 </Typography>
                 {r.low ? <Chip size="small" color="error" label="Low" /> : null}
@@ -263,7 +266,7 @@ export function InventoryPage() {
                   <TableCell>{r.code}</TableCell>
                   <TableCell>{r.category}</TableCell>
                   <TableCell>{r.storeName}</TableCell>
-                  <TableCell align="right" data-testid="stock-on-hand" sx={{ fontWeight: 600, color: r.low ? 'error.main' : undefined }}>
+                  <TableCell align="right" data-testid="stock-on-hand" sx={{ fontWeight: 600, color: r.low ? lowColour : undefined }}>
                     {r.onHand} {r.unit} {r.low ? <Chip size="small" color="error" label="Low" sx={{ ml: 1 }} /> : null}
                   </TableCell>
                   <TableCell align="right">{r.lowStockThreshold || '—'}</TableCell>
