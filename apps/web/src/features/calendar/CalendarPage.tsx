@@ -237,12 +237,16 @@ export function CalendarPage() {
           minWidth: 0,
           overflowX: 'auto',
           // The calendar's own palette follows the theme: its text and its muted text pass AA on the page's paper.
-          '--fc-classic-background': theme.palette.background.paper,
-          '--fc-classic-foreground': theme.palette.text.primary,
-          '--fc-classic-muted-foreground': theme.palette.text.secondary,
-          '--fc-classic-faint-foreground': theme.palette.text.secondary,
-          '--fc-classic-primary': theme.palette.primary.main,
-          '--fc-classic-primary-foreground': theme.palette.primary.contrastText,
+          // (Set with the colour scheme's attribute, so that it outweighs the calendar's own dark palette, which is
+          // keyed on that attribute: its faint grey, the other month's day numbers, stands 2:1 on the paper.)
+          '&[data-color-scheme]': {
+            '--fc-classic-background': theme.palette.background.paper,
+            '--fc-classic-foreground': theme.palette.text.primary,
+            '--fc-classic-muted-foreground': theme.palette.text.secondary,
+            '--fc-classic-faint-foreground': theme.palette.text.secondary,
+            '--fc-classic-primary': theme.palette.primary.main,
+            '--fc-classic-primary-foreground': theme.palette.primary.contrastText,
+          },
           // Event chips and a day's "+2 more" button are targets of at least 24 px (WCAG 2.5.8); chips show their focus.
           '& [data-testid="calendar-item"], & [role="button"][aria-haspopup="dialog"]': { minHeight: 24, alignItems: 'center' },
           '& [data-testid="calendar-item"]:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 1 },
