@@ -27,6 +27,27 @@ export function Centered({ children, testId }: { children: ReactNode; testId?: s
   );
 }
 
+/**
+ * A widget's rows, which scroll when they outgrow the widget: one Tab stop, so that a keyboard user can scroll them
+ * with the arrow keys.
+ */
+function ScrollingRows({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      sx={{
+        overflow: 'auto',
+        height: '100%',
+        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
 const statusColor = (status: string): 'success' | 'error' | 'default' =>
   status === 'Online' ? 'success' : status === 'Offline' ? 'error' : 'default';
 
@@ -109,7 +130,7 @@ export function LatestView({
 export function SiteSummaryView({ data }: { data: DataOf<'siteSummary'> }) {
   if (data.rows.length === 0) return <Centered>No devices</Centered>;
   return (
-    <Box sx={{ overflow: 'auto', height: '100%' }}>
+    <ScrollingRows label="Devices by type">
       <Typography variant="caption" color="text.secondary">
         {data.sites} sites
       </Typography>
@@ -139,7 +160,7 @@ export function SiteSummaryView({ data }: { data: DataOf<'siteSummary'> }) {
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollingRows>
   );
 }
 
@@ -153,7 +174,7 @@ const SEVERITY_COLORS: Record<string, 'warning' | 'error' | 'info' | 'default'> 
 export function AlarmListView({ data }: { data: DataOf<'alarmList'> }) {
   if (data.rows.length === 0) return <Centered testId="alarm-list-empty">No alarms</Centered>;
   return (
-    <Box sx={{ overflow: 'auto', height: '100%' }}>
+    <ScrollingRows label="Alarms">
       <Table size="small" data-testid="alarm-list">
         <TableBody>
           {data.rows.map((row) => (
@@ -176,7 +197,7 @@ export function AlarmListView({ data }: { data: DataOf<'alarmList'> }) {
           {data.rows.length} of {data.totalCount}
         </Typography>
       ) : null}
-    </Box>
+    </ScrollingRows>
   );
 }
 
