@@ -3,8 +3,8 @@ import { apiSession, expect, signInThroughForm, test } from './fixtures.ts';
 
 /**
  * A field executive's day without a connection: a check-in, a ticket moved to In Progress and Resolved with a
- * comment, and a form with a photo are done offline, kept on the phone through a closed tab, and reach the server
- * once each, in order, with the time they were done. A stock issue kept offline survives an ended session: another
+ * comment, a checklist tick and the cost incurred, and a form with a photo are done offline, kept on the phone
+ * through a closed tab, and reach the server once each, in order, with the time they were done. A stock issue kept offline survives an ended session: another
  * user signing in on the phone neither sees nor sends it, and it is sent once its user signs in again.
  */
 test.describe.configure({ mode: 'default', timeout: 300_000 });
@@ -39,7 +39,7 @@ async function toastShown(page: Page, text: string) {
   await expect(page.getByText(text).first()).toBeVisible({ timeout: 15_000 });
 }
 
-test('a check-in, ticket work and a form with a photo done offline reach the server once each, in order, with their times', async ({
+test('a check-in, ticket work (moves, a comment, a checklist tick, a cost) and a form with a photo done offline reach the server once each, in order, with their times', async ({
   page,
   context,
   signIn,
@@ -63,6 +63,7 @@ test('a check-in, ticket work and a form with a photo done offline reach the ser
     event: 'Power Failure',
     locationId: ticketSite?.id,
     assignedTo: field.user.id,
+    checklist: [{ id: 'valve', text: 'Close the chilled water valve', done: false }],
   });
   expect(raised.status(), await raised.text()).toBe(201);
   const ticket = (await raised.json()) as { id: number; ticketId: string };
@@ -118,6 +119,16 @@ test('a check-in, ticket work and a form with a photo done offline reach the ser
   await page.getByTestId('comment-input').fill('Compressor restarted, no signal here');
   await page.getByTestId('comment-submit').click();
   await expect(page.getByTestId('comment-input')).toHaveValue('');
+  // A checklist tick and the cost incurred, then Resolved.
+  // the box shows ticked once the tick is kept on the phone
+  await page.getByRole('checkbox', { name: 'Close the chilled water valve' }).click();
+  await expect(page.getByRole('checkbox', { name: 'Close the chilled water valve' })).toBeChecked();
+  await expect(page.getByTestId('checklist-section')).toContainText('Checklist (1/1)');
+  const cost = page.getByTestId('cost-section');
+  await cost.getByRole('button', { name: 'Add' }).click();
+  await cost.getByTestId('cost-amount').fill('1250');
+  await cost.getByTestId('cost-save').click();
+  await expect(cost.getByTestId('cost-value')).toContainText('1,250');
   await page.getByTestId('move-RESOLVED').click();
   await page.getByTestId('status-confirm').click();
   await expect(page.getByTestId('status-dialog')).toBeHidden();
@@ -137,15 +148,17 @@ test('a check-in, ticket work and a form with a photo done offline reach the ser
   await expect(reopened.getByTestId('attendance-waiting')).toBeVisible({ timeout: 30_000 });
   await reopened.getByTestId('outbox-open').click();
   const panel = reopened.getByTestId('outbox-panel');
-  await expect(panel.getByTestId('outbox-item')).toHaveCount(5);
+  await expect(panel.getByTestId('outbox-item')).toHaveCount(7);
   await expect(panel.getByTestId('outbox-item')).toContainText([
     `Check in at ${checkInSite.name}`,
     'move to In Progress',
     'comment',
+    'checklist (1/1 done)',
+    'cost incurred 1250',
     'move to Resolved',
     `Form “Site visit ${stamp}” with 1 attachment`,
   ]);
-  await expect(panel.getByTestId('outbox-state')).toHaveText(Array(5).fill('Waiting'));
+  await expect(panel.getByTestId('outbox-state')).toHaveText(Array(7).fill('Waiting'));
   await panel.getByTestId('outbox-close').click();
   const after = Date.now();
 
@@ -180,6 +193,13 @@ test('a check-in, ticket work and a form with a photo done offline reach the ser
     performedAt: string | null;
   }[];
   expect(comments.map((c) => c.text)).toEqual(['Compressor restarted, no signal here']);
+  const done = (await (await admin.get(`/helpdesk/tickets/${ticket.id}/`)).json()) as {
+    checklist: { done: boolean; doneAt: string | null }[];
+    costIncurred: { amount: number } | null;
+  };
+  expect(done.checklist[0]?.done).toBe(true);
+  expect(within(done.checklist[0]?.doneAt, before, after)).toBe(true);
+  expect(done.costIncurred?.amount).toBe(1250);
   expect(within(comments[0]?.performedAt, before, after)).toBe(true);
 
   const [response] = await responses();
