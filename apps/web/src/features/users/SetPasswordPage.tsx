@@ -40,7 +40,7 @@ export function SetPasswordPage() {
   };
 
   return (
-    <Box sx={{ maxWidth: 440, mx: 'auto', mt: { xs: 2, sm: 8 }, px: 2 }}>
+    <Box component="main" sx={{ maxWidth: 440, mx: 'auto', mt: { xs: 2, sm: 8 }, px: 2 }}>
       <Card>
         <CardContent>
           <Typography variant="h5" component="h1" gutterBottom>
