@@ -65,7 +65,7 @@ async function open(page: Page, path: string) {
  * quiet): the page's own changes wake the wait, a timer only ends the quiet spell. False when the screen was still
  * busy after `maxMs`.
  */
-function settle(page: Page, quietMs = 250, maxMs = 8_000): Promise<boolean> {
+function settle(page: Page, quietMs = 150, maxMs = 8_000): Promise<boolean> {
   return page.evaluate(
     ({ busy, quietMs, maxMs }) =>
       new Promise<boolean>((resolve) => {
