@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AA_TEXT, contrastRatio } from '../lib/contrast.ts';
+import { AA_TEXT, contrastRatio, overlay } from '../lib/contrast.ts';
 import { createAppTheme } from './theme.ts';
 
 describe('createAppTheme', () => {
@@ -22,6 +22,17 @@ describe('createAppTheme', () => {
     for (const colour of [palette.error, palette.warning, palette.info, palette.success]) {
       expect(contrastRatio(colour.main, palette.background.paper)).toBeGreaterThanOrEqual(AA_TEXT);
       expect(contrastRatio(colour.main, palette.background.default)).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+  });
+
+  it('draws placeholders in the secondary text colour, which passes AA on the paper of both themes', () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const theme = createAppTheme(mode);
+      const input = theme.components?.MuiInputBase?.styleOverrides?.input;
+      const style = (typeof input === 'function' ? input({ theme } as never) : input) as Record<string, Record<string, unknown>>;
+      expect(style['&::placeholder']).toEqual({ color: theme.palette.text.secondary, opacity: 1 });
+      const { paper } = theme.palette.background;
+      expect(contrastRatio(overlay(paper, theme.palette.text.secondary), paper), mode).toBeGreaterThanOrEqual(AA_TEXT);
     }
   });
 
