@@ -64,6 +64,7 @@ const equipment: ObjectFixture = async (t) => {
 export const fieldWorkObjectRoutes: Record<string, ObjectFixture> = {
   'GET /api/attendance/:id/': record,
   'GET /api/attendance/:id/snapshot/': record,
+  'GET /api/attendance/:id/photo/': record,
   'GET /api/equipment/:id/': equipment,
   'PUT /api/equipment/:id/': equipment,
   'DELETE /api/equipment/:id/': equipment,

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import {
   ATTENDANCE_IMPOSSIBLE_KMH,
   ATTENDANCE_MESSAGES,
+  ATTENDANCE_PHOTO_LIMITS,
   type AttendanceRecord,
   type DownloadJob,
   haversineMeters,
 } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteStills } from '../src/modules/attendance/index.ts';
-import { getTicket, history, raise, userId } from './helpdesk-fixtures.ts';
+import { getTicket, history, multipart, PNG, raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { makeSite } from './support/sites-factory.ts';
 
@@ -370,6 +371,106 @@ describe("the phone's position is not trusted blindly", () => {
       expect((await checkOut(field)).statusCode).toBe(200);
     } finally {
       camerasAt.delete(site.id);
+      await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: false });
+    }
+  });
+});
+
+describe('a photo taken with the phone at check-in', () => {
+  const uploadPhoto = (client: TestClient, files: Parameters<typeof multipart>[0], headers: Record<string, string> = {}) => {
+    const body = multipart(files.map((f) => ({ field: 'photo', ...f })));
+    return client.request({
+      method: 'POST',
+      url: '/api/attendance/photos/',
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+  };
+  const tenMinutesAgo = () => new Date(Date.now() - 10 * 60_000).toISOString();
+
+  it('is uploaded first, claimed by the check-in and served beside the snapshot to those who may read the record', async () => {
+    const key = `outbox-photo-${Date.now()}`;
+    const first = await uploadPhoto(field, [{ name: 'gate.jpg', data: JPEG, type: 'image/jpeg' }], { 'idempotency-key': `${key}.file-0` });
+    expect(first.statusCode, first.body).toBe(201);
+    // the answer lost on the way: the repeat with the same key stores nothing new
+    const again = await uploadPhoto(field, [{ name: 'gate.jpg', data: JPEG, type: 'image/jpeg' }], { 'idempotency-key': `${key}.file-0` });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const uid = first.json().contents[0].uid as string;
+    const stored = await t.db.selectFrom('attendance_photos').select('uid').where('user_id', '=', fieldId).execute();
+    expect(stored.filter((r) => r.uid === uid)).toHaveLength(1);
+
+    const res = await checkIn(field, { assetId: site.id, ...SITE, attachments: [{ uid }] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().photo).toBe(true);
+    const photo = await admin.get(`/api/attendance/${res.json().id}/photo/`);
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['content-type']).toBe('image/jpeg');
+    expect(photo.rawPayload.equals(JPEG)).toBe(true);
+    expect((await viewer.get(`/api/attendance/${res.json().id}/photo/`)).statusCode).toBe(403);
+    expect((await checkOut(field)).statusCode).toBe(200);
+    // one photo, one check-in
+    const reused = await checkIn(field, { assetId: site.id, ...SITE, attachments: [{ uid }] });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json()).toMatchObject({ code: 'invalid_photo', detail: ATTENDANCE_MESSAGES.photoMissing });
+    const without = await checkIn(field, { assetId: site.id, ...SITE });
+    expect(without.json().photo).toBe(false);
+    expect((await field.get(`/api/attendance/${without.json().id}/photo/`)).statusCode).toBe(404);
+    expect((await checkOut(field)).statusCode).toBe(200);
+  });
+
+  it('refuses a file that is not a picture, one over the size limit, and another user’s upload', async () => {
+    const text = await uploadPhoto(field, [{ name: 'note.jpg', data: Buffer.from('not a picture'), type: 'image/jpeg' }]);
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toMatchObject({ code: 'unsupported_type', detail: ATTENDANCE_MESSAGES.photoType });
+    const big = Buffer.concat([PNG, Buffer.alloc(ATTENDANCE_PHOTO_LIMITS.bytes, 1)]);
+    const large = await uploadPhoto(field, [{ name: 'big.png', data: big, type: 'image/png' }]);
+    expect(large.statusCode).toBe(413);
+    expect(large.json().detail).toBe(ATTENDANCE_MESSAGES.photoTooLarge);
+    const two = await uploadPhoto(field, [
+      { name: 'a.png', data: PNG },
+      { name: 'b.png', data: PNG },
+    ]);
+    expect(two.statusCode).toBe(400);
+    const others = await uploadPhoto(admin, [{ name: 'a.png', data: PNG }]);
+    expect(others.statusCode, others.body).toBe(201);
+    const res = await checkIn(field, { assetId: site.id, ...SITE, attachments: [{ uid: others.json().contents[0].uid }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_photo');
+  });
+
+  it('satisfies a required check-in picture, also for a check-in sent later; without one a late check-in is refused', async () => {
+    expect((await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: true })).statusCode).toBe(200);
+    try {
+      const late = { 'x-action-time': tenMinutesAgo() };
+      const refused = await field.request({
+        method: 'POST',
+        url: '/api/attendance/check-in/',
+        payload: { assetId: site.id, ...SITE },
+        headers: late,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'photo_required', detail: ATTENDANCE_MESSAGES.photoRequiredLate('Pune Depot') });
+
+      const upload = await uploadPhoto(field, [{ name: 'gate.png', data: PNG, type: 'image/png' }], late);
+      expect(upload.statusCode, upload.body).toBe(201);
+      const res = await field.request({
+        method: 'POST',
+        url: '/api/attendance/check-in/',
+        payload: { assetId: site.id, ...SITE, attachments: upload.json().contents },
+        headers: late,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ photo: true, snapshot: { state: 'none' } });
+      expect((await checkOut(field)).statusCode).toBe(200);
+
+      // sent at once, with no camera picture at the site: the phone photo is enough
+      const now = await uploadPhoto(field, [{ name: 'gate.png', data: PNG, type: 'image/png' }]);
+      const atOnce = await checkIn(field, { assetId: site.id, ...SITE, attachments: now.json().contents });
+      expect(atOnce.statusCode, atOnce.body).toBe(201);
+      expect(atOnce.json().photo).toBe(true);
+      expect((await checkOut(field)).statusCode).toBe(200);
+    } finally {
       await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: false });
     }
   });

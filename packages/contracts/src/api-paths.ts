@@ -3172,6 +3172,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/attendance/{id}/photo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List photo of one attendance item */
+        get: operations["getApiAttendanceByIdPhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/photos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create or run photos */
+        post: operations["postApiAttendancePhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/equipment/": {
         parameters: {
             query?: never;
@@ -34718,6 +34752,7 @@ export interface operations {
                                 takenAt: string | null;
                                 cameraLabel: string | null;
                             };
+                            photo: boolean;
                         } | null;
                         geofenceMeters: number;
                     };
@@ -34772,6 +34807,10 @@ export interface operations {
                     longitude: number;
                     accuracy?: number;
                     ticketId?: number;
+                    attachments?: {
+                        /** Format: uuid */
+                        uid: string;
+                    }[];
                 };
             };
         };
@@ -34817,6 +34856,7 @@ export interface operations {
                             takenAt: string | null;
                             cameraLabel: string | null;
                         };
+                        photo: boolean;
                     };
                 };
             };
@@ -34944,6 +34984,7 @@ export interface operations {
                             takenAt: string | null;
                             cameraLabel: string | null;
                         };
+                        photo: boolean;
                     };
                 };
             };
@@ -35073,6 +35114,7 @@ export interface operations {
                                 takenAt: string | null;
                                 cameraLabel: string | null;
                             };
+                            photo: boolean;
                         }[];
                         totalCount: number;
                     };
@@ -35264,6 +35306,7 @@ export interface operations {
                             takenAt: string | null;
                             cameraLabel: string | null;
                         };
+                        photo: boolean;
                     };
                 };
             };
@@ -35394,6 +35437,171 @@ export interface operations {
             };
             /** @description No such object (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiAttendanceByIdPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No such object (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiAttendancePhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contents: {
+                            uid: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists each field and its message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the session or token expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not allowed, or (cookie sessions) the CSRF token is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        code?: string;
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Conflicts with the current state (a duplicate, or a change made meanwhile) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

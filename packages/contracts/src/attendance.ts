@@ -12,6 +12,9 @@ export const ATTENDANCE_PERMISSIONS = { view: 'view_attendance', add: 'add_atten
   PermissionCodename
 >;
 export const ATTENDANCE_EXPORT_KIND = 'attendance';
+/** A photo taken with the phone at check-in: one picture, at most this size. */
+export const ATTENDANCE_PHOTO_LIMITS = { bytes: 5 * 1024 * 1024, label: '5 MB' } as const;
+export const ATTENDANCE_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** A check-in implying a faster journey from the user's previous position than this (km/h) is flagged. */
 export const ATTENDANCE_IMPOSSIBLE_KMH = 300;
 /** Below this distance (metres) from the previous position no speed is worked out (positions are approximate). */
@@ -41,6 +44,13 @@ export const ATTENDANCE_MESSAGES = {
     `You are ${distance} m from ${site}; check-out is allowed within ${radius} m`,
   snapshotRequired: (site: string) =>
     `Check-in here needs a camera snapshot of ${site}, and its cameras have no picture now. Ask an administrator to check the site's cameras.`,
+  photoRequiredLate: (site: string) =>
+    `Check-in at ${site} needs a photo: this check-in was sent after it was made, when the site's cameras could no longer show it. Check in again with a photo taken on the phone.`,
+  photoTooLarge: 'The photo is larger than 5 MB. Take it again at a lower resolution.',
+  photoType: 'The photo must be a JPEG, PNG or WebP picture.',
+  photoOne: 'Send one photo.',
+  photoMissing: 'The photo is missing or already used: take it again.',
+  noPhoto: 'No photo was taken with the phone for this check-in.',
 } as const;
 
 const latitude = z
@@ -59,6 +69,11 @@ export const attendanceCheckInSchema = z.strictObject({
   longitude,
   accuracy: accuracy.optional(),
   ticketId: idSchema.optional(),
+  /** The phone photo uploaded first to /api/attendance/photos/ (at most one). */
+  attachments: z
+    .array(z.strictObject({ uid: z.uuid() }))
+    .max(1, ATTENDANCE_MESSAGES.photoOne)
+    .optional(),
 });
 export type AttendanceCheckIn = z.infer<typeof attendanceCheckInSchema>;
 
@@ -103,6 +118,8 @@ export const attendanceRecordSchema = z.object({
     takenAt: z.string().nullable(),
     cameraLabel: z.string().nullable(),
   }),
+  /** A photo taken with the phone at check-in, served at /api/attendance/:id/photo/. */
+  photo: z.boolean(),
 });
 export type AttendanceRecord = z.infer<typeof attendanceRecordSchema>;
 
@@ -111,6 +128,8 @@ export const attendanceCurrentSchema = z.object({
   geofenceMeters: z.number().int(),
 });
 export type AttendanceCurrent = z.infer<typeof attendanceCurrentSchema>;
+
+export const attendancePhotoListSchema = z.object({ contents: z.array(z.object({ uid: z.string() })) });
 
 const dayOrTime = z.iso.datetime({ offset: true, message: 'Enter a date and time such as 2026-01-31T00:00:00Z' });
 

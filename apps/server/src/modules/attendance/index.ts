@@ -43,8 +43,8 @@ export function createAttendanceModule(ports: AttendancePorts): DomainModule<Att
   ports.exports.registerSource(attendanceExport(attendance));
   return {
     ports: { service: attendance },
-    register(app) {
-      attendanceRoutes(app, { attendance });
+    async register(app) {
+      await app.register(async (scope) => attendanceRoutes(scope, { attendance }));
       ports.jobs.register(
         SNAPSHOT_QUEUE,
         async (job) => {

@@ -1,4 +1,7 @@
+import multipart from '@fastify/multipart';
 import {
+  ATTENDANCE_MESSAGES,
+  ATTENDANCE_PHOTO_LIMITS,
   attendanceCheckInSchema,
   attendanceCheckOutSchema,
   attendanceCurrentSchema,
@@ -6,6 +9,7 @@ import {
   attendanceHoursSchema,
   attendanceListQuerySchema,
   attendanceListSchema,
+  attendancePhotoListSchema,
   attendanceRecordSchema,
   idParamSchema,
 } from '@sitewatch/contracts';
@@ -13,10 +17,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { originOf } from '../../platform/audit.ts';
 import { permissionGuard, requireAuth } from '../../platform/auth/context.ts';
+import { readFiles } from '../../platform/uploads.ts';
 import type { AttendanceService } from './service.ts';
 
 /** Check-in and check-out from a phone, and the attendance-management screen's reads. */
-export function attendanceRoutes(app: FastifyInstance, opts: { attendance: AttendanceService }) {
+export async function attendanceRoutes(app: FastifyInstance, opts: { attendance: AttendanceService }) {
+  await app.register(multipart, { limits: { fileSize: ATTENDANCE_PHOTO_LIMITS.bytes, files: 1, fields: 2, parts: 3 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { attendance } = opts;
   const tags = ['attendance'];
@@ -59,4 +65,25 @@ export function attendanceRoutes(app: FastifyInstance, opts: { attendance: Atten
     reply.header('content-type', 'image/jpeg').header('content-length', String(blob.size)).header('cache-control', 'private, max-age=3600');
     return reply.send(blob.stream);
   });
+  r.get('/api/attendance/:id/photo/', { schema: { tags, params: idParamSchema } }, async (request, reply) => {
+    const photo = await attendance.photo(requireAuth(request), request.params.id);
+    return reply
+      .header('content-type', photo.type)
+      .header('content-length', String(photo.size))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, max-age=3600')
+      .send(photo.stream);
+  });
+  r.post(
+    '/api/attendance/photos/',
+    {
+      preHandler: permissionGuard('add_attendance'),
+      schema: { tags, consumes: ['multipart/form-data'], response: { 201: attendancePhotoListSchema } },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const files = await readFiles(request, ATTENDANCE_PHOTO_LIMITS.bytes, 1, ATTENDANCE_MESSAGES.photoTooLarge);
+      return reply.status(201).send(await attendance.uploadPhoto(auth, files));
+    },
+  );
 }

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   ATTENDANCE_IMPOSSIBLE_KMH,
   ATTENDANCE_MESSAGES,
   ATTENDANCE_MISSING_AFTER_HOURS,
   ATTENDANCE_PERMISSIONS,
+  ATTENDANCE_PHOTO_LIMITS,
+  ATTENDANCE_PHOTO_TYPES,
   ATTENDANCE_TRAVEL_MIN_METERS,
   type AttendanceCheckIn,
   type AttendanceCheckOut,
@@ -23,9 +26,11 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../../plat
 import type { EventBus } from '../../platform/events.ts';
 import { enqueueJob } from '../../platform/jobs/queue.ts';
 import type { Clock } from '../../platform/module.ts';
+import { sniffContentType } from '../../platform/sniff.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import { usersById } from '../users/directory.ts';
+import * as photos from './photos.ts';
 import * as repo from './repository.ts';
 
 export const SNAPSHOT_QUEUE = 'attendance.snapshot';
@@ -115,7 +120,12 @@ export function createAttendanceService(deps: AttendanceDeps) {
 
   async function present(tenantId: number, rows: repo.AttendanceRow[], known?: { id: number; name: string }): Promise<AttendanceRecord[]> {
     if (rows.length === 0) return [];
-    const [names, sites] = await Promise.all([
+    const [withPhoto, names, sites] = await Promise.all([
+      photos.recordsWithPhotos(
+        db,
+        tenantId,
+        rows.map((r) => r.id),
+      ),
       usersById(
         deps.users,
         tenantId,
@@ -158,6 +168,7 @@ export function createAttendanceService(deps: AttendanceDeps) {
           takenAt: r.snapshot_at ? new Date(r.snapshot_at).toISOString() : null,
           cameraLabel: r.snapshot_camera,
         },
+        photo: withPhoto.has(r.id),
       };
     });
   }
@@ -238,8 +249,14 @@ export function createAttendanceService(deps: AttendanceDeps) {
       const at = origin.performedAt ?? received;
       // A camera still now would show the site at arrival, not at check-in: a late check-in has none.
       const late = received.getTime() - at.getTime() > LATE_CHECK_IN_MS;
+      const photoUid = input.attachments?.[0]?.uid ?? null;
+      if (photoUid && !(await photos.unclaimedPhoto(db, actor.tenantId, actor.userId, photoUid)))
+        throw badRequest(ATTENDANCE_MESSAGES.photoMissing, 'invalid_photo');
       let still: Still | null = null;
-      if (settings.attendanceSnapshotRequired && !late) {
+      // A photo taken with the phone at the time satisfies the tenant's rule; without one a camera still is needed,
+      // which only a check-in sent at once can have.
+      if (settings.attendanceSnapshotRequired && !photoUid) {
+        if (late) throw badRequest(ATTENDANCE_MESSAGES.photoRequiredLate(site.name), 'photo_required');
         still = await deps.stills.siteStill(actor.tenantId, site.id);
         if (!still?.image) throw badRequest(ATTENDANCE_MESSAGES.snapshotRequired(site.name), 'snapshot_required');
       }
@@ -267,12 +284,14 @@ export function createAttendanceService(deps: AttendanceDeps) {
           snapshotState: late ? 'none' : 'pending',
         });
         if (!inserted) return null;
+        if (photoUid && !(await photos.claimPhoto(trx, actor.tenantId, photoUid, inserted.id)))
+          throw badRequest(ATTENDANCE_MESSAGES.photoMissing, 'invalid_photo');
         if (!still && !late)
           await enqueueJob(trx, { tenantId: actor.tenantId, queue: SNAPSHOT_QUEUE, payload: { recordId: inserted.id }, maxAttempts: 2 });
         await writeActivity(trx, origin, {
           action: 'attendance.check-in',
           object: { type: 'attendance', id: inserted.id },
-          after: { site: site.name, distance, ticketId: input.ticketId ?? null, travelKmh: travel },
+          after: { site: site.name, distance, ticketId: input.ticketId ?? null, travelKmh: travel, photo: photoUid !== null },
         });
         return inserted;
       });
@@ -378,6 +397,31 @@ export function createAttendanceService(deps: AttendanceDeps) {
       const blob = await deps.blobs.open(row.snapshot_key);
       if (!blob) throw notFound(ATTENDANCE_MESSAGES.noSnapshot);
       return blob;
+    },
+
+    /** The photo taken with the phone at check-in, for those who may read the record. */
+    async photo(actor: Actor, id: number) {
+      const row = await this.get(actor, id);
+      const photo = await photos.photoOf(db, actor.tenantId, row.id);
+      const blob = photo ? await deps.blobs.open(photo.blob_key) : null;
+      if (!photo || !blob) throw notFound(ATTENDANCE_MESSAGES.noPhoto);
+      return { ...blob, type: photo.type };
+    },
+
+    /** A check-in photo from the phone, stored by its content: only pictures, within the size limit. */
+    async uploadPhoto(actor: Actor, files: Array<{ name: string; data: Buffer }>) {
+      if (!may(actor, ATTENDANCE_PERMISSIONS.add)) throw forbidden();
+      const [file] = files;
+      if (!file || files.length !== 1) throw badRequest(ATTENDANCE_MESSAGES.photoOne, 'invalid_photo');
+      if (file.data.length > ATTENDANCE_PHOTO_LIMITS.bytes) throw new HttpError(413, ATTENDANCE_MESSAGES.photoTooLarge, 'file_too_large');
+      const type = sniffContentType(file.data);
+      if (!type || !(ATTENDANCE_PHOTO_TYPES as readonly string[]).includes(type))
+        throw new HttpError(415, ATTENDANCE_MESSAGES.photoType, 'unsupported_type');
+      const uid = randomUUID();
+      const key = blobKey('attendance', actor.tenantId, `photo-${uid}`);
+      await deps.blobs.put(key, file.data);
+      await photos.insertPhoto(db, { uid, tenantId: actor.tenantId, userId: actor.userId, type, size: file.data.length, blobKey: key });
+      return { contents: [{ uid }] };
     },
 
     async hours(actor: Actor, query: AttendanceHoursQuery) {

@@ -30,6 +30,18 @@ export interface AttendanceRecordsTable {
   updated_at: Created;
 }
 
+export interface AttendancePhotosTable {
+  uid: string;
+  tenant_id: number;
+  user_id: number;
+  record_id: number | null;
+  type: string;
+  size: number;
+  blob_key: string;
+  created_at: Created;
+}
+
 export interface AttendanceTables {
   attendance_records: AttendanceRecordsTable;
+  attendance_photos: AttendancePhotosTable;
 }

@@ -23,6 +23,7 @@ export async function referencedFiles(run: RunQuery, withRecordings: boolean): P
     union all select 'blobs/' || blob_key from form_attachments
     union all select 'blobs/' || blob_key from download_tasks where blob_key is not null
     union all select 'blobs/' || snapshot_key from attendance_records where snapshot_key is not null
+    union all select 'blobs/' || blob_key from attendance_photos
     union all select 'analysis/' || tenant_id || '/' || frame_file from analysis_results where frame_file is not null
     union all select 'analysis/' || tenant_id || '/' || reference_file from analysis_cameras where reference_file is not null
     union all select 'video-exports/' || tenant_id || '/evidence/' || id || '.mp4' from video_evidence where status = 'ready'
