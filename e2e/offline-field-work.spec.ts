@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { apiSession, expect, signInThroughForm, test } from './fixtures.ts';
 
 /**
- * A field executive's day without a connection: a check-in, a ticket moved to In Progress and Resolved with a
+ * A field executive's day without a connection: a check-in with a photo, a ticket moved to In Progress and Resolved with a
  * comment, a checklist tick and the cost incurred, and a form with a photo are done offline, kept on the phone
  * through a closed tab, and reach the server once each, in order, with the time they were done. A stock issue kept offline survives an ended session: another
  * user signing in on the phone neither sees nor sends it, and it is sent once its user signs in again.
@@ -105,6 +105,9 @@ test('a check-in, ticket work (moves, a comment, a checklist tick, a cost) and a
   await expect(page.getByTestId('attendance-closed')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('combobox', { name: 'Site' }).click();
   await page.getByRole('option', { name: checkInSite.name, exact: true }).click();
+  // with a photo taken on the phone, kept with the check-in until it is sent
+  await page.getByTestId('check-in-photo').setInputFiles({ name: 'gate.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByTestId('check-in-photo-name')).toHaveText('gate.png');
   await page.getByTestId('check-in').click();
   await toastShown(page, QUEUED);
   await expect(page.getByTestId('attendance-waiting')).toBeVisible();
@@ -150,7 +153,7 @@ test('a check-in, ticket work (moves, a comment, a checklist tick, a cost) and a
   const panel = reopened.getByTestId('outbox-panel');
   await expect(panel.getByTestId('outbox-item')).toHaveCount(7);
   await expect(panel.getByTestId('outbox-item')).toContainText([
-    `Check in at ${checkInSite.name}`,
+    `Check in at ${checkInSite.name} with a photo`,
     'move to In Progress',
     'comment',
     'checklist (1/1 done)',
@@ -169,7 +172,10 @@ test('a check-in, ticket work (moves, a comment, a checklist tick, a cost) and a
 
   // Each reached the server once, with the time it was done; the arrivals follow the order of the work.
   const { record } = await (await field.get('/api/attendance/current/')).json();
-  expect(record).toMatchObject({ assetId: checkInSite.id, checkIn: { accuracy: 12 } });
+  expect(record).toMatchObject({ assetId: checkInSite.id, checkIn: { accuracy: 12 }, photo: true });
+  const photo = await admin.get(`/api/attendance/${record.id}/photo/`);
+  expect(photo.status()).toBe(200);
+  expect((await photo.body()).equals(PNG)).toBe(true);
   expect(within(record.checkInAt, before, after)).toBe(true);
   expect(Date.parse(record.receivedAt.checkIn)).toBeGreaterThan(after);
   const visits = (

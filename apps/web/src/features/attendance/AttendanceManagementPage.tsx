@@ -129,6 +129,20 @@ export function AttendanceManagementPage() {
           ''
         ),
     },
+    {
+      field: 'photo',
+      headerName: 'Phone photo',
+      width: 110,
+      sortable: false,
+      renderCell: (p) =>
+        p.row.photo ? (
+          <Link href={`/api/attendance/${p.row.id}/photo/`} target="_blank" rel="noopener" data-testid={`attendance-photo-${p.row.id}`}>
+            View
+          </Link>
+        ) : (
+          ''
+        ),
+    },
   ];
 
   return (

@@ -4,7 +4,13 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ATTENDANCE_PERMISSIONS, type AttendanceRecord } from '@sitewatch/contracts/attendance';
+import {
+  ATTENDANCE_MESSAGES,
+  ATTENDANCE_PERMISSIONS,
+  ATTENDANCE_PHOTO_LIMITS,
+  ATTENDANCE_PHOTO_TYPES,
+  type AttendanceRecord,
+} from '@sitewatch/contracts/attendance';
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
@@ -31,6 +37,59 @@ const SNAPSHOT_TEXT: Record<AttendanceRecord['snapshot']['state'], string | null
   unavailable: 'The site camera had no picture',
 };
 
+/** A photo the server would refuse, refused here first (it may wait offline for hours before it is sent). */
+function photoProblem(file: File): string | null {
+  if (!(ATTENDANCE_PHOTO_TYPES as readonly string[]).includes(file.type)) return ATTENDANCE_MESSAGES.photoType;
+  if (file.size > ATTENDANCE_PHOTO_LIMITS.bytes) return ATTENDANCE_MESSAGES.photoTooLarge;
+  return null;
+}
+
+/** An optional photo taken with the phone's camera, kept with the check-in. */
+function PhotoInput(props: {
+  photo: File | null;
+  onChange(photo: File | null): void;
+  onProblem(problem: string): void;
+  disabled: boolean;
+}) {
+  return (
+    <Stack spacing={0.5}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Button component="label" variant="outlined" disabled={props.disabled}>
+          {props.photo ? 'Take another photo' : 'Add a photo'}
+          <input
+            hidden
+            type="file"
+            accept="image/*"
+            capture="environment"
+            data-testid="check-in-photo"
+            onChange={(event) => {
+              const file = event.target.files?.[0] ?? null;
+              event.target.value = '';
+              if (!file) return;
+              const problem = photoProblem(file);
+              if (problem) props.onProblem(problem);
+              else props.onChange(file);
+            }}
+          />
+        </Button>
+        {props.photo ? (
+          <>
+            <Typography variant="body2" data-testid="check-in-photo-name">
+              {props.photo.name || 'Photo'}
+            </Typography>
+            <Button size="small" onClick={() => props.onChange(null)} disabled={props.disabled}>
+              Remove
+            </Button>
+          </>
+        ) : null}
+      </Stack>
+      <Typography variant="caption" color="text.secondary">
+        Optional: a JPEG, PNG or WebP picture of up to {ATTENDANCE_PHOTO_LIMITS.label}, kept with the check-in.
+      </Typography>
+    </Stack>
+  );
+}
+
 /**
  * Check in at a site from a phone, or check out: the browser's position goes to the server, which decides by the
  * site's geofence. With `site` fixed (the ticket view) the site is not chosen.
@@ -43,6 +102,7 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
   const [picked, setPicked] = useState<Option | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<File | null>(null);
   const site = props.site ?? picked;
   const may = permissions.has(ATTENDANCE_PERMISSIONS.add);
 
@@ -65,7 +125,9 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
       const { queued } = await checkIn.mutateAsync({
         site,
         input: { assetId: site.id, ...position, ...(props.ticketId ? { ticketId: props.ticketId } : {}) },
+        photo,
       });
+      setPhoto(null);
       if (queued) toast.info(QUEUED_MESSAGE);
       else toast.success(`Checked in at ${site.name}`);
     } catch (e) {
@@ -123,6 +185,7 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
             </Typography>
           )}
           {SNAPSHOT_TEXT[open.snapshot.state] ? <Typography variant="body2">{SNAPSHOT_TEXT[open.snapshot.state]}</Typography> : null}
+          {open.photo ? <Typography variant="body2">Photo from the phone stored</Typography> : null}
           {open.movedTicketIds.length > 0 ? (
             <Typography variant="body2">
               {open.movedTicketIds.length === 1
@@ -170,6 +233,15 @@ export function CheckInPanel(props: { site?: Option | null; ticketId?: number; c
           </Box>
         </>
       )}
+      <PhotoInput
+        photo={photo}
+        disabled={busy}
+        onChange={(file) => {
+          setError(null);
+          setPhoto(file);
+        }}
+        onProblem={setError}
+      />
       {status}
       {error ? (
         <Alert severity="error" data-testid="attendance-error">

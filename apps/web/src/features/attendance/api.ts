@@ -41,7 +41,8 @@ export function useCheckIn() {
   const client = useQueryClient();
   return useMutation({
     networkMode: 'always',
-    mutationFn: (body: { site: { id: number; name: string }; input: AttendanceCheckIn }) => checkInOrQueue(body.site, body.input),
+    mutationFn: (body: { site: { id: number; name: string }; input: AttendanceCheckIn; photo?: File | null }) =>
+      checkInOrQueue(body.site, body.input, body.photo ?? null),
     onSuccess: ({ record, queued }) => {
       if (queued) client.setQueryData<AttendanceCurrent>(attendanceKeys.current, (current) => (current ? { ...current, record } : current));
     },

@@ -34,20 +34,30 @@ function waitingRecord(site: { id: number; name: string }, input: AttendanceChec
     missingCheckOut: false,
     movedTicketIds: [],
     snapshot: { state: 'none', takenAt: null, cameraLabel: null },
+    photo: false,
   };
 }
 
-/** Checks in now, or keeps the check-in for later; answers the record the phone shows meanwhile. */
-export async function checkInOrQueue(site: { id: number; name: string }, input: AttendanceCheckIn) {
+/**
+ * Checks in now, or keeps the check-in for later; answers the record the phone shows meanwhile. A photo taken with
+ * the phone is kept with it (a Blob) and uploaded first, with a key made from the check-in's.
+ */
+export async function checkInOrQueue(site: { id: number; name: string }, input: AttendanceCheckIn, photo: File | null = null) {
   const performedAt = new Date().toISOString();
   const result = await sendOrQueue<AttendanceRecord>({
     kind: 'attendance.check-in',
-    label: `Check in at ${site.name}`,
+    label: photo ? `Check in at ${site.name} with a photo` : `Check in at ${site.name}`,
     method: 'POST',
     path: '/api/attendance/check-in/',
     body: input,
     subject: SUBJECT,
     performedAt,
+    ...(photo
+      ? {
+          files: [{ field: 'photo', name: photo.name || 'check-in.jpg', type: photo.type, blob: photo, ref: 'check-in-photo' }],
+          uploadPath: '/api/attendance/photos/',
+        }
+      : {}),
   });
   if ('answer' in result) return { record: result.answer, queued: false };
   const record = waitingRecord(site, input, performedAt);

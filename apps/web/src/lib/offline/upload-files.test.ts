@@ -4,7 +4,7 @@ const sent: { path: string; headers: Record<string, string>; name: string }[] = 
 vi.mock('../http.ts', () => ({
   http: {
     request: async (path: string, init: { body: FormData; headers: Record<string, string> }) => {
-      const file = init.body.get('attachments') as File;
+      const file = (init.body.get('attachments') ?? init.body.get('photo')) as File;
       sent.push({ path, headers: init.headers, name: file.name });
       return { contents: [{ uid: `uid-of-${file.name}` }] };
     },
@@ -37,5 +37,20 @@ describe('uploadFiles', () => {
       data: { title: 'Pump room', photos: ['uid-of-a.png', 'uid-of-b.png'], other: ['keep'] },
       attachments: [{ uid: 'uid-of-a.png' }, { uid: 'uid-of-b.png' }],
     });
+  });
+
+  it('names a check-in’s photo in attachments and adds no answers to a body that has none', async () => {
+    sent.length = 0;
+    const body = await uploadFiles({
+      method: 'POST',
+      path: '/api/attendance/check-in/',
+      uploadPath: '/api/attendance/photos/',
+      key: 'outbox-in',
+      performedAt: '2026-03-01T09:12:00.000Z',
+      body: { assetId: 3, latitude: 18.52, longitude: 73.85 },
+      files: [{ field: 'photo', name: 'gate.jpg', type: 'image/jpeg', blob: new Blob(['g']), ref: 'check-in-photo' }],
+    });
+    expect(sent.map((s) => [s.path, s.headers['Idempotency-Key']])).toEqual([['/api/attendance/photos/', 'outbox-in.file-0']]);
+    expect(body).toEqual({ assetId: 3, latitude: 18.52, longitude: 73.85, attachments: [{ uid: 'uid-of-gate.jpg' }] });
   });
 });

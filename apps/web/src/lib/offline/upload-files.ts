@@ -2,11 +2,13 @@ import { http } from '../http.ts';
 import { ACTION_TIME_HEADER, IDEMPOTENCY_HEADER, type Sendable } from './outbox.ts';
 
 /**
- * Uploads the files of an action that names its files by id (a form response), each with a key of its own made
- * from the action's (a repeat after a lost answer gets the same id back), and returns the body naming them.
+ * Uploads the files of an action that names its files by id (a form response, a check-in's photo), each with a key
+ * of its own made from the action's (a repeat after a lost answer gets the same id back), and returns the body
+ * naming them in `attachments` (and, for a form, in the answers that held the photo).
  */
 export async function uploadFiles(action: Sendable & { uploadPath: string }): Promise<Record<string, unknown>> {
-  const data = { ...((action.body.data as Record<string, unknown> | undefined) ?? {}) };
+  const answers = action.body.data as Record<string, unknown> | undefined;
+  const data = { ...(answers ?? {}) };
   const attachments = [...((action.body.attachments as { uid: string }[] | undefined) ?? [])];
   for (const [index, file] of (action.files ?? []).entries()) {
     const form = new FormData();
@@ -24,5 +26,5 @@ export async function uploadFiles(action: Sendable & { uploadPath: string }): Pr
       if (Array.isArray(value)) data[name] = value.map((v) => (v === file.ref ? uid : v));
     }
   }
-  return { ...action.body, data, attachments };
+  return answers ? { ...action.body, data, attachments } : { ...action.body, attachments };
 }
