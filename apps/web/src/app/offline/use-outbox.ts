@@ -1,7 +1,9 @@
+import { INVENTORY_PERMISSIONS } from '@sitewatch/contracts/inventory';
 import { useEffect, useState } from 'react';
 import { keepOpenTicketsForOffline } from '../../features/helpdesk/tickets/offline-reads.ts';
+import { keepStockForOffline } from '../../features/inventory/offline-reads.ts';
 import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
-import { getUser, hasRole, subscribeSession } from '../../lib/session.ts';
+import { getUser, hasRole, permissionsOf, subscribeSession } from '../../lib/session.ts';
 
 /** The signed-in user's outbox, read again whenever it changes (in this tab or another) or the user changes. */
 export function useOutbox(): OutboxAction[] {
@@ -36,8 +38,13 @@ export function useOutboxSender() {
       void flushOutbox()
         .catch(() => undefined)
         .then(() => {
-          // A field executive's day is kept on the phone, read again now and then while online.
-          if (navigator.onLine && hasRole(getUser(), 'fieldexecutive')) return keepOpenTicketsForOffline();
+          // A field executive's day is kept on the phone, read again now and then while online: with the stock of
+          // their stores when they may see the inventory.
+          const user = getUser();
+          if (!navigator.onLine || !hasRole(user, 'fieldexecutive')) return;
+          return keepOpenTicketsForOffline().then(() =>
+            permissionsOf(user).has(INVENTORY_PERMISSIONS.view) ? keepStockForOffline() : undefined,
+          );
         });
     send();
     const fromWorker = (event: MessageEvent) => {
