@@ -213,6 +213,28 @@ describe('responses', () => {
     expect(view.template.metadata.schema.properties.title.label).toBe('Title');
   });
 
+  it('refuses answers filled against an older version of the form, naming the change; the current version is accepted', async () => {
+    const body = allFieldsTemplate();
+    const form = await createTemplate(admin, body);
+    const answers = { title: 'Filled offline', score: 4 };
+    const atOne = await viewer.post('/ifmapp/dynamic-forms/', { formTemplate: form.id, data: answers, version: 1 });
+    expect(atOne.statusCode, atOne.body).toBe(201);
+    // published again while a phone kept a response filled against version 1
+    (body.metadata.schema.properties as Record<string, unknown>).meter = { type: 'string', label: 'Meter reading' };
+    (body.metadata.uiSchema.elements as unknown[]).push({ type: 'Control', scope: '#/properties/meter' });
+    expect((await admin.put(`${T}/${form.id}/`, body)).statusCode).toBe(200);
+    const stale = await viewer.post('/ifmapp/dynamic-forms/', { formTemplate: form.id, data: answers, version: 1 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({
+      code: 'form_changed',
+      detail: FORM_MESSAGES.versionChanged(body.label, 1, 2, 'added Meter reading'),
+    });
+    expect((await admin.get(`${T}/${form.id}/`)).json().responseCount).toBe(1);
+    const current = await viewer.post('/ifmapp/dynamic-forms/', { formTemplate: form.id, data: answers, version: 2 });
+    expect(current.statusCode, current.body).toBe(201);
+    expect(current.json().version).toBe(2);
+  });
+
   it('keeps a draft on the server that resumes on another device and ends with the submission', async () => {
     const form = await createTemplate(admin);
     expect((await viewer.get(`${T}/${form.id}/draft/`)).json().data).toBeNull();

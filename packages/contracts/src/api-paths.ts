@@ -30377,6 +30377,7 @@ export interface operations {
                         deviceId?: number;
                         ticketId?: number;
                     };
+                    version?: number;
                 };
             };
         };

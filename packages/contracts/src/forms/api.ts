@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idCoerced, idSchema } from '../common.ts';
+import { INT4_MAX, idCoerced, idSchema } from '../common.ts';
 import type { PermissionCodename } from '../permissions.ts';
 import { formTemplateSchema } from './template.ts';
 
@@ -48,6 +48,8 @@ export const formResponseCreateSchema = z.strictObject({
     .max(50)
     .default([]),
   context: formContextSchema.optional(),
+  /** The version of the form the answers were filled against: a response to an older one is refused (409). */
+  version: z.number().int().min(1).max(INT4_MAX).optional(),
 });
 export type FormResponseCreate = z.input<typeof formResponseCreateSchema>;
 

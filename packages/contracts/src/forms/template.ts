@@ -48,6 +48,8 @@ export const FORM_MESSAGES = {
   attachmentTooLarge: 'Attachments file size too large - Failed to upload',
   uploadFailed: 'Upload attachments - Fail',
   groupTooDeep: `Groups can be nested at most ${FORM_LIMITS.groupDepth} levels deep`,
+  versionChanged: (form: string, filled: number, current: number, changes: string) =>
+    `The form “${form}” was changed after you filled it (version ${filled}, now version ${current}${changes ? `: ${changes}` : ''}). Open it again and fill it in.`,
 } as const;
 
 export const validationRuleSchema = z.discriminatedUnion('kind', [

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   COMMON_MESSAGES,
   FORM_LIMITS,
+  FORM_MESSAGES,
   FORM_PERMISSIONS,
   FORMAT_MESSAGES,
   type FormAttachment,
   type FormMetadata,
   type FormResponse,
   type FormResponseListQuery,
+  type FormTemplate,
   type formResponseCreateSchema,
   VALIDATION_MESSAGES,
   validateResponse,
@@ -17,7 +19,7 @@ import { type AuditOrigin, writeActivity } from '../../platform/audit.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { type BlobStore, blobKey } from '../../platform/blobs.ts';
 import type { Db } from '../../platform/db.ts';
-import { badRequest, HttpError, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../../platform/errors.ts';
 import type { EventBus } from '../../platform/events.ts';
 import type { Clock } from '../../platform/module.ts';
 import { sniffContentType } from '../../platform/sniff.ts';
@@ -104,6 +106,29 @@ export function createResponseService(deps: ResponseDeps) {
     return errors;
   }
 
+  /**
+   * Answers filled against an older version of the form (kept on a phone while the form was published again) are
+   * refused, naming the change: they may miss a field now required, or answer one no longer asked.
+   */
+  async function refuseChangedForm(auth: AuthContext, template: FormTemplate, filled: number): Promise<never> {
+    const old = await deps.templates.atVersion(auth, template.id, filled).catch(() => null);
+    const fieldsOf = (t: Pick<FormTemplate, 'metadata'>) => t.metadata.schema.properties;
+    const now = fieldsOf(template);
+    const before = old ? fieldsOf(old) : {};
+    const label = (fields: typeof now, key: string) => fields[key]?.label || key;
+    const added = Object.keys(now).filter((k) => !(k in before));
+    const removed = Object.keys(before).filter((k) => !(k in now));
+    const changes = old
+      ? [
+          added.length ? `added ${added.map((k) => label(now, k)).join(', ')}` : '',
+          removed.length ? `removed ${removed.map((k) => label(before, k)).join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')
+      : '';
+    throw conflict(FORM_MESSAGES.versionChanged(template.label, filled, template.version, changes), 'form_changed');
+  }
+
   async function attachmentsByResponse(tenantId: number, ids: number[]) {
     const rows = await repo.attachmentsOf(db, tenantId, ids);
     const by = new Map<number, FormAttachment[]>();
@@ -148,6 +173,7 @@ export function createResponseService(deps: ResponseDeps) {
     /** `origin`: who submits it, for the activity log (null: not recorded); the entry names the form, not the answers. */
     async submit(auth: AuthContext, body: ResponseCreate, origin: AuditOrigin | null) {
       const template = await deps.templates.get(auth, body.formTemplate);
+      if (body.version !== undefined && body.version !== template.version) await refuseChangedForm(auth, template, body.version);
       const errors = Object.entries(validateResponse(template.metadata, body.data)).map(([path, message]) => ({ path, message }));
       errors.push(...(await checkSelections(auth, template.metadata, body.data)));
       if (errors.length) throw new HttpError(400, VALIDATION_MESSAGES.fillRequired, 'invalid_response', errors);

@@ -205,7 +205,13 @@ function FilledForm({
       }
       if (pending.length) setProgress(FORM_MESSAGES.uploadingAttachments(uploadPercent(sizes, pending.length)));
       setProgress(FORM_MESSAGES.uploadingResponse);
-      await submitResponse({ formTemplate: template.id, data: answers, attachments: uids.map((uid) => ({ uid })), context });
+      await submitResponse({
+        formTemplate: template.id,
+        version: template.version,
+        data: answers,
+        attachments: uids.map((uid) => ({ uid })),
+        context,
+      });
       dirty.current = false;
       toast.success(FORM_MESSAGES.submitted);
       onClose();
@@ -215,7 +221,8 @@ function FilledForm({
         await keepForLater(state.data(), [], []).catch(() => toast.error(FORM_MESSAGES.submitFailed));
         return;
       }
-      toast.error(FORM_MESSAGES.submitFailed);
+      // a form published again while it was filled: the server names the change
+      toast.error(isHttpError(error) && error.status === 409 && error.detail ? error.detail : FORM_MESSAGES.submitFailed);
       setProgress(null);
     }
   }

@@ -7,7 +7,7 @@ import { enqueue } from '../../lib/offline/outbox.ts';
  * names them.
  */
 export async function queueResponse(
-  template: Pick<FormTemplate, 'id' | 'label'>,
+  template: Pick<FormTemplate, 'id' | 'label' | 'version'>,
   answers: Record<string, unknown>,
   files: { ref: string; file: File }[],
   context: unknown,
@@ -18,7 +18,8 @@ export async function queueResponse(
     label: `Form “${template.label}”${photos}`,
     method: 'POST',
     path: '/ifmapp/dynamic-forms/',
-    body: { formTemplate: template.id, data: answers, attachments: [], ...(context ? { context } : {}) },
+    // the version filled: a response to a form published again meanwhile is refused and needs attention
+    body: { formTemplate: template.id, version: template.version, data: answers, attachments: [], ...(context ? { context } : {}) },
     files: files.map(({ ref, file }) => ({ field: 'attachments', name: file.name, type: file.type, blob: file, ref })),
     uploadPath: '/ifmapp/dynamic-forms-attachments/',
     subject: `form:${template.id}`,
