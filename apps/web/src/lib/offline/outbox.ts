@@ -2,6 +2,7 @@ import { http, isHttpError } from '../http.ts';
 import { currentOwner, hasIndexedDb, type OutboxAction, offlineDb } from './db.ts';
 import { OUTBOX_SENT_EVENT } from './events.ts';
 import { decide, rebaseVersions } from './outbox-rules.ts';
+import { ACTION_TIME_HEADER, IDEMPOTENCY_HEADER, type Sendable } from './wire.ts';
 
 export type { OutboxAction, OutboxState } from './db.ts';
 
@@ -12,8 +13,8 @@ export type { OutboxAction, OutboxState } from './db.ts';
  * it is resent or discarded.
  */
 
-export const ACTION_TIME_HEADER = 'X-Action-Time';
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export { ACTION_TIME_HEADER, IDEMPOTENCY_HEADER, type Sendable } from './wire.ts';
+
 /** Sent actions stay listed this long, so the user sees them go. */
 const KEEP_SENT_MS = 24 * 3600_000;
 
@@ -111,8 +112,6 @@ function requestOf(action: OutboxAction): FormData | Record<string, unknown> {
   for (const file of action.files) form.append(file.field, new File([file.blob], file.name, { type: file.type }));
   return form;
 }
-
-export type Sendable = Pick<OutboxAction, 'method' | 'path' | 'body' | 'files' | 'key' | 'performedAt' | 'uploadPath'>;
 
 /** One send of an action (also used for the first, online try of a change, with the same key and time). */
 export async function sendAction<T>(action: Sendable) {

@@ -10,7 +10,6 @@ vi.mock('../http.ts', () => ({
     },
   },
 }));
-vi.mock('./outbox.ts', () => ({ IDEMPOTENCY_HEADER: 'Idempotency-Key', ACTION_TIME_HEADER: 'X-Action-Time' }));
 
 const { uploadFiles } = await import('./upload-files.ts');
 

@@ -1,5 +1,5 @@
 import { http } from '../http.ts';
-import { ACTION_TIME_HEADER, IDEMPOTENCY_HEADER, type Sendable } from './outbox.ts';
+import { ACTION_TIME_HEADER, IDEMPOTENCY_HEADER, type Sendable } from './wire.ts';
 
 /**
  * Uploads the files of an action that names its files by id (a form response, a check-in's photo), each with a key
