@@ -10,7 +10,8 @@ import {
   haversineMeters,
 } from '@sitewatch/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteStills } from '../src/modules/attendance/index.ts';
+import { PHOTO_CLEANUP_QUEUE, type SiteStills } from '../src/modules/attendance/index.ts';
+import { enqueueJob } from '../src/platform/jobs/queue.ts';
 import { getTicket, history, multipart, PNG, raise, userId } from './helpdesk-fixtures.ts';
 import { createTestApp, createTestClock, HOST_B, type TestApp, type TestClient } from './support/harness.ts';
 import { makeSite } from './support/sites-factory.ts';
@@ -473,5 +474,17 @@ describe('a photo taken with the phone at check-in', () => {
     } finally {
       await admin.put('/iotapp/customer-settings/', { attendanceSnapshotRequired: false });
     }
+  });
+
+  it('removes a photo no check-in claimed after a day, and keeps the claimed ones', async () => {
+    const unclaimed = (await uploadPhoto(field, [{ name: 'gate.png', data: PNG }])).json().contents[0].uid as string;
+    const claimedBefore = await t.db.selectFrom('attendance_photos').select('uid').where('record_id', 'is not', null).execute();
+    expect(claimedBefore.length).toBeGreaterThan(0);
+    await step(25 * 3600_000);
+    await enqueueJob(t.db, { tenantId: null, queue: PHOTO_CLEANUP_QUEUE });
+    await t.app.jobs.drain();
+    const left = await t.db.selectFrom('attendance_photos').select(['uid', 'record_id']).execute();
+    expect(left.map((r) => r.uid)).not.toContain(unclaimed);
+    expect(left.filter((r) => r.record_id !== null)).toHaveLength(claimedBefore.length);
   });
 });

@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * A photo taken with the phone at check-in: uploaded first (so a check-in kept on the phone while offline can send
- * it before the check-in itself), then claimed by the check-in that names it.
+ * it before the check-in itself), then claimed by the check-in that names it. An upload no check-in claimed is
+ * removed after a day.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -9,10 +9,16 @@ import type { ExportRegistry } from '../downloads/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
 import type { UserDirectory } from '../users/directory.ts';
 import { attendanceExport } from './exports.ts';
+import { deleteUploads, staleUploads } from './photos.ts';
 import { attendanceRoutes } from './routes.ts';
 import { type AttendanceService, type AttendanceTickets, createAttendanceService, type SiteStills, SNAPSHOT_QUEUE } from './service.ts';
 
 export type { AttendanceTickets, SiteStills } from './service.ts';
+
+export const PHOTO_CLEANUP_QUEUE = 'attendance.photos.cleanup';
+const PHOTO_CLEANUP_EVERY_MS = 60 * 60_000;
+/** A photo uploaded for a check-in that never came (refused, or discarded on the phone) is kept this long. */
+const UNCLAIMED_PHOTO_TTL_MS = 24 * 60 * 60_000;
 
 export interface AttendancePorts {
   db: Db;
@@ -54,6 +60,16 @@ export function createAttendanceModule(ports: AttendancePorts): DomainModule<Att
         },
         { leaseSeconds: 60 },
       );
+      ports.jobs.register(PHOTO_CLEANUP_QUEUE, async () => {
+        const stale = await staleUploads(ports.db, new Date(ports.clock.now().getTime() - UNCLAIMED_PHOTO_TTL_MS));
+        for (const row of stale) await ports.blobs.delete(row.blob_key);
+        await deleteUploads(
+          ports.db,
+          stale.map((r) => r.uid),
+        );
+        return { removed: stale.length };
+      });
+      ports.jobs.every(PHOTO_CLEANUP_QUEUE, PHOTO_CLEANUP_EVERY_MS);
     },
   };
 }

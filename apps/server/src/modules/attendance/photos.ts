@@ -54,3 +54,18 @@ export const photoOf = (db: Db, tenantId: number, recordId: number) =>
     .where('tenant_id', '=', tenantId)
     .where('record_id', '=', recordId)
     .executeTakeFirst();
+
+/** Uploads of every tenant older than `before` that no check-in claimed (the cleanup job). */
+export const staleUploads = (db: Db, before: Date) =>
+  db
+    .selectFrom('attendance_photos')
+    .select(['uid', 'blob_key'])
+    .where('record_id', 'is', null)
+    .where('created_at', '<', before)
+    .limit(1000)
+    .execute();
+
+export const deleteUploads = (db: Db, uids: string[]) =>
+  uids.length === 0
+    ? Promise.resolve()
+    : db.deleteFrom('attendance_photos').where('uid', 'in', uids).where('record_id', 'is', null).execute();
