@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { APP_ROUTES } from '../apps/web/src/app/route-registry.ts';
 import { apiSession, createUser, expect, signInThroughForm, test } from './fixtures.ts';
+import { harvestRouteLinks, routePlan, routeSamples } from './route-samples.ts';
 
 /**
  * The rough edges of the built screens (issue 11): popups that close by themselves, screens the user may not use,
@@ -34,125 +35,6 @@ const SIGNED_OUT: Record<string, string> = {
   '/:role/login': '/auth/login/',
   '/register': '/register',
 };
-
-function phoneRoutePlan() {
-  const signedIn = { plain: [] as string[], withParams: [] as Array<{ path: string; pattern: RegExp }> };
-  const signedOut: Array<[string, string]> = [];
-  for (const route of APP_ROUTES) {
-    if (PHONE_SKIPPED.includes(route.path)) continue;
-    if (SIGNED_OUT[route.path]) signedOut.push([route.path, SIGNED_OUT[route.path] as string]);
-    else if (route.path.includes(':')) {
-      const source = route.path.replace(/:[A-Za-z]+/g, '[^/]+');
-      signedIn.withParams.push({ path: route.path, pattern: new RegExp(`^${source}/?$`) });
-    } else signedIn.plain.push(route.path);
-  }
-  return { signedIn, signedOut, skipped: PHONE_SKIPPED };
-}
-
-/**
- * An address for every screen with parameters, from the first record of the demo data it shows (read through the
- * API); where the demo has none (no storage, tour or incident yet) an unknown id, whose "not found" screen must fit
- * as well. Tokens are unknown ones for the same reason.
- */
-async function phoneRouteSamples(baseURL: string): Promise<Record<string, string>> {
-  const api = await apiSession(baseURL, 'customeradmin');
-  const rows = async (url: string): Promise<Array<Record<string, unknown>>> => {
-    const res = await api.get(url);
-    if (!res.ok()) return [];
-    const body = await res.json();
-    return Array.isArray(body) ? body : (body.contents ?? []);
-  };
-  const first = async (url: string) => (await rows(url))[0]?.id ?? NONE;
-  const NONE = 999999;
-  const device = async (type: string) =>
-    (await rows(`/iotapp/devices/?limit=1&type=${type}`))[0] as { id: number; assetId: number } | undefined;
-  const [ticket, site, camera, storage, tour, incident, issueType, policy, customer, cluster, vendor, request, template] =
-    await Promise.all([
-      first('/helpdesk/tickets/?limit=1'),
-      first('/iotapp/assets/?limit=1'),
-      first('/api/cameras/?limit=1'),
-      first('/api/storages/'),
-      first('/api/camera-tours/'),
-      first('/api/incident-reports/'),
-      first('/helpdesk/issue-types/'),
-      first('/helpdesk/escalation-policies/'),
-      first('/iotapp/customers/'),
-      first('/iotapp/clusters/'),
-      first('/iotapp/vendors/'),
-      first('/iotapp/registration-requests/'),
-      first('/iotapp/device-templates/?limit=1'),
-    ]);
-  const [form, event, pr, component, item] = await Promise.all([
-    first('/ifmapp/dynamic-form-templates/'),
-    first('/api/calendar/events/'),
-    first('/iotapp/purchase-requests/'),
-    first('/iotapp/dashboards/components/'),
-    first('/iotapp/inventory/items/?limit=1'),
-  ]);
-  const users = (await rows('/iotapp/users/?limit=500')) as Array<{ id: number; userRole: string[] }>;
-  const userWith = (role: string) => users.find((u) => u.userRole.includes(role))?.id ?? NONE;
-  const [genset, ups, rectifier, panel, router] = await Promise.all(['GENERATOR', 'UPS', 'RECTIFIER', 'ALARMPANEL', 'ROUTER'].map(device));
-  await api.dispose();
-  return {
-    '/cameras/:id/configs': `/cameras/${camera}/configs`,
-    '/storages/:id/edit': `/storages/${storage}/edit`,
-    '/tour/config/:id': `/tour/config/${tour}`,
-    '/tours/view/:id': `/tours/view/${tour}`,
-    '/incident-report/view/:IncidentId': `/incident-report/view/${incident}`,
-    '/evidence/:token': '/evidence/not-a-token',
-    '/cctv/view/:id': `/cctv/view/${site}`,
-    '/tickets/:type': '/tickets/all',
-    '/tickets/:type/create': '/tickets/all/create',
-    '/tickets/:type/view': `/tickets/all/view/?ticketId=${ticket}`,
-    '/tickets/:type/edit': `/tickets/all/edit/?ticketId=${ticket}`,
-    '/tickets/:type/:id': `/tickets/all/${ticket}`,
-    '/escalation-tickets/:id/edit': `/escalation-tickets/${ticket}/edit`,
-    '/work-orders/:id/view': `/work-orders/${ticket}/view`,
-    '/ticket-report/:id': `/ticket-report/${ticket}`,
-    '/issue-types/edit/:id': `/issue-types/edit/${issueType}`,
-    '/escalations/:id/edit': `/escalations/${policy}/edit`,
-    '/escalations/:id/view': `/escalations/${policy}/view`,
-    '/assets/edit/:id': `/assets/edit/${site}`,
-    '/assets/view/:id': `/assets/view/${site}`,
-    '/customers/:id/view': `/customers/${customer}/view`,
-    '/customers/:id/edit': `/customers/${customer}/edit`,
-    '/customers/:id/iot-fw-cred': `/customers/${customer}/iot-fw-cred`,
-    '/user/:id': `/user/${userWith('fieldexecutive')}`,
-    '/user-details/:id': `/user-details/${userWith('fieldexecutive')}`,
-    '/field-executives/edit/:id': `/field-executives/edit/${userWith('fieldexecutive')}`,
-    '/store-manager/edit/:id': `/store-manager/edit/${userWith('storemanager')}`,
-    '/infra-admin/edit/:id': `/infra-admin/edit/${userWith('infraadmin')}`,
-    '/cluster-view/:id/edit': `/cluster-view/${cluster}/edit`,
-    '/vendors/edit/:id': `/vendors/edit/${vendor}`,
-    '/registration-requests/:id/view': `/registration-requests/${request}/view`,
-    '/devices/:id/view': `/devices/${router?.id ?? NONE}/view`,
-    '/devices/:id/edit': `/devices/${router?.id ?? NONE}/edit`,
-    '/devices/discover/:id/edit': `/devices/discover/${NONE}/edit`,
-    '/view-device-template/view/:templateId': `/view-device-template/view/${template}`,
-    '/view-device-template/edit/:templateId': `/view-device-template/edit/${template}`,
-    '/genset/view/:id/:deviceId': `/genset/view/${genset?.assetId ?? NONE}/${genset?.id ?? NONE}`,
-    '/alarm-panel/view/:id': `/alarm-panel/view/${panel?.id ?? NONE}`,
-    '/rectifier/view/:id/:deviceId': `/rectifier/view/${rectifier?.assetId ?? NONE}/${rectifier?.id ?? NONE}`,
-    '/ups/view/:id/:deviceId': `/ups/view/${ups?.assetId ?? NONE}/${ups?.id ?? NONE}`,
-    '/site-summary/power-dashboard/:id': `/site-summary/power-dashboard/${site}`,
-    '/eth-single-site/view/:id': `/eth-single-site/view/${site}`,
-    '/forms/builder/:id': `/forms/builder/${form}`,
-    '/forms/:id/view': `/forms/${form}/view`,
-    '/form/:id/view': `/form/${form}/view`,
-    '/form/:id/create': `/form/${form}/create`,
-    '/calendar/:eventId/edit': `/calendar/${event}/edit`,
-    '/inventory-management/:id/view': `/inventory-management/${item}/view`,
-    '/pr-report/:id/edit': `/pr-report/${pr}/edit`,
-    '/pr-report/:id/view': `/pr-report/${pr}/view`,
-    '/equipments/:id': `/equipments/${NONE}`,
-    '/dashboards/:id/edit': `/dashboards/${NONE}/edit`,
-    '/dashboards/:id/view': `/dashboards/${NONE}/view`,
-    '/dashboards/component/:id/edit': `/dashboards/component/${component}/edit`,
-    '/dashboards/component/:id/view': `/dashboards/component/${component}/view`,
-    '/folder/:folderId': `/folder/${NONE}`,
-    '/analytics-dashboard/:id/:token': '/analytics-dashboard/1/not-a-token',
-  };
-}
 
 /**
  * Opens `to` in the page without reloading the app (the router follows the history), waits until its content has
@@ -483,7 +365,7 @@ test.describe('at phone width (390 px)', () => {
     // screens opened with an unknown id (no such record in the demo) ask for it and get its "not found"
     test.info().annotations.push({ type: 'allow-console-errors', description: '404|400|403' });
     const started = Date.now();
-    const { signedIn, signedOut, skipped } = phoneRoutePlan();
+    const { signedIn, signedOut } = routePlan(PHONE_SKIPPED, SIGNED_OUT);
     await signInThroughForm(page, 'customeradmin');
     const failures: string[] = [];
     const visited = new Set<string>();
@@ -496,24 +378,12 @@ test.describe('at phone width (390 px)', () => {
       if (process.env.PHONE_ROUTES_LOG) console.log(`${Date.now() - t0} ms ${to} ${failure ?? ''}`);
       if (failure) failures.push(`${route} (${to}): ${failure}`);
     };
-    const harvest = async () => {
-      const hrefs = await page.evaluate(() =>
-        [...document.querySelectorAll('main a[href]')].map(
-          (a) => new URL((a as HTMLAnchorElement).href).pathname + new URL((a as HTMLAnchorElement).href).search,
-        ),
-      );
-      for (const route of signedIn.withParams) {
-        if (found.has(route.path)) continue;
-        const hit = hrefs.find((href) => route.pattern.test(href.split('?')[0] as string));
-        if (hit) found.set(route.path, hit);
-      }
-    };
     // the screens without parameters first: their links give the others' addresses
     for (const path of signedIn.plain) {
       await check(page, path, path);
-      await harvest();
+      await harvestRouteLinks(page, signedIn.withParams, found);
     }
-    const samples = await phoneRouteSamples(baseURL as string);
+    const samples = await routeSamples(baseURL as string);
     for (const route of signedIn.withParams) {
       const to = found.get(route.path) ?? samples[route.path];
       if (to) await check(page, route.path, to);
@@ -523,7 +393,7 @@ test.describe('at phone width (390 px)', () => {
     const guest = await context.newPage();
     for (const [path, to] of signedOut) await check(guest, path, to);
     await context.close();
-    const missed = APP_ROUTES.map((r) => r.path).filter((path) => !visited.has(path) && !skipped.includes(path));
+    const missed = APP_ROUTES.map((r) => r.path).filter((path) => !visited.has(path) && !PHONE_SKIPPED.includes(path));
     console.log(`phone width: ${visited.size} screens in ${Math.round((Date.now() - started) / 1000)} s`);
     expect.soft(failures, 'screens wider than 390 px').toEqual([]);
     expect(missed, 'screens of the route registry this test did not reach').toEqual([]);
