@@ -25,6 +25,21 @@ describe('createAppTheme', () => {
     }
   });
 
+  it('draws warning text that passes AA on the light paper and page', () => {
+    const { palette } = createAppTheme('light');
+    expect(contrastRatio(palette.warning.main, palette.background.paper)).toBeGreaterThanOrEqual(AA_TEXT);
+    expect(contrastRatio(palette.warning.main, palette.background.default)).toBeGreaterThanOrEqual(AA_TEXT);
+  });
+
+  it('keeps the help under a field that cannot be changed in the secondary text colour', () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const theme = createAppTheme(mode);
+      const root = theme.components?.MuiFormHelperText?.styleOverrides?.root;
+      const style = (typeof root === 'function' ? root({ theme } as never) : root) as Record<string, Record<string, unknown>>;
+      expect(style['&.Mui-disabled']).toEqual({ color: theme.palette.text.secondary });
+    }
+  });
+
   it('draws placeholders in the secondary text colour, which passes AA on the paper of both themes', () => {
     for (const mode of ['light', 'dark'] as const) {
       const theme = createAppTheme(mode);

@@ -26,6 +26,9 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false, loadingLa
       // the light red of dark surfaces, 7.4:1 on the paper and 5.8:1 on a hovered table row (a filled one gets a
       // black label by the threshold above).
       ...(dark ? { error: { main: '#ef9a9a' } } : {}),
+      // MUI's light warning orange (#ed6c02) stands 3.1:1 on white: warning text, outlined buttons and chips take a
+      // deeper orange, 5.4:1 on the paper and 5:1 on the page (a filled one gets a white label).
+      ...(dark ? {} : { warning: { main: '#ad4e00' } }),
       background: dark ? { default: '#10141a', paper: '#1b222c' } : { default: '#f4f6f8', paper: '#ffffff' },
     },
     shape: { borderRadius: 8 },
@@ -47,6 +50,11 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false, loadingLa
       // which passes AA in both themes.
       MuiInputBase: {
         styleOverrides: { input: ({ theme }) => ({ '&::placeholder': { color: theme.palette.text.secondary, opacity: 1 } }) },
+      },
+      // The help under a field that cannot be changed still tells what the field holds: MUI greys it like the field
+      // (2.7:1 on the paper), it keeps the secondary text's colour.
+      MuiFormHelperText: {
+        styleOverrides: { root: ({ theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }) },
       },
       // Pagers wrap at phone width instead of widening the page.
       MuiTablePagination: { styleOverrides: { toolbar: { flexWrap: 'wrap', justifyContent: 'flex-end' } } },
