@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Pagination from '@mui/material/Pagination';
@@ -32,12 +33,14 @@ export function VendorTickets({ vendorId }: { vendorId: number }) {
         <>
           <List dense>
             {(tickets.data?.contents ?? []).map((t) => (
-              <ListItemButton key={t.id} component={Link} to={ticketViewLink(ticketBasePath(t.type), t.id)}>
-                <ListItemText
-                  primary={`${t.ticketId} · ${t.title}`}
-                  secondary={[t.status, t.priority, t.additionalInformation.assetLabel].filter(Boolean).join(' · ')}
-                />
-              </ListItemButton>
+              <ListItem key={t.id} disablePadding>
+                <ListItemButton component={Link} to={ticketViewLink(ticketBasePath(t.type), t.id)}>
+                  <ListItemText
+                    primary={`${t.ticketId} · ${t.title}`}
+                    secondary={[t.status, t.priority, t.additionalInformation.assetLabel].filter(Boolean).join(' · ')}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
           {total > PAGE_SIZE ? (

@@ -4,6 +4,7 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Table from '@mui/material/Table';
@@ -257,18 +258,20 @@ export function CompactView(props: PagingProps & { groupByDay: boolean }) {
           ) : null}
           <List dense disablePadding>
             {g.rows.map((t) => (
-              <ListItemButton key={t.id} component={Link} to={viewPath(props.type === 'all' ? 'all' : t.type, t.id)} divider>
-                <ListItemText
-                  primary={`${t.ticketId} · ${t.title}`}
-                  secondary={[t.additionalInformation.assetLabel, t.event, t.assignee?.name, formatRelative(t.createdAt)]
-                    .filter(Boolean)
-                    .join(' · ')}
-                />
-                <Box sx={{ display: 'flex', gap: 1, ml: 1 }}>
-                  <PriorityChip priority={t.priority} />
-                  <StatusChip status={t.status} />
-                </Box>
-              </ListItemButton>
+              <ListItem key={t.id} disablePadding>
+                <ListItemButton component={Link} to={viewPath(props.type === 'all' ? 'all' : t.type, t.id)} divider>
+                  <ListItemText
+                    primary={`${t.ticketId} · ${t.title}`}
+                    secondary={[t.additionalInformation.assetLabel, t.event, t.assignee?.name, formatRelative(t.createdAt)]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  />
+                  <Box sx={{ display: 'flex', gap: 1, ml: 1 }}>
+                    <PriorityChip priority={t.priority} />
+                    <StatusChip status={t.status} />
+                  </Box>
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </Box>
