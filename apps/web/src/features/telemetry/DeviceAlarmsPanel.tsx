@@ -14,6 +14,12 @@ import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
 import { AlarmTicketAction } from './AlarmTicketAction.tsx';
 import { useAlarms } from './api.ts';
 
+/**
+ * The alarm a ticket was raised for, marked by a bar at its start on a light tint: the selected row's tint would leave
+ * the ticket link under AA in the dark theme (4.4:1).
+ */
+const HIGHLIGHT = { bgcolor: 'action.hover', borderLeft: 3, borderColor: 'primary.main', borderRadius: 1, px: 1 } as const;
+
 export function SeverityChip({ severity, cleared }: { severity: string; cleared?: boolean }) {
   const colour = ALARM_STATUS_COLOURS[severity as AlarmStatus] ?? '#4F6F77';
   const colours = useStatusColours();
@@ -46,7 +52,7 @@ export function DeviceAlarmsPanel({ deviceId, highlight }: { deviceId: number; h
           key={a.id}
           disableGutters
           data-testid={a.id === highlight ? 'ticket-alarm' : 'device-alarm'}
-          sx={{ pr: seesCameras ? 14 : 10, ...(a.id === highlight ? { bgcolor: 'action.selected', borderRadius: 1, px: 1 } : {}) }}
+          sx={{ pr: seesCameras ? 14 : 10, ...(a.id === highlight ? HIGHLIGHT : {}) }}
           secondaryAction={
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
               {seesCameras ? <CameraAtEventButton deviceId={a.deviceId} at={a.raisedAt} /> : null}
