@@ -22,7 +22,7 @@ export function refusalMessage(error: unknown): string {
 
 function Refusal({ message }: { message: string }) {
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2, bgcolor: 'background.default' }}>
+    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2, bgcolor: 'background.default' }}>
       <Paper variant="outlined" sx={{ p: 4, maxWidth: 420, textAlign: 'center' }} data-testid="link-refused" role="alert">
         <LinkOffOutlined sx={{ fontSize: 48, color: 'text.secondary' }} aria-hidden />
         <Typography variant="h5" component="h1" sx={{ mt: 1 }}>
@@ -53,7 +53,7 @@ export function SharedDashboardPage() {
   const { dashboard, label } = shared.data;
   const refresh = Math.max(5, dashboard.config.settings.refreshInterval) * 1000;
   return (
-    <Box sx={{ p: { xs: 1, sm: 2 }, minHeight: '100vh', bgcolor: 'background.default' }} data-testid="shared-dashboard">
+    <Box component="main" sx={{ p: { xs: 1, sm: 2 }, minHeight: '100vh', bgcolor: 'background.default' }} data-testid="shared-dashboard">
       <Typography variant="h5" component="h1" sx={{ mb: 0.5 }}>
         {dashboard.name}
       </Typography>

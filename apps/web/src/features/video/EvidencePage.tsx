@@ -22,7 +22,7 @@ export function EvidencePage() {
   if (pack.isLoading) return <PageLoader />;
   if (!pack.data) {
     return (
-      <Box sx={{ maxWidth: 640, mx: 'auto', p: 2 }}>
+      <Box component="main" sx={{ maxWidth: 640, mx: 'auto', p: 2 }}>
         <Alert severity="warning">This evidence link is not valid or has expired.</Alert>
       </Box>
     );
@@ -36,7 +36,7 @@ export function EvidencePage() {
     ['Duration', `${p.durationSec} s`],
   ];
   return (
-    <Box sx={{ maxWidth: 720, mx: 'auto', p: 2, display: 'grid', gap: 2 }} data-testid="evidence-page">
+    <Box component="main" sx={{ maxWidth: 720, mx: 'auto', p: 2, display: 'grid', gap: 2 }} data-testid="evidence-page">
       <Typography variant="h5" component="h1">
         Incident evidence: {p.title}
       </Typography>
