@@ -57,6 +57,9 @@ export default defineConfig({
           root: './apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // some tests load screens through their routes: each first import is a transform of a whole page, seconds
+          // on a busy machine
+          testTimeout: 30_000,
         },
       },
     ],
