@@ -1,7 +1,5 @@
-import { INVENTORY_PERMISSIONS } from '@sitewatch/contracts/inventory';
 import { useEffect, useState } from 'react';
 import { keepOpenTicketsForOffline } from '../../features/helpdesk/tickets/offline-reads.ts';
-import { keepStockForOffline } from '../../features/inventory/offline-reads.ts';
 import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
 import { getUser, hasRole, permissionsOf, subscribeSession } from '../../lib/session.ts';
 
@@ -42,9 +40,10 @@ export function useOutboxSender() {
           // their stores when they may see the inventory.
           const user = getUser();
           if (!navigator.onLine || !hasRole(user, 'fieldexecutive')) return;
-          return keepOpenTicketsForOffline().then(() =>
-            permissionsOf(user).has(INVENTORY_PERMISSIONS.view) ? keepStockForOffline() : undefined,
-          );
+          // (loaded here, not with the app shell: the inventory's contracts would weigh on the sign-in page)
+          return keepOpenTicketsForOffline()
+            .then(() => import('../../features/inventory/offline-reads.ts'))
+            .then(({ keepStockForOfflineIfAllowed }) => keepStockForOfflineIfAllowed(permissionsOf(user)));
         });
     send();
     const fromWorker = (event: MessageEvent) => {

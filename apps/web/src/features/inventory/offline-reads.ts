@@ -1,3 +1,4 @@
+import { INVENTORY_PERMISSIONS } from '@sitewatch/contracts/inventory';
 import { api } from '../../lib/api.ts';
 
 /**
@@ -24,4 +25,9 @@ export async function keepStockForOffline(now = Date.now()) {
   } catch {
     readAt = 0;
   }
+}
+
+/** The same, for a user who may see the inventory. */
+export function keepStockForOfflineIfAllowed(permissions: ReadonlySet<string>) {
+  return permissions.has(INVENTORY_PERMISSIONS.view) ? keepStockForOffline() : undefined;
 }
