@@ -25,7 +25,9 @@ export function DashboardGrid<T extends { id: string }>({
   render: (widget: T, bp: Breakpoint) => ReactNode;
   forceBreakpoint?: Breakpoint;
 }) {
-  const { width, containerRef, mounted } = useContainerWidth({ initialWidth: typeof window === 'undefined' ? 1280 : window.innerWidth });
+  // Laid out only once the container is measured: a guess (the window's width) drew a phone's first frame wider than
+  // the screen, and the breakpoint it gave could differ from the real one.
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   const bp = forceBreakpoint ?? breakpointFor(width);
   const layout = gridLayout(
     widgets.map((w) => w.id),
