@@ -14,7 +14,9 @@ const CONTRACTS = 'packages/contracts';
 const FILES = { document: `${CONTRACTS}/openapi.json`, types: `${CONTRACTS}/src/api-paths.ts` };
 
 async function openApiDocument(): Promise<string> {
-  const database = await openPglite(null);
+  // a data folder starts from the migrated template when npm install made it: no migration to run
+  const folder = mkdtempSync(join(tmpdir(), 'sw-api-db-'));
+  const database = await openPglite(folder);
   await migrateToLatest(database.db);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', WEB_DIST: '/nonexistent' });
   const { app } = await buildApp({ config, database, logger: false });
@@ -22,6 +24,7 @@ async function openApiDocument(): Promise<string> {
   const document = app.swagger();
   await app.close();
   await database.close();
+  rmSync(folder, { recursive: true, force: true });
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 

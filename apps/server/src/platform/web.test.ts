@@ -19,6 +19,8 @@ describe('web app files', () => {
     await writeFile(join(dist, 'assets/app-abc123.js'), SCRIPT);
     await writeFile(join(dist, 'assets/app-abc123.js.br'), brotliCompressSync(SCRIPT));
     await writeFile(join(dist, 'assets/app-abc123.js.gz'), gzipSync(SCRIPT));
+    await mkdir(join(dist, '.vite'));
+    await writeFile(join(dist, '.vite/manifest.json'), '{"src/main.tsx":{"file":"assets/app-abc123.js"}}');
     app = Fastify();
     await registerWebApp(app, dist);
     await app.ready();
@@ -51,6 +53,12 @@ describe('web app files', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.body).toContain('Sitewatch');
+  });
+
+  it('never sends a dot-folder of the build (its manifest of source modules)', async () => {
+    const manifest = await app.inject({ url: '/.vite/manifest.json' });
+    expect(manifest.body).not.toContain('src/main.tsx');
+    expect(manifest.headers['content-type']).toMatch(/text\/html/);
   });
 
   it('keeps API paths out of the web app', async () => {

@@ -39,7 +39,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string) {
       return reply.header('cache-control', IMMUTABLE).sendFile(path.slice(1), { etag: false, lastModified: false });
     }
     const file = path.slice(1);
-    if (file && !file.includes('..') && /^[\w./-]+\.\w+$/.test(file) && existsSync(join(webDist, file))) {
+    // no dot-folder of the build (its manifest) and nothing outside it
+    if (file && !file.includes('..') && !/(^|\/)\./.test(file) && /^[\w./-]+\.\w+$/.test(file) && existsSync(join(webDist, file))) {
       return reply.header('cache-control', 'no-cache').sendFile(file);
     }
     return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');

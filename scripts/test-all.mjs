@@ -1,0 +1,69 @@
+// `npm test`: the static checks and the two Vitest passes (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) run
+// side by side, since each of them leaves the cores idle while it waits on timers, sockets and the database; the
+// browser tests then run alone, because they time what the pages receive and must not share the cores with the rest.
+// Every step runs even when an earlier one failed, so that one run reports every failure; the exit status is 1 if any
+// step failed. A side-by-side step's output is kept and printed whole when it ends, the browser tests' as it comes.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const LOGS = 'test-results/logs';
+mkdirSync(LOGS, { recursive: true });
+const withPg = Boolean(process.env.TEST_DATABASE_URL);
+
+/** One command of a lane; `npm run <script>` unless `command` is given. */
+const npm = (script) => ({ name: script, command: 'npm', args: ['run', '--silent', script] });
+
+/** Lanes that run at the same time; the steps of one lane run one after another. */
+const sideBySide = [
+  {
+    name: 'checks',
+    steps: [
+      npm('lint'),
+      npm('check:boundaries'),
+      npm('typecheck'),
+      npm('check:api-drift'),
+      { ...npm('size'), args: ['run', '--silent', 'size', '-w', 'apps/web'] },
+    ],
+  },
+  { name: 'vitest (PGlite)', steps: [npm('test:unit')] },
+  ...(withPg ? [{ name: 'vitest (PostgreSQL)', steps: [npm('test:unit:pg')] }] : []),
+];
+
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+const failed = [];
+
+function run(step, output) {
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { stdio: ['ignore', output, output] });
+    child.on('error', (error) => resolve({ code: 1, error }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0) }));
+  });
+}
+
+async function runLane(lane) {
+  const started = Date.now();
+  const file = join(LOGS, `${lane.name.replace(/\W+/g, '-').replace(/-$/, '')}.log`);
+  const output = openSync(file, 'w');
+  const lines = [];
+  for (const step of lane.steps) {
+    const t0 = Date.now();
+    const { code } = await run(step, output);
+    lines.push(`  ${step.name}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(t0)}`);
+    if (code !== 0) failed.push(`${lane.name}: ${step.name}`);
+  }
+  process.stdout.write(`\n===== ${lane.name} (${seconds(started)}) =====\n${readFileSync(file, 'utf8')}${lines.join('\n')}\n`);
+}
+
+const started = Date.now();
+console.log(`running side by side: ${sideBySide.map((lane) => lane.name).join(', ')} (output below as each ends)`);
+await Promise.all(sideBySide.map(runLane));
+
+console.log(`\n===== browser tests (started at ${seconds(started)}) =====`);
+const t0 = Date.now();
+const e2e = await run(npm('test:e2e'), 'inherit');
+if (e2e.code !== 0) failed.push('browser tests');
+console.log(`browser tests: ${e2e.code === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)}`);
+
+console.log(`\nnpm test: ${failed.length ? `FAILED (${failed.join('; ')})` : 'passed'} in ${seconds(started)}`);
+process.exit(failed.length ? 1 : 0);
