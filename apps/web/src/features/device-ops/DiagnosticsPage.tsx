@@ -27,8 +27,8 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
+import { offeredOptions, useSearchInput } from '../../lib/searched-options.ts';
 import { toast } from '../../lib/toasts.ts';
-import { useDebounced } from '../sites/hooks.ts';
 import { useAttachRun, useRuns, useStartRun, useTargets, useTicketOptions } from './api.ts';
 import { deviceOpsKeys } from './keys.ts';
 
@@ -99,12 +99,20 @@ function Output({ lines, running }: { lines: string[]; running: boolean }) {
   );
 }
 
+type TicketOption = { id: number; ticketId: string; title: string };
+
 function AttachToTicket({ run }: { run: DiagnosticRun }) {
-  const [search, setSearch] = useState('');
-  const debounced = useDebounced(search.trim(), 500);
+  const search = useSearchInput(500);
   const [open, setOpen] = useState(false);
-  const [ticket, setTicket] = useState<{ id: number; ticketId: string; title: string } | null>(null);
-  const tickets = useTicketOptions(debounced, open);
+  const [ticket, setTicket] = useState<TicketOption | null>(null);
+  const tickets = useTicketOptions(search.search, open);
+  const offered = offeredOptions<TicketOption>({
+    typed: search.typed,
+    searched: tickets.data && !tickets.isPlaceholderData ? search.search : null,
+    list: tickets.data?.contents.map((t) => ({ id: t.id, ticketId: t.ticketId, title: t.title })),
+    chosen: ticket,
+    same: (a, b) => a.id === b.id,
+  });
   const attach = useAttachRun();
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mt: 1.5 }}>
@@ -115,13 +123,13 @@ function AttachToTicket({ run }: { run: DiagnosticRun }) {
         onClose={() => setOpen(false)}
         value={ticket}
         onChange={(_e, v) => setTicket(v)}
-        inputValue={search}
-        onInputChange={(_e, v) => setSearch(v)}
-        options={(tickets.data?.contents ?? []).map((t) => ({ id: t.id, ticketId: t.ticketId, title: t.title }))}
+        inputValue={search.input}
+        onInputChange={search.onInputChange}
+        options={offered.options}
         filterOptions={(x) => x}
         getOptionLabel={(o) => `${o.ticketId} · ${o.title}`}
         isOptionEqualToValue={(a, b) => a.id === b.id}
-        loading={tickets.isFetching}
+        loading={offered.pending || tickets.isFetching}
         renderInput={(params) => <TextField {...params} size="small" label="Ticket" placeholder="Search ticket number or title" />}
         data-testid="attach-ticket"
       />
@@ -148,15 +156,22 @@ function AttachToTicket({ run }: { run: DiagnosticRun }) {
 
 /** /diagnostics: probes run from the server against a device's declared host, with the output streamed live. */
 export function DiagnosticsPage() {
-  const [search, setSearch] = useState('');
-  const debounced = useDebounced(search.trim(), 300);
+  const search = useSearchInput(300);
   const [target, setTarget] = useState<DiagnosticTarget | null>(null);
   const [tool, setTool] = useState<DiagnosticTool>('last-contact');
   const [port, setPort] = useState('80');
   const [oid, setOid] = useState('');
   const [current, setCurrent] = useState<DiagnosticRun | null>(null);
   const [page, setPage] = useState(0);
-  const targets = useTargets({ page: 1, limit: 20, ...(debounced ? { search: debounced } : {}) }, true);
+  const targets = useTargets({ page: 1, limit: 20, ...(search.search ? { search: search.search } : {}) }, true);
+  // only the answer to the text typed is offered, and the device chosen stays chosen whatever answer comes later
+  const devices = offeredOptions<DiagnosticTarget>({
+    typed: search.typed,
+    searched: targets.data && !targets.isPlaceholderData ? search.search : null,
+    list: targets.data?.contents,
+    chosen: target,
+    same: (a, b) => a.deviceId === b.deviceId,
+  });
   const runs = useRuns({ page: page + 1, limit: 10 }, true);
   const start = useStartRun();
   const stream = useRunStream(current);
@@ -192,9 +207,9 @@ export function DiagnosticsPage() {
               sx={{ minWidth: 260, flex: 2 }}
               value={target}
               onChange={(_e, v) => setTarget(v)}
-              inputValue={search}
-              onInputChange={(_e, v) => setSearch(v)}
-              options={targets.data?.contents ?? []}
+              inputValue={search.input}
+              onInputChange={search.onInputChange}
+              options={devices.options}
               filterOptions={(x) => x}
               getOptionLabel={(o) => `${o.deviceLabel} · ${o.siteName ?? 'No site'}`}
               renderOption={(props, o) => (
@@ -210,7 +225,7 @@ export function DiagnosticsPage() {
                 </li>
               )}
               isOptionEqualToValue={(a, b) => a.deviceId === b.deviceId}
-              loading={targets.isFetching}
+              loading={devices.pending || targets.isFetching}
               noOptionsText="No device matches"
               renderInput={(params) => <TextField {...params} size="small" label="Device" placeholder="Search device or site" />}
               data-testid="diagnostic-device"
