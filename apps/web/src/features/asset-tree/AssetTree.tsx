@@ -157,6 +157,7 @@ export function AssetTree() {
 
   const rootState = state.nodes[ROOT];
   const empty = !rootState?.loading && !searching && (rootState?.children?.length ?? 0) === 0;
+  const rootLoading = Boolean(rootState?.loading) && (rootState?.children?.length ?? 0) === 0;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 210px)', minHeight: 320 }} data-testid="asset-tree">
       <TextField
@@ -180,6 +181,11 @@ export function AssetTree() {
         <Typography sx={{ p: 2, color: 'text.secondary' }} data-testid="tree-empty">
           {ASSET_MESSAGES.noData}
         </Typography>
+      ) : rootLoading ? (
+        // a tree holds tree items only: its first load is shown beside it, in its place
+        <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', pt: 2 }} data-testid="tree-loading">
+          <CircularProgress size={20} aria-label={`Loading ${alias}s`} />
+        </Box>
       ) : (
         <VirtualRows
           rows={rows}
@@ -206,7 +212,12 @@ export function AssetTree() {
   );
 }
 
-function VirtualRows(props: {
+/**
+ * The tree itself (role=tree), of tree items only: where a level's children are loading it is busy (aria-busy) and
+ * the ring drawn in their place is for the eye alone (a tree may own no progress bar); the expanding item's own
+ * toggle shows the load to assistive technology.
+ */
+export function VirtualRows(props: {
   rows: Row[];
   selectedKey: string | null;
   /** A row to bring into view once (a new object for each reveal). */
@@ -279,6 +290,7 @@ function VirtualRows(props: {
       else if (row?.kind === 'loadMore') props.onMore(row.parent);
     }
   };
+  const busy = rows.some((r) => r.kind === 'loading' || (r.kind === 'loadMore' && r.loading));
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(props.rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   return (
@@ -286,6 +298,7 @@ function VirtualRows(props: {
       ref={ref}
       role="tree"
       aria-label="Asset tree"
+      aria-busy={busy}
       onKeyDown={onKeyDown}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       sx={{ flex: 1, overflowY: 'auto', position: 'relative' }}
@@ -298,6 +311,8 @@ function VirtualRows(props: {
             return (
               <Box
                 key={row.key}
+                aria-hidden
+                data-testid="tree-row-loading"
                 sx={{ position: 'absolute', top, left: indent + 28, height: ROW_HEIGHT, display: 'flex', alignItems: 'center' }}
               >
                 <CircularProgress size={14} />
