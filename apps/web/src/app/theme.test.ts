@@ -25,10 +25,28 @@ describe('createAppTheme', () => {
     }
   });
 
-  it('draws warning text that passes AA on the light paper and page', () => {
+  it('draws error, warning, info and success text that passes AA on the light paper and page', () => {
     const { palette } = createAppTheme('light');
-    expect(contrastRatio(palette.warning.main, palette.background.paper)).toBeGreaterThanOrEqual(AA_TEXT);
-    expect(contrastRatio(palette.warning.main, palette.background.default)).toBeGreaterThanOrEqual(AA_TEXT);
+    for (const colour of [palette.error, palette.warning, palette.info, palette.success]) {
+      expect(contrastRatio(colour.main, palette.background.paper)).toBeGreaterThanOrEqual(AA_TEXT);
+      expect(contrastRatio(colour.main, palette.background.default)).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+  });
+
+  it('labels filled error, warning, info and success chips and buttons so that they pass AA in both themes', () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const { palette } = createAppTheme(mode);
+      for (const [name, colour] of Object.entries({
+        error: palette.error,
+        warning: palette.warning,
+        info: palette.info,
+        success: palette.success,
+      })) {
+        // a translucent label (MUI's black text, 87 %) is seen mixed with the fill
+        const label = colour.contrastText.startsWith('rgba') ? overlay(colour.main, colour.contrastText) : colour.contrastText;
+        expect(contrastRatio(label, colour.main), `${mode} ${name}`).toBeGreaterThanOrEqual(AA_TEXT);
+      }
+    }
   });
 
   it('keeps the help under a field that cannot be changed in the secondary text colour', () => {

@@ -29,6 +29,10 @@ export function createAppTheme(mode: ThemeMode, reducedMotion = false, loadingLa
       // MUI's light warning orange (#ed6c02) stands 3.1:1 on white: warning text, outlined buttons and chips take a
       // deeper orange, 5.4:1 on the paper and 5:1 on the page (a filled one gets a white label).
       ...(dark ? {} : { warning: { main: '#ad4e00' } }),
+      // MUI's light info blue (#0288d1) stands 3.9:1 on white: info text, outlined buttons and chips (a command's
+      // "Sent" and "Delivered") take a deeper blue of the same hue, 5.8:1 on the paper and 5.3:1 on the page (a filled
+      // one gets a white label).
+      ...(dark ? {} : { info: { main: '#026aa7' } }),
       background: dark ? { default: '#10141a', paper: '#1b222c' } : { default: '#f4f6f8', paper: '#ffffff' },
     },
     shape: { borderRadius: 8 },
