@@ -10,6 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useRef, useState } from 'react';
+import { ScrollRegion } from './ScrollRegion.tsx';
 
 /**
  * The file step of a CSV import: a "Choose CSV file" button over a hidden file input (`testId` names the input),
@@ -97,10 +98,11 @@ export function ImportRowsTable<T>(props: {
   rowKey(row: T): string | number;
   invalid?(row: T): boolean;
   rowTestId?(row: T): string | undefined;
-  ariaLabel?: string;
+  /** The table's name, and its scrolling region's. */
+  ariaLabel: string;
 }) {
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <ScrollRegion label={props.ariaLabel}>
       <Table size="small" aria-label={props.ariaLabel}>
         <TableHead>
           <TableRow>
@@ -129,6 +131,6 @@ export function ImportRowsTable<T>(props: {
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }

@@ -15,6 +15,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useStartExport } from '../downloads/api.ts';
@@ -146,7 +147,7 @@ export function ActivityLogPage() {
       ) : !log.isLoading && rows.length === 0 ? (
         <EmptyState title="No activity" description="Nothing matches these filters." />
       ) : (
-        <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+        <ScrollRegion label="Activity" component={Paper} variant="outlined">
           <Table size="small" sx={{ minWidth: 720 }}>
             <TableHead>
               <TableRow>
@@ -195,7 +196,7 @@ export function ActivityLogPage() {
               ))}
             </TableBody>
           </Table>
-        </Paper>
+        </ScrollRegion>
       )}
       {log.hasNextPage ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>

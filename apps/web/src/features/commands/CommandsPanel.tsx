@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -9,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { COMMAND_MESSAGES, COMMAND_PERMISSION } from '@sitewatch/contracts/commands';
 import { useState } from 'react';
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { isHttpError } from '../../lib/http.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
@@ -67,7 +67,7 @@ export function CommandsPanel({ deviceId, deviceType }: { deviceId: number; devi
           No commands sent to this device yet.
         </Typography>
       ) : (
-        <Box sx={{ overflowX: 'auto' }}>
+        <ScrollRegion label="Command history">
           <Table size="small" data-testid="command-history">
             <TableHead>
               <TableRow>
@@ -110,7 +110,7 @@ export function CommandsPanel({ deviceId, deviceType }: { deviceId: number; devi
             rowsPerPage={PAGE_SIZE}
             rowsPerPageOptions={[PAGE_SIZE]}
           />
-        </Box>
+        </ScrollRegion>
       )}
     </Paper>
   );

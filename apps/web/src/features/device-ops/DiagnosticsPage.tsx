@@ -26,6 +26,7 @@ import { useEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { offeredOptions, useSearchInput } from '../../lib/searched-options.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -74,7 +75,9 @@ function Output({ lines, running }: { lines: string[]; running: boolean }) {
     ref.current?.scrollTo({ top: ref.current.scrollHeight });
   }, [lines.length]);
   return (
-    <Box
+    <ScrollRegion
+      label="Diagnostic output"
+      overflow="both"
       component="pre"
       ref={ref}
       data-testid="diagnostic-output"
@@ -83,7 +86,6 @@ function Output({ lines, running }: { lines: string[]; running: boolean }) {
         p: 1.5,
         minHeight: 160,
         maxHeight: 360,
-        overflow: 'auto',
         bgcolor: '#0b1620',
         color: '#d7e3ea',
         borderRadius: 1,
@@ -95,7 +97,7 @@ function Output({ lines, running }: { lines: string[]; running: boolean }) {
     >
       {lines.join('\n')}
       {running ? '\n▍' : ''}
-    </Box>
+    </ScrollRegion>
   );
 }
 

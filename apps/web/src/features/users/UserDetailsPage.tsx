@@ -31,6 +31,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { ScrollRegion } from '../../components/ScrollRegion.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, permissionsOf, useUser } from '../../lib/session.ts';
@@ -45,7 +46,7 @@ const errorText = (error: unknown, fallback: string) => (isHttpError(error) && d
 
 function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   return (
-    <Paper variant="outlined" sx={{ p: 2, overflowX: 'auto' }}>
+    <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1, gap: 1 }}>
         <Typography variant="h6" component="h2">
           {title}
@@ -209,26 +210,28 @@ export function UserDetailsPage() {
             No active sessions.
           </Typography>
         ) : (
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Signed in</TableCell>
-                <TableCell>Last seen</TableCell>
-                <TableCell>Method</TableCell>
-                <TableCell>From</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((s) => (
-                <TableRow key={s.id}>
-                  <TableCell>{formatDateTime(s.createdAt)}</TableCell>
-                  <TableCell>{formatDateTime(s.lastSeenAt)}</TableCell>
-                  <TableCell>{LOGIN_METHODS[s.loginMethod] ?? s.loginMethod}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{[s.ip, s.userAgent].filter(Boolean).join(' · ')}</TableCell>
+          <ScrollRegion label="Active sessions">
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Signed in</TableCell>
+                  <TableCell>Last seen</TableCell>
+                  <TableCell>Method</TableCell>
+                  <TableCell>From</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {sessions.map((s) => (
+                  <TableRow key={s.id}>
+                    <TableCell>{formatDateTime(s.createdAt)}</TableCell>
+                    <TableCell>{formatDateTime(s.lastSeenAt)}</TableCell>
+                    <TableCell>{LOGIN_METHODS[s.loginMethod] ?? s.loginMethod}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{[s.ip, s.userAgent].filter(Boolean).join(' · ')}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </ScrollRegion>
         )}
       </Section>
       {seesTickets ? (
@@ -242,26 +245,28 @@ export function UserDetailsPage() {
               {tickets.isLoading ? 'Loading…' : 'No tickets assigned.'}
             </Typography>
           ) : (
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Ticket</TableCell>
-                  <TableCell>Summary</TableCell>
-                  <TableCell>Status</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {tickets.data.contents.map((tk) => (
-                  <TableRow key={tk.id}>
-                    <TableCell>
-                      <Link to={viewPath(tk.type, tk.id)}>{tk.ticketId}</Link>
-                    </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{tk.title}</TableCell>
-                    <TableCell>{TICKET_STATUS_LABELS[tk.status] ?? tk.status}</TableCell>
+            <ScrollRegion label="Tickets assigned">
+              <Table size="small">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Ticket</TableCell>
+                    <TableCell>Summary</TableCell>
+                    <TableCell>Status</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {tickets.data.contents.map((tk) => (
+                    <TableRow key={tk.id}>
+                      <TableCell>
+                        <Link to={viewPath(tk.type, tk.id)}>{tk.ticketId}</Link>
+                      </TableCell>
+                      <TableCell sx={{ overflowWrap: 'anywhere' }}>{tk.title}</TableCell>
+                      <TableCell>{TICKET_STATUS_LABELS[tk.status] ?? tk.status}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </ScrollRegion>
           )}
         </Section>
       ) : null}
@@ -271,26 +276,28 @@ export function UserDetailsPage() {
             No activity recorded yet.
           </Typography>
         ) : (
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>When</TableCell>
-                <TableCell>Action</TableCell>
-                <TableCell>Outcome</TableCell>
-                <TableCell>From</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {activity.map((a) => (
-                <TableRow key={a.id}>
-                  <TableCell>{formatDateTime(a.createdAt)}</TableCell>
-                  <TableCell>{ACTIVITY_ACTION_LABELS[a.action] ?? a.action}</TableCell>
-                  <TableCell>{ACTIVITY_OUTCOME_LABELS[a.outcome] ?? a.outcome}</TableCell>
-                  <TableCell>{a.ip ?? ''}</TableCell>
+          <ScrollRegion label="Recent activity">
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>When</TableCell>
+                  <TableCell>Action</TableCell>
+                  <TableCell>Outcome</TableCell>
+                  <TableCell>From</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {activity.map((a) => (
+                  <TableRow key={a.id}>
+                    <TableCell>{formatDateTime(a.createdAt)}</TableCell>
+                    <TableCell>{ACTIVITY_ACTION_LABELS[a.action] ?? a.action}</TableCell>
+                    <TableCell>{ACTIVITY_OUTCOME_LABELS[a.outcome] ?? a.outcome}</TableCell>
+                    <TableCell>{a.ip ?? ''}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </ScrollRegion>
         )}
       </Section>
       <ConfirmDialog

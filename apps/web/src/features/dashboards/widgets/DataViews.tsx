@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { WidgetData } from '@sitewatch/contracts/dashboards';
 import { type ReactNode, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ScrollRegion } from '../../../components/ScrollRegion.tsx';
 import { SiteNamed } from '../../../components/SiteNamed.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { EChart, type EChartOption } from './EChart.tsx';
@@ -21,27 +22,6 @@ export function Centered({ children, testId }: { children: ReactNode; testId?: s
     <Box
       data-testid={testId}
       sx={{ height: '100%', display: 'grid', placeItems: 'center', textAlign: 'center', p: 1, containerType: 'inline-size' }}
-    >
-      {children}
-    </Box>
-  );
-}
-
-/**
- * A widget's rows, which scroll when they outgrow the widget: one Tab stop, so that a keyboard user can scroll them
- * with the arrow keys.
- */
-function ScrollingRows({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      sx={{
-        overflow: 'auto',
-        height: '100%',
-        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
-      }}
     >
       {children}
     </Box>
@@ -130,7 +110,7 @@ export function LatestView({
 export function SiteSummaryView({ data }: { data: DataOf<'siteSummary'> }) {
   if (data.rows.length === 0) return <Centered>No devices</Centered>;
   return (
-    <ScrollingRows label="Devices by type">
+    <ScrollRegion label="Devices by type" overflow="both" sx={{ height: '100%' }}>
       <Typography variant="caption" color="text.secondary">
         {data.sites} sites
       </Typography>
@@ -160,7 +140,7 @@ export function SiteSummaryView({ data }: { data: DataOf<'siteSummary'> }) {
           ))}
         </TableBody>
       </Table>
-    </ScrollingRows>
+    </ScrollRegion>
   );
 }
 
@@ -174,7 +154,7 @@ const SEVERITY_COLORS: Record<string, 'warning' | 'error' | 'info' | 'default'> 
 export function AlarmListView({ data }: { data: DataOf<'alarmList'> }) {
   if (data.rows.length === 0) return <Centered testId="alarm-list-empty">No alarms</Centered>;
   return (
-    <ScrollingRows label="Alarms">
+    <ScrollRegion label="Alarms" overflow="both" sx={{ height: '100%' }}>
       <Table size="small" data-testid="alarm-list">
         <TableBody>
           {data.rows.map((row) => (
@@ -197,7 +177,7 @@ export function AlarmListView({ data }: { data: DataOf<'alarmList'> }) {
           {data.rows.length} of {data.totalCount}
         </Typography>
       ) : null}
-    </ScrollingRows>
+    </ScrollRegion>
   );
 }
 
@@ -257,7 +237,7 @@ export function TicketCountersView({ data }: { data: DataOf<'ticketCounters'> })
 export function TicketListView({ data }: { data: DataOf<'ticketList'> }) {
   if (data.rows.length === 0) return <Centered testId="ticket-list-empty">No tickets</Centered>;
   return (
-    <Box sx={{ overflow: 'auto', height: '100%' }}>
+    <ScrollRegion label="Tickets" overflow="both" sx={{ height: '100%' }}>
       <Table size="small" data-testid="ticket-list">
         <TableBody>
           {data.rows.map((row) => (
@@ -283,7 +263,7 @@ export function TicketListView({ data }: { data: DataOf<'ticketList'> }) {
           {data.rows.length} of {data.totalCount}
         </Typography>
       ) : null}
-    </Box>
+    </ScrollRegion>
   );
 }
 

@@ -149,11 +149,16 @@ function ImportResultView({ result }: { result: ImportResult }) {
       {result.errors.length ? (
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="subtitle2">Errors</Typography>
-          <ImportRowsTable rows={result.errors} columns={ERROR_COLUMNS} rowKey={(e) => `${e.row}-${e.field}-${e.message}`} />
+          <ImportRowsTable
+            rows={result.errors}
+            columns={ERROR_COLUMNS}
+            rowKey={(e) => `${e.row}-${e.field}-${e.message}`}
+            ariaLabel="Errors in the file"
+          />
         </Paper>
       ) : null}
       {result.dryRun && result.preview.length ? (
-        <Paper variant="outlined" sx={{ p: 2, overflowX: 'auto' }}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="subtitle2">Preview</Typography>
           <ImportRowsTable
             rows={result.preview}
@@ -161,6 +166,7 @@ function ImportResultView({ result }: { result: ImportResult }) {
             rowKey={(r) => String(r.row)}
             invalid={(r) => !r.valid}
             rowTestId={(r) => (r.valid ? 'import-preview-row' : 'import-preview-invalid')}
+            ariaLabel="Preview of the file"
           />
         </Paper>
       ) : null}

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { ScrollRegion } from '../../../components/ScrollRegion.tsx';
 import { useStatusColours } from '../../../components/useStatusColours.ts';
 import { type Dashboard, useDashboard } from './api.ts';
 import { barHeights, dailySeries } from './dashboard-model.ts';
@@ -87,7 +88,7 @@ function Trend({ days, from, to }: { days: Dashboard['perDay']; from: string; to
       <Typography variant="subtitle1" sx={{ fontWeight: 700, mb: 1 }}>
         Raised and resolved per day
       </Typography>
-      <Box sx={{ overflowX: 'auto' }}>
+      <ScrollRegion label="Raised and resolved per day">
         <svg
           role="img"
           aria-label="Tickets raised and resolved per day"
@@ -116,7 +117,7 @@ function Trend({ days, from, to }: { days: Dashboard['perDay']; from: string; to
             );
           })}
         </svg>
-      </Box>
+      </ScrollRegion>
       <Typography variant="caption" color="text.secondary">
         {series[0]?.day} – {series.at(-1)?.day} · Orange: raised · Purple: resolved
       </Typography>
