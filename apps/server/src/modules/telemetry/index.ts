@@ -58,6 +58,9 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
   const ingest = createIngest({ db, flushDb: ingestDatabase?.db, events, link, repo, log, limiter, settings: config.telemetry });
   const liveValues = createLiveValues({ events });
   ingest.onStored((items) => liveValues.stored(items));
+  // a page that read the latest values before the coalesced write (here or in an ingest process of its own) and
+  // started watching after the batch's push gets them when they are written
+  ingest.onLatestWritten((written) => liveValues.written(written));
   const runtime = createTelemetryRuntime({
     ingest,
     repo,
@@ -75,7 +78,7 @@ export function createTelemetryModule(ports: TelemetryPorts): DomainModule<Telem
       statusSweepSeconds: config.telemetry.statusSweepSeconds,
     },
   });
-  const service = createTelemetryService({ repo, link, directory, config, limiter });
+  const service = createTelemetryService({ repo, link, directory, config, limiter, pendingLatest: ingest.pendingLatest });
   return {
     ports: {
       ingest,

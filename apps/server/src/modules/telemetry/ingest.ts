@@ -58,6 +58,13 @@ export interface BatchListener {
   wants?(device: IngestDevice): boolean;
 }
 
+/** A device's latest values not yet in `telemetry_latest`. */
+export interface LatestEntry {
+  tenantId: number;
+  assetId: number | null;
+  readings: Map<string, Reading>;
+}
+
 export type SubmitResult = { ok: true; stored: Promise<void> } | { ok: false; reason: IngestRejectReason; message: string };
 
 /**
@@ -138,36 +145,56 @@ export function createIngest(deps: {
     }
   }
 
-  /** Latest values waiting for the next coalesced write: device → key → newest reading. */
-  let latestPending = new Map<number, { tenantId: number; readings: Map<string, Reading> }>();
+  /**
+   * Latest values waiting for the next coalesced write: device → key → newest reading. They are stored in the
+   * history already (the device was answered), so reads of the latest values in this process lay them over the
+   * table (`pendingLatest`).
+   */
+  let latestPending = new Map<number, LatestEntry>();
+  /** The coalesced write under way: still read by `pendingLatest` until it commits. */
+  let latestInWrite = new Map<number, LatestEntry>();
   type LatestByDevice = typeof latestPending;
-  function mergeReading(target: LatestByDevice, tenantId: number, deviceId: number, r: Reading) {
+  function mergeReading(target: LatestByDevice, device: Pick<IngestDevice, 'tenantId' | 'assetId'>, deviceId: number, r: Reading) {
     let entry = target.get(deviceId);
     if (!entry) {
-      entry = { tenantId, readings: new Map() };
+      entry = { tenantId: device.tenantId, assetId: device.assetId, readings: new Map() };
       target.set(deviceId, entry);
     }
     const prev = entry.readings.get(r.key);
     if (!prev || prev.ts <= r.ts) entry.readings.set(r.key, r);
   }
-  const mergeLatest = (tenantId: number, deviceId: number, r: Reading) => mergeReading(latestPending, tenantId, deviceId, r);
+  const mergeLatest = (device: Pick<IngestDevice, 'tenantId' | 'assetId'>, deviceId: number, r: Reading) =>
+    mergeReading(latestPending, device, deviceId, r);
   const latestRows = (pending: typeof latestPending) => {
     const rows: LatestRow[] = [];
     for (const [deviceId, { tenantId, readings }] of pending)
       for (const r of readings.values()) rows.push({ tenantId, deviceId, key: r.key, ts: r.ts, value: r.value });
     return rows;
   };
+  /** Told of every coalesced write of the latest values once it committed (live values: the flush is followed by a push). */
+  const latestListeners: Array<(written: LatestByDevice) => void> = [];
   let latestWriting: Promise<void> = Promise.resolve();
   async function writeLatest() {
     if (latestPending.size === 0) return;
     const pending = latestPending;
     latestPending = new Map();
+    latestInWrite = pending;
     const rows = latestRows(pending);
     try {
       for (let i = 0; i < rows.length; i += 20_000) await repo.upsertLatest(db, 'telemetry_latest', rows.slice(i, i + 20_000));
     } catch (error) {
       log.error({ err: error }, 'latest values write failed; retrying');
-      for (const [deviceId, { tenantId, readings }] of pending) for (const r of readings.values()) mergeLatest(tenantId, deviceId, r);
+      for (const [deviceId, entry] of pending) for (const r of entry.readings.values()) mergeLatest(entry, deviceId, r);
+      return;
+    } finally {
+      latestInWrite = new Map();
+    }
+    for (const listener of latestListeners) {
+      try {
+        listener(pending);
+      } catch (error) {
+        log.error({ err: error }, 'latest-values listener failed');
+      }
     }
   }
   const flushLatest = () => {
@@ -267,7 +294,7 @@ export function createIngest(deps: {
     if (settings.latestFlushMs === 0) {
       const batchLatest: LatestByDevice = new Map();
       for (const { device, kind, readings } of items) {
-        if (kind === 'telemetry') for (const r of readings) mergeReading(batchLatest, device.tenantId, device.id, r);
+        if (kind === 'telemetry') for (const r of readings) mergeReading(batchLatest, device, device.id, r);
       }
       latest = latestRows(batchLatest);
     }
@@ -286,7 +313,7 @@ export function createIngest(deps: {
     }
     if (settings.latestFlushMs > 0) {
       for (const { device, kind, readings } of items) {
-        if (kind === 'telemetry') for (const r of readings) mergeLatest(device.tenantId, device.id, r);
+        if (kind === 'telemetry') for (const r of readings) mergeLatest(device, device.id, r);
       }
     }
     stored += items.length;
@@ -390,6 +417,26 @@ export function createIngest(deps: {
     buffer,
     onBatch(onBatch: BatchListener['onBatch'], wants?: BatchListener['wants']) {
       listeners.push({ onBatch, wants });
+    },
+    /** Calls the function with the values of every committed coalesced write of the latest values. */
+    onLatestWritten(listener: (written: Map<number, LatestEntry>) => void) {
+      latestListeners.push(listener);
+    },
+    /**
+     * The device's latest values stored (and acknowledged) but not yet written to `telemetry_latest` by this process:
+     * reads lay them over the table, so that a value a device was answered for is shown at once.
+     */
+    pendingLatest(tenantId: number, deviceId: number): Reading[] {
+      const out = new Map<string, Reading>();
+      for (const source of [latestInWrite, latestPending]) {
+        const entry = source.get(deviceId);
+        if (!entry || entry.tenantId !== tenantId) continue;
+        for (const r of entry.readings.values()) {
+          const prev = out.get(r.key);
+          if (!prev || prev.ts <= r.ts) out.set(r.key, r);
+        }
+      }
+      return [...out.values()];
     },
     /** Calls the function with every committed batch, in the flush (after the commit, before the acks). */
     onStored(listener: (items: IngestItem[]) => void) {

@@ -14,6 +14,7 @@ import type { AuthContext } from '../../platform/auth/context.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import type { DeviceActivityRepository } from '../devices/index.ts';
 import type { SiteDirectory } from '../sites/directory.ts';
+import type { Reading } from './parse.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { TelemetryRepository } from './repository.ts';
 
@@ -42,8 +43,29 @@ export function createTelemetryService(deps: {
   directory: SiteDirectory;
   config: Pick<Config, 'mqtt'>;
   limiter: RateLimiter;
+  /** Latest values this process stored but has not yet written to the latest-values table (ingest's coalescing). */
+  pendingLatest: (tenantId: number, deviceId: number) => Reading[];
 }) {
   const { repo, link, directory, config } = deps;
+
+  /** The stored latest values with those still waiting for the coalesced write laid over them (newest per key). */
+  function withPending<R extends { key: string; ts: Date | string; value: unknown }>(
+    tenantId: number,
+    deviceId: number,
+    rows: R[],
+    make: (r: Reading) => R,
+    keys?: string[],
+  ): R[] {
+    const pending = deps.pendingLatest(tenantId, deviceId);
+    if (pending.length === 0) return rows;
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    for (const p of pending) {
+      if (keys?.length && !keys.includes(p.key)) continue;
+      const stored = byKey.get(p.key);
+      if (!stored || new Date(stored.ts).getTime() <= p.ts) byKey.set(p.key, make(p));
+    }
+    return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
 
   /** The device, if the caller's tenant owns it and the caller may see its site. */
   async function visibleDevice(auth: AuthContext, deviceId: number) {
@@ -61,7 +83,9 @@ export function createTelemetryService(deps: {
 
     async latest(auth: AuthContext, deviceId: number): Promise<LatestResponse> {
       const device = await visibleDevice(auth, deviceId);
-      const { telemetry, attributes } = await repo.latest(auth.tenantId, deviceId);
+      const stored = await repo.latest(auth.tenantId, deviceId);
+      const telemetry = withPending(auth.tenantId, deviceId, stored.telemetry, (r) => ({ key: r.key, ts: new Date(r.ts), value: r.value }));
+      const { attributes } = stored;
       const shape = (r: { key: string; ts: Date; value: unknown }) => ({
         key: r.key,
         ts: new Date(r.ts).getTime(),
@@ -85,7 +109,22 @@ export function createTelemetryService(deps: {
           allowed = checks.filter((d) => d && d.asset_id !== null && visible.includes(d.asset_id)).map((d) => d?.id as number);
         }
       }
-      const rows = allowed.length ? await repo.latestOf(auth.tenantId, allowed, keys) : [];
+      const stored = allowed.length ? await repo.latestOf(auth.tenantId, allowed, keys) : [];
+      const storedBy = new Map<number, typeof stored>();
+      for (const r of stored) {
+        const list = storedBy.get(r.device_id);
+        if (list) list.push(r);
+        else storedBy.set(r.device_id, [r]);
+      }
+      const rows = allowed.flatMap((id) =>
+        withPending(
+          auth.tenantId,
+          id,
+          storedBy.get(id) ?? [],
+          (r) => ({ device_id: id, key: r.key, ts: new Date(r.ts), value: r.value }),
+          keys,
+        ),
+      );
       const byDevice = new Map<number, { deviceId: number; values: Record<string, number | string | boolean | null>; ts: number | null }>();
       for (const r of rows) {
         let entry = byDevice.get(r.device_id);
