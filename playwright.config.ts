@@ -11,8 +11,9 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 export default defineConfig({
   testDir: './e2e',
-  // Runs on their own port (several at once on one machine) keep their artifacts apart: each run empties its folder.
-  outputDir: process.env.E2E_PORT ? `./test-results/e2e-${PORT}` : './test-results',
+  // Runs on their own port (several at once on one machine) keep their artifacts apart: each run empties its folder,
+  // which is never test-results itself (the Vitest reports and the logs of npm test are kept there).
+  outputDir: process.env.E2E_PORT ? `./test-results/e2e-${PORT}` : './test-results/e2e',
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
   retries: process.env.CI ? 1 : 0,

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import { APP_ROUTES } from '../apps/web/src/app/route-registry.ts';
@@ -18,11 +19,16 @@ import { harvestRouteLinks, routePlan, routeSamples } from './route-samples.ts';
  * and checks again, so each screen loads once for both themes. axe-core runs in the page itself: the Playwright
  * binding would finish every check in a new blank page and load the engine anew each time, ten times the cost.
  */
+/** A file of this run's output folder (emptied when a run starts). */
+function runFile(name: string) {
+  const folder = test.info().project.outputDir;
+  mkdirSync(folder, { recursive: true });
+  return join(folder, name);
+}
 /** Every violation found, one JSON line each. */
-const REPORT = 'test-results/axe-violations.jsonl';
+const REPORT = () => runFile('axe-violations.jsonl');
 /** Each screen's time to load, to be checked, to switch theme and to be checked again. */
-const TIMES = 'test-results/axe-times.jsonl';
-mkdirSync('test-results', { recursive: true });
+const TIMES = () => runFile('axe-times.jsonl');
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -157,7 +163,7 @@ async function sweepScreens(
       found.push(`${to} [${theme}, ${user}] ${v.id} (${v.impact}, ${v.nodes.length} nodes): ${targets}`);
       const details = v.nodes.slice(0, 3).map((n) => ({ html: n.html, why: n.failureSummary }));
       appendFileSync(
-        REPORT,
+        REPORT(),
         `${JSON.stringify({ route, to, user, theme, rule: v.id, impact: v.impact, nodes: v.nodes.length, targets, details })}\n`,
       );
     }
@@ -178,7 +184,7 @@ async function sweepScreens(
     const t3 = Date.now();
     await scan(route, to);
     appendFileSync(
-      TIMES,
+      TIMES(),
       `${JSON.stringify({ route, to, user, settle: t1 - t0, scan: t2 - t1, switch: t3 - t2, rescan: Date.now() - t3 })}\n`,
     );
     await afterEach?.();
