@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onOfflineCopyServed } from '../../lib/offline/read-cache.ts';
+import { offlineAsOf } from '../../lib/offline/offline-as-of.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { registerServiceWorker } from './service-worker.ts';
 import { useOutbox, useOutboxSender } from './use-outbox.ts';
@@ -20,14 +20,15 @@ export default function ConnectivityNotices() {
   const [network, setNetwork] = useState<Network>(() => (navigator.onLine ? 'online' : 'offline'));
   const [update, setUpdate] = useState<(() => void) | null>(null);
   const [outboxOpen, setOutboxOpen] = useState(false);
-  /** The oldest kept copy shown since the connection went: what the screens show is "as of" then. */
-  const [asOf, setAsOf] = useState<number | null>(null);
+  /**
+   * The oldest kept copy shown since the connection went: what the screens show is "as of" then. Read from the
+   * record, not from events: a page opened offline serves its copies before this lazily loaded banner mounts.
+   */
+  const asOf = useSyncExternalStore(offlineAsOf.subscribe, offlineAsOf.get);
   const outbox = useOutbox();
   useOutboxSender();
   const unsent = outbox.filter((item) => item.state === 'waiting' || item.state === 'sending').length;
   const attention = outbox.filter((item) => item.state === 'attention').length;
-
-  useEffect(() => onOfflineCopyServed((savedAt) => setAsOf((was) => (was === null ? savedAt : Math.min(was, savedAt)))), []);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,7 +37,6 @@ export default function ConnectivityNotices() {
       setNetwork('offline');
     };
     const online = () => {
-      setAsOf(null);
       setNetwork((was) => (was === 'offline' ? 'back' : was));
       clearTimeout(timer);
       timer = setTimeout(() => setNetwork('online'), BACK_ONLINE_MS);

@@ -1,4 +1,5 @@
 import { currentOwner, hasIndexedDb, offlineDb } from './db.ts';
+import { offlineAsOf } from './offline-as-of.ts';
 
 /**
  * Copies of the answers a field executive needs at a site without a connection: while online each answer of these
@@ -23,14 +24,6 @@ const MAX_COPIES = 400;
 export const OFFLINE_COPY_HEADER = 'x-offline-copy';
 
 export const isKeptRead = (url: string) => KEPT_READS.some((pattern) => pattern.test(url));
-
-type Listener = (savedAt: number) => void;
-const listeners = new Set<Listener>();
-/** Told when a kept copy answered instead of the server, with the time it was read. */
-export function onOfflineCopyServed(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
 
 let writes = 0;
 
@@ -99,7 +92,7 @@ export function withOfflineCopies(base: typeof fetch): typeof fetch {
       if ((error as { name?: string })?.name === 'AbortError') throw error;
       const copy = await readCopy(url, owner).catch(() => undefined);
       if (!copy) throw error;
-      for (const fn of listeners) fn(copy.savedAt);
+      offlineAsOf.served(copy.savedAt);
       return new Response(copy.body, {
         status: 200,
         headers: { 'content-type': 'application/json', [OFFLINE_COPY_HEADER]: new Date(copy.savedAt).toISOString() },
