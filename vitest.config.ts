@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { filesWithoutDatabase } from './vitest.database-files.ts';
 import { SlowFilesFirst } from './vitest.sequencer.ts';
 
 const ALONE = ['test/demo-offline.test.ts'];
@@ -16,7 +18,11 @@ export default defineConfig({
           name: 'server',
           root: './apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...ALONE],
+          // the PostgreSQL pass runs only the files that use the test database
+          exclude: [
+            ...ALONE,
+            ...(process.env.TEST_DATABASE_URL ? filesWithoutDatabase(fileURLToPath(new URL('./apps/server', import.meta.url))) : []),
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,8 +1,10 @@
-// `npm test`: the static checks and the two Vitest passes (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) run
-// side by side, since each of them leaves the cores idle while it waits on timers, sockets and the database; the
-// browser tests then run alone, because they time what the pages receive and must not share the cores with the rest.
+// `npm test`: the two Vitest passes (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) run side by side, since
+// each of them leaves the cores idle while it waits on timers, sockets and the database; the browser tests then run
+// without them, because they time what the pages receive and must not share the cores with the rest. The static
+// checks (lint, types, API drift, bundle size) run from the start at the lowest CPU priority: they time nothing, and
+// take only what the tests leave idle.
 // Every step runs even when an earlier one failed, so that one run reports every failure; the exit status is 1 if any
-// step failed. A side-by-side step's output is kept and printed whole when it ends, the browser tests' as it comes.
+// step failed. A background step's output is kept and printed whole when it ends, the browser tests' as it comes.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,21 +13,22 @@ const LOGS = 'test-results/logs';
 mkdirSync(LOGS, { recursive: true });
 const withPg = Boolean(process.env.TEST_DATABASE_URL);
 
-/** One command of a lane; `npm run <script>` unless `command` is given. */
-const npm = (script) => ({ name: script, command: 'npm', args: ['run', '--silent', script] });
+/** `npm run <script>` (in `workspace` when given) as one step of a lane. */
+const npm = (script, workspace) => ({
+  name: script,
+  command: 'npm',
+  args: ['run', '--silent', script, ...(workspace ? ['-w', workspace] : [])],
+});
+/** The same step at the lowest CPU priority (nice 19: it runs when no other process wants the core). */
+const idle = (step) => ({ ...step, command: 'nice', args: ['-n', '19', step.command, ...step.args] });
 
-/** Lanes that run at the same time; the steps of one lane run one after another. */
+/** Runs beside everything else, at the lowest priority; its steps run one after another. */
+const checks = {
+  name: 'checks',
+  steps: [npm('lint'), npm('check:boundaries'), npm('typecheck'), npm('check:api-drift'), npm('size', 'apps/web')].map(idle),
+};
+/** Lanes that run at the same time, before the browser tests. */
 const sideBySide = [
-  {
-    name: 'checks',
-    steps: [
-      npm('lint'),
-      npm('check:boundaries'),
-      npm('typecheck'),
-      npm('check:api-drift'),
-      { ...npm('size'), args: ['run', '--silent', 'size', '-w', 'apps/web'] },
-    ],
-  },
   { name: 'vitest (PGlite)', steps: [npm('test:unit')] },
   ...(withPg ? [{ name: 'vitest (PostgreSQL)', steps: [npm('test:unit:pg')] }] : []),
 ];
@@ -56,7 +59,10 @@ async function runLane(lane) {
 }
 
 const started = Date.now();
-console.log(`running side by side: ${sideBySide.map((lane) => lane.name).join(', ')} (output below as each ends)`);
+console.log(
+  `running side by side: ${sideBySide.map((lane) => lane.name).join(', ')}; ${checks.name} in the background (output below as each ends)`,
+);
+const checksDone = runLane(checks);
 await Promise.all(sideBySide.map(runLane));
 
 console.log(`\n===== browser tests (started at ${seconds(started)}) =====`);
@@ -64,6 +70,7 @@ const t0 = Date.now();
 const e2e = await run(npm('test:e2e'), 'inherit');
 if (e2e.code !== 0) failed.push('browser tests');
 console.log(`browser tests: ${e2e.code === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)}`);
+await checksDone;
 
 console.log(`\nnpm test: ${failed.length ? `FAILED (${failed.join('; ')})` : 'passed'} in ${seconds(started)}`);
 process.exit(failed.length ? 1 : 0);
