@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
+import { listLoading } from '../sites/hooks.ts';
 import { canVerifyAnalysis } from './access.ts';
 import { frameUrl, type ResultFilters, useAnalysisResults } from './api.ts';
 import { CameraActions } from './CameraActions.tsx';
@@ -137,7 +138,7 @@ export function ImageAnalysisPage() {
             rows={rows}
             columns={columns}
             rowHeight={68}
-            loading={results.isFetching}
+            loading={listLoading(results)}
             rowCount={results.data?.count ?? 0}
             paginationMode="server"
             paginationModel={paging}

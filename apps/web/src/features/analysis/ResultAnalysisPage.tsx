@@ -7,6 +7,7 @@ import type { AnalysisSummaryRow } from '@sitewatch/contracts/analysis';
 import { useMemo, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { listLoading } from '../sites/hooks.ts';
 import { useAnalysisSummary } from './api.ts';
 import { analyserLabel } from './labels.ts';
 
@@ -81,7 +82,7 @@ export function ResultAnalysisPage() {
             autoHeight
             rows={rows}
             columns={columns}
-            loading={summary.isFetching}
+            loading={listLoading(summary)}
             getRowHeight={() => 'auto'}
             disableRowSelectionOnClick
             pageSizeOptions={[25, 50, 100]}

@@ -26,6 +26,7 @@ import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useStartExport } from '../downloads/api.ts';
 import type { Assignee } from '../helpdesk/tickets/api.ts';
 import { UserPicker } from '../helpdesk/tickets/components.tsx';
+import { listLoading } from '../sites/hooks.ts';
 import { type Option, SitePicker } from '../sites/Pickers.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { useAttendanceHours, useAttendanceList } from './api.ts';
@@ -221,7 +222,7 @@ export function AttendanceManagementPage() {
                 { field: 'records', headerName: 'Visits', width: 90 },
                 { field: 'open', headerName: 'Open', width: 80 },
               ]}
-              loading={hours.isFetching}
+              loading={listLoading(hours)}
               pageSizeOptions={[20, 50, 100]}
               initialState={{ pagination: { paginationModel: { pageSize: 20 } } }}
               disableColumnMenu
@@ -250,7 +251,7 @@ export function AttendanceManagementPage() {
             autoHeight
             rows={records.data?.contents ?? []}
             columns={columns}
-            loading={records.isFetching}
+            loading={listLoading(records)}
             rowCount={records.data?.totalCount ?? 0}
             paginationMode="server"
             paginationModel={pagination}

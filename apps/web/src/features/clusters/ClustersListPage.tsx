@@ -102,14 +102,7 @@ export function ClustersListPage() {
       ) : clusters.data && clusters.data.totalCount === 0 && !list.query.searchText ? (
         <EmptyState title="No clusters yet" description="Group sites into clusters with their city lead, area head and regional head." />
       ) : (
-        <ListGrid
-          list={list}
-          page={clusters.data}
-          columns={columns}
-          loading={clusters.isFetching}
-          noRowsLabel="No clusters match"
-          minWidth={900}
-        />
+        <ListGrid list={list} page={clusters.data} columns={columns} result={clusters} noRowsLabel="No clusters match" minWidth={900} />
       )}
     </Box>
   );

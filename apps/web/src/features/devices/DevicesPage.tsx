@@ -14,7 +14,7 @@ import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
 import { countOf, formatRelative } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from '../sites/alias.ts';
-import { useListState } from '../sites/hooks.ts';
+import { listLoading, useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from './AlarmSettingsDialog.tsx';
 import { fetchDevices, useDevices } from './api.ts';
@@ -190,7 +190,7 @@ export function DeviceListView(props: {
         autoHeight
         rows={devices.data?.contents ?? []}
         columns={columns}
-        loading={devices.isFetching}
+        loading={listLoading(devices)}
         rowCount={devices.data?.totalCount ?? 0}
         paginationMode="server"
         sortingMode="server"

@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from '../sites/alias.ts';
+import { listLoading } from '../sites/hooks.ts';
 import { DevicePicker, type Option, SitePicker } from '../sites/Pickers.tsx';
 import { useDeleteMapping, useMappings } from './api.ts';
 import { MappingsPanel } from './MappingsPanel.tsx';
@@ -100,7 +101,7 @@ export function EntityMappingPage() {
         autoHeight
         rows={mappings.data?.contents ?? []}
         columns={columns}
-        loading={mappings.isFetching}
+        loading={listLoading(mappings)}
         rowCount={mappings.data?.totalCount ?? 0}
         paginationMode="server"
         paginationModel={page}

@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { downloadCsv, fetchAll, toCsv } from '../../lib/csv.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
-import { useListState } from '../sites/hooks.ts';
+import { listLoading, useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { fetchTemplates, useDeleteTemplate, useTemplates } from './api.ts';
 
@@ -128,7 +128,7 @@ export function TemplatesPage() {
         autoHeight
         rows={templates.data?.contents ?? []}
         columns={columns}
-        loading={templates.isFetching}
+        loading={listLoading(templates)}
         rowCount={templates.data?.totalCount ?? 0}
         paginationMode="server"
         sortingMode="server"

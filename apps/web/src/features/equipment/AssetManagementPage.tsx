@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
+import { listLoading } from '../sites/hooks.ts';
 import { useDenied } from '../users/RightsGate.tsx';
 import { useEquipmentOverview } from './api.ts';
 
@@ -73,7 +74,7 @@ export function AssetManagementPage() {
         <Box sx={{ width: '100%', overflowX: 'auto' }} data-testid="asset-overview">
           <DataGrid
             autoHeight
-            loading={overview.isFetching}
+            loading={listLoading(overview)}
             rows={(overview.data?.contents ?? []).map((r) => ({ ...r, id: r.assetId }))}
             columns={[
               {

@@ -19,7 +19,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
-import { useListState } from '../sites/hooks.ts';
+import { listLoading, useListState } from '../sites/hooks.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { useDenied } from '../users/RightsGate.tsx';
 import { useDeleteEquipment, useEquipmentList } from './api.ts';
@@ -191,7 +191,7 @@ export function EquipmentsPage() {
             autoHeight
             rows={items.data?.contents ?? []}
             columns={columns}
-            loading={items.isFetching}
+            loading={listLoading(items)}
             rowCount={items.data?.totalCount ?? 0}
             paginationMode="server"
             paginationModel={list.pagination}

@@ -175,14 +175,7 @@ export function FieldStaffListPage() {
           description={`Add a ${directory.singular} to look after your sites.`}
         />
       ) : (
-        <ListGrid
-          list={list}
-          page={people.data}
-          columns={columns}
-          loading={people.isFetching}
-          noRowsLabel="Nobody matches"
-          minWidth={1000}
-        />
+        <ListGrid list={list} page={people.data} columns={columns} result={people} noRowsLabel="Nobody matches" minWidth={1000} />
       )}
     </Box>
   );

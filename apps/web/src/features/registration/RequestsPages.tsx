@@ -20,6 +20,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { detailOf, isHttpError } from '../../lib/http.ts';
 import { fullName, hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
+import { listLoading } from '../sites/hooks.ts';
 import { useGrantable } from '../users/api.ts';
 import { useDenied } from '../users/RightsGate.tsx';
 import { SiteMultiPicker, type SiteOption } from '../users/SiteMultiPicker.tsx';
@@ -85,7 +86,7 @@ export function RegistrationRequestsPage() {
             autoHeight
             rows={list.data?.contents ?? []}
             columns={columns}
-            loading={list.isFetching}
+            loading={listLoading(list)}
             rowCount={list.data?.totalCount ?? 0}
             paginationMode="server"
             paginationModel={{ page, pageSize: 20 }}

@@ -4,6 +4,8 @@ import { DataGrid, type GridColDef, type GridValidRowModel } from '@mui/x-data-g
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
+import { RefreshBar } from '../../components/RefreshBar.tsx';
+import { listLoading, listRefreshing } from '../sites/hooks.ts';
 
 export interface Paging {
   page: number;
@@ -14,6 +16,8 @@ export interface Paging {
 export interface ReportResult<R> {
   data?: { contents: R[]; totalCount: number };
   isFetching: boolean;
+  isPending: boolean;
+  isPlaceholderData: boolean;
   isError: boolean;
 }
 
@@ -38,7 +42,7 @@ export function ReportGrid<R extends GridValidRowModel>({
 }) {
   if (result.isError) return <ErrorState />;
   const rowCount = skipped ? 0 : (result.data?.totalCount ?? 0);
-  const loading = result.isFetching;
+  const loading = listLoading(result);
   return (
     <Box data-testid={props.testId}>
       {props.totals && props.totals.length > 0 ? (
@@ -51,7 +55,8 @@ export function ReportGrid<R extends GridValidRowModel>({
       {!loading && rowCount === 0 ? (
         <EmptyState title={props.emptyText} description="Change the filters to see more." compact />
       ) : (
-        <Box sx={{ width: '100%', overflowX: 'auto' }}>
+        <Box sx={{ width: '100%', overflowX: 'auto', position: 'relative' }}>
+          <RefreshBar active={listRefreshing(result)} />
           <DataGrid
             autoHeight
             rows={result.data?.contents ?? []}

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import type { Query } from '../../lib/http-client.ts';
+import { listLoading } from '../sites/hooks.ts';
 import { siteKeys } from '../sites/keys.ts';
 
 interface DetailedRow {
@@ -55,7 +56,7 @@ export function DetailedSummaryDialog({ open, onClose, filter }: { open: boolean
           autoHeight
           rows={rows.data?.contents ?? []}
           columns={COLUMNS}
-          loading={rows.isFetching}
+          loading={listLoading(rows)}
           rowCount={rows.data?.totalCount ?? 0}
           paginationMode="server"
           paginationModel={page}

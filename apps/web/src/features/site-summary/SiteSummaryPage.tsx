@@ -16,6 +16,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { RefreshBar } from '../../components/RefreshBar.tsx';
 import { api } from '../../lib/api.ts';
 import { downloadCsv, toCsv } from '../../lib/csv.ts';
 import type { Query } from '../../lib/http-client.ts';
@@ -27,7 +28,7 @@ import { SiteMap } from '../map/SiteMap.tsx';
 import { useMapSites } from '../map/useMapSites.ts';
 import { useSiteFocus } from '../map/useSiteFocus.ts';
 import { useAssetAlias } from '../sites/alias.ts';
-import { useListState } from '../sites/hooks.ts';
+import { listLoading, listRefreshing, useListState } from '../sites/hooks.ts';
 import { siteKeys } from '../sites/keys.ts';
 import { ListToolbar } from '../sites/ListToolbar.tsx';
 import { DetailedSummaryDialog } from './DetailedSummaryDialog.tsx';
@@ -169,12 +170,13 @@ export function SiteSummaryPage() {
               </MenuItem>
               <MenuItem onClick={() => void handleExport('all')}>All (up to {SITE_SUMMARY.exportMaxRows.toLocaleString()} rows)</MenuItem>
             </Menu>
-            <Box data-testid="site-summary-grid">
+            <Box data-testid="site-summary-grid" sx={{ position: 'relative' }}>
+              <RefreshBar active={listRefreshing(rows)} />
               <DataGrid
                 autoHeight
                 rows={rows.data?.contents ?? []}
                 columns={columns}
-                loading={rows.isFetching}
+                loading={listLoading(rows)}
                 rowCount={rows.data?.totalCount ?? 0}
                 paginationMode="server"
                 sortingMode="server"

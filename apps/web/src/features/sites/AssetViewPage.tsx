@@ -17,6 +17,7 @@ import { AlarmChip, Section, StatusChip } from '../devices/components.tsx';
 import { MappingsPanel } from '../devices/MappingsPanel.tsx';
 import { useAssetAlias } from './alias.ts';
 import { useAsset } from './api.ts';
+import { listLoading } from './hooks.ts';
 
 /** /assets/view/{id}: a site, the people assigned to it, its devices in hierarchy order and its mappings. */
 export function AssetViewPage() {
@@ -138,7 +139,7 @@ export function AssetViewPage() {
           autoHeight
           rows={devices.data?.contents ?? []}
           columns={columns}
-          loading={devices.isFetching}
+          loading={listLoading(devices)}
           rowCount={devices.data?.totalCount ?? 0}
           paginationMode="server"
           paginationModel={page}

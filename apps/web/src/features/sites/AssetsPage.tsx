@@ -16,7 +16,7 @@ import { countOf, formatDateTime } from '../../lib/format.ts';
 import { hasRole, permissionsOf, useUser } from '../../lib/session.ts';
 import { useAssetAlias } from './alias.ts';
 import { fetchAssets, useAssets, useCustomers, useDeleteAsset } from './api.ts';
-import { useListState } from './hooks.ts';
+import { listLoading, useListState } from './hooks.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 
 const EXPORT_COLUMNS = [
@@ -151,7 +151,7 @@ export function AssetsPage() {
         autoHeight
         rows={assets.data?.contents ?? []}
         columns={columns}
-        loading={assets.isFetching}
+        loading={listLoading(assets)}
         rowCount={assets.data?.totalCount ?? 0}
         paginationMode="server"
         sortingMode="server"

@@ -39,7 +39,7 @@ import {
   useSaveCustomer,
   useSetCredentials,
 } from './api.ts';
-import { useListState } from './hooks.ts';
+import { listLoading, useListState } from './hooks.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 
 const useCanWrite = () => hasRole(useUser(), 'sysadmin', 'customeradmin');
@@ -127,7 +127,7 @@ export function CustomersPage() {
         autoHeight
         rows={customers.data?.contents ?? []}
         columns={columns}
-        loading={customers.isFetching}
+        loading={listLoading(customers)}
         rowCount={customers.data?.totalCount ?? 0}
         paginationMode="server"
         sortingMode="server"

@@ -26,7 +26,7 @@ import { fullName } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
 import { useAssetAlias } from './alias.ts';
 import { useAssignAssets, useGroups, useSaveDevicePermissions, useUnassignAssets, useUserAssets, useUsers } from './api.ts';
-import { useDebounced, useListState } from './hooks.ts';
+import { listLoading, useDebounced, useListState } from './hooks.ts';
 import { siteKeys } from './keys.ts';
 import { ListToolbar } from './ListToolbar.tsx';
 import { type Option, SitePicker } from './Pickers.tsx';
@@ -229,7 +229,7 @@ export function AssignAssetPage() {
             checkboxSelection
             rows={links.data?.contents ?? []}
             columns={columns}
-            loading={links.isFetching}
+            loading={listLoading(links)}
             rowCount={links.data?.totalCount ?? 0}
             paginationMode="server"
             paginationModel={list.pagination}

@@ -18,7 +18,7 @@ import { can } from '../../lib/access.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { showToast } from '../../lib/toasts.ts';
-import { useDebounced } from '../sites/hooks.ts';
+import { listLoading, useDebounced } from '../sites/hooks.ts';
 import { CameraAtEventButton } from '../video/CameraAtEventButton.tsx';
 import { AlarmTicketAction } from './AlarmTicketAction.tsx';
 import { useAlarmRules, useAlarms, useDeleteRule } from './api.ts';
@@ -105,7 +105,7 @@ function AlarmsTab() {
           rows={alarms.data?.contents ?? []}
           columns={columns}
           rowCount={alarms.data?.totalCount ?? 0}
-          loading={alarms.isFetching}
+          loading={listLoading(alarms)}
           paginationMode="server"
           paginationModel={paging}
           onPaginationModelChange={setPaging}

@@ -134,7 +134,7 @@ export function UsersListPage() {
       ) : users.data && users.data.totalCount === 0 && !list.query.searchText && !role && status === 'active' ? (
         <EmptyState title="No users yet" description="Add the people who work with your sites." />
       ) : (
-        <ListGrid list={list} page={users.data} columns={columns} loading={users.isFetching} noRowsLabel="No users match" minWidth={640} />
+        <ListGrid list={list} page={users.data} columns={columns} result={users} noRowsLabel="No users match" minWidth={640} />
       )}
       <Typography variant="caption" color="text.secondary">
         Users flagged inactive have not signed in for over {USER_INACTIVITY_DAYS} days.

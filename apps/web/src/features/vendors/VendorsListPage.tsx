@@ -148,7 +148,7 @@ export function VendorsListPage() {
           list={list}
           page={vendors.data}
           columns={columns}
-          loading={vendors.isFetching}
+          result={vendors}
           noRowsLabel="No vendors match"
           minWidth={760}
           sortable={false}

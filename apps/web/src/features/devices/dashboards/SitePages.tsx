@@ -16,6 +16,7 @@ import { permissionsOf, useUser } from '../../../lib/session.ts';
 import { useTreeSelection } from '../../asset-tree/selection.ts';
 import { useAssetAlias } from '../../sites/alias.ts';
 import { useAsset } from '../../sites/api.ts';
+import { listLoading } from '../../sites/hooks.ts';
 import { siteKeys } from '../../sites/keys.ts';
 import { AlarmSettingsDialog, useAlarmDialogAvailable } from '../AlarmSettingsDialog.tsx';
 import { useLiveDevices, useStatusCounts, useTelemetryKeys } from '../api.ts';
@@ -187,7 +188,7 @@ export function SiteMonitoringPage() {
         autoHeight
         rows={devices.data?.contents ?? []}
         columns={columns}
-        loading={devices.isFetching}
+        loading={listLoading(devices)}
         hideFooter
         disableColumnMenu
         disableRowSelectionOnClick

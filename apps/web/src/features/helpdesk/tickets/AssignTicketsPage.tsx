@@ -14,6 +14,7 @@ import { api } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { isHttpError } from '../../../lib/http.ts';
 import { toast } from '../../../lib/toasts.ts';
+import { listLoading } from '../../sites/hooks.ts';
 import { ticketKeys } from '../keys.ts';
 import { type Assignee, useTickets } from './api.ts';
 import { PriorityChip, StatusChip, UserPicker } from './components.tsx';
@@ -112,7 +113,7 @@ export function AssignTicketsPage() {
         keepNonExistentRowsSelected
         rows={tickets.data?.contents ?? []}
         columns={columns}
-        loading={tickets.isFetching}
+        loading={listLoading(tickets)}
         rowCount={tickets.data?.totalCount ?? 0}
         paginationMode="server"
         paginationModel={page}

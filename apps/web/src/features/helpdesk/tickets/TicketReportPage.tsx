@@ -12,6 +12,7 @@ import { EmptyState } from '../../../components/EmptyState.tsx';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { downloadCsv, toCsv } from '../../../lib/csv.ts';
+import { listLoading } from '../../sites/hooks.ts';
 import { useReport } from './api.ts';
 import { presetRange } from './model.ts';
 import { type TicketPeriod, TypeAndRangeFields } from './TicketFilterFields.tsx';
@@ -74,7 +75,7 @@ export function TicketReportPage() {
           autoHeight
           rows={rows}
           columns={columns}
-          loading={report.isFetching}
+          loading={listLoading(report)}
           disableRowSelectionOnClick
           pageSizeOptions={[25, 50, 100]}
           initialState={{ pagination: { paginationModel: { pageSize: 25 } } }}
