@@ -19,7 +19,7 @@ import { NodeIcon } from './NodeIcon.tsx';
 import { revealSite } from './reveal.ts';
 import { TreeContextMenu } from './TreeContextMenu.tsx';
 import { fetchChildren, searchTree } from './tree-api.ts';
-import { focusable, treeKey } from './tree-keys.ts';
+import { enterLoaded, focusable, treeKey } from './tree-keys.ts';
 import { initialTree, ROOT, type Row, selectionTarget, type TreeAction, type TreeState, treeReducer, visibleRows } from './tree-model.ts';
 import { useAlarmRefresh } from './useAlarmRefresh.ts';
 
@@ -268,7 +268,22 @@ export function VirtualRows(props: {
     }
     requestAnimationFrame(() => el.querySelector<HTMLElement>(`[data-row="${CSS.escape(current)}"]`)?.focus());
   }, [current, rows]);
+  // Right on a node whose children are loading enters the first of them once they are drawn, unless another key was
+  // pressed or the focus left the node meanwhile (WAI-ARIA tree: Right on an open node moves to its first child).
+  const entering = useRef<string | null>(null);
+  useEffect(() => {
+    const key = entering.current;
+    if (!key) return;
+    const next = enterLoaded(rows, key);
+    if (next === 'waiting') return;
+    entering.current = null;
+    const row = ref.current?.querySelector(`[data-row="${CSS.escape(key)}"]`);
+    if (!next || !row || row !== document.activeElement) return;
+    moved.current = true;
+    setActiveKey(next);
+  }, [rows]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    entering.current = null;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     let text = '';
     if (event.key.length === 1 && event.key !== ' ') {
@@ -283,6 +298,8 @@ export function VirtualRows(props: {
     if (action.kind === 'focus') {
       moved.current = true;
       setActiveKey(action.key);
+    } else if (action.kind === 'enterWhenLoaded') {
+      entering.current = action.key;
     } else if (row?.kind === 'node' && (action.kind === 'expand' || action.kind === 'collapse')) {
       props.onToggle(row);
     } else if (action.kind === 'activate') {
