@@ -4,7 +4,7 @@
  *   the route runs (goal: p95 <= 100 ms);
  * - p50/p95 of an item's total (its page: stock per store and serials), and of the same total summed from the ledger
  *   alone, to show the truth stays fast too;
- * - p50/p95 of one movement (lock, check against the ledger, append, recompute the derived balances) at that size.
+ * - p50/p95 of one movement (lock, check, append, add to the derived balances) at that size.
  * Run: node --import tsx bench/field/stock-on-hand.ts [--keep]   (BENCH_DATABASE_URL overrides the admin URL)
  */
 import { loadavg } from 'node:os';

@@ -171,18 +171,23 @@ describe('stock movements by quantity', () => {
     const item = await makeItem(admin, { unit: 'pcs' });
     const ticket = await raise(manager, { title: 'Battery swap' });
     await receive(manager, item.id, a.id, 10);
+    const answered: Movement[][] = [];
     let res = await move(manager, { kind: 'TRANSFER', itemId: item.id, storeId: a.id, toStoreId: b.id, quantity: 4 });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     res = await move(manager, { kind: 'ISSUE', itemId: item.id, storeId: b.id, ticketId: ticket.id, quantity: 3, note: 'Site visit' });
     expect(res.statusCode, res.body).toBe(201);
     expect((res.json().movements as Movement[])[0]?.ticketId).toBe(ticket.id);
+    answered.unshift(res.json().movements);
     res = await move(manager, { kind: 'RETURN', itemId: item.id, storeId: b.id, ticketId: ticket.id, quantity: 1 });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     res = await move(manager, { kind: 'RETURN', itemId: item.id, storeId: b.id, ticketId: ticket.id, quantity: 5 });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe('Only 2 can be returned from this ticket');
     res = await move(admin, { kind: 'WRITE_OFF', itemId: item.id, storeId: a.id, quantity: 1, note: 'Dropped' });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     expect(await onHand(item.id, a.id)).toBe(5);
     expect(await onHand(item.id, b.id)).toBe(2);
     const rows = (await stockOf(manager, `search=${encodeURIComponent(item.code)}`)).contents;
@@ -196,6 +201,8 @@ describe('stock movements by quantity', () => {
     const ledger = (await manager.get(`/iotapp/inventory/movements/?itemId=${item.id}`)).json();
     expect(ledger.totalCount).toBe(5);
     expect(ledger.contents.map((m: Movement) => m.kind)).toEqual(['WRITE_OFF', 'RETURN', 'ISSUE', 'TRANSFER', 'RECEIVE']);
+    // A move answers its movements as the ledger lists them.
+    expect(ledger.contents.slice(0, 4)).toEqual(answered.flat());
     const lines = await history(admin, ticket.id);
     expect(lines.some((l) => l.action === 'spares' && l.note?.includes('Issued 3 pcs'))).toBe(true);
     expect(lines.some((l) => l.note?.includes('Returned 1 pcs'))).toBe(true);
@@ -307,8 +314,10 @@ describe('serial-tracked items', () => {
     const b = await makeStore(admin);
     const item = await makeItem(admin, { tracking: 'SERIAL' });
     const ticket = await raise(admin, { title: 'Camera down' });
+    const answered: Movement[][] = [];
     let res = await move(admin, { kind: 'RECEIVE', itemId: item.id, storeId: a.id, serials: ['SN-1', 'SN-2', 'SN-3'] });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     res = await move(admin, { kind: 'RECEIVE', itemId: item.id, storeId: b.id, serials: ['sn-1'] });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe('Serial SN-1 already exists for this item');
@@ -316,15 +325,20 @@ describe('serial-tracked items', () => {
     expect(res.json().detail).toBe('A serial-tracked item moves by serial numbers, not by quantity');
     res = await move(admin, { kind: 'TRANSFER', itemId: item.id, storeId: a.id, toStoreId: b.id, serials: ['SN-2'] });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     res = await move(admin, { kind: 'ISSUE', itemId: item.id, storeId: a.id, ticketId: ticket.id, serials: ['SN-2'] });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe(`Serial SN-2 is not in ${a.name}`);
     res = await move(admin, { kind: 'ISSUE', itemId: item.id, storeId: b.id, ticketId: ticket.id, serials: ['SN-2'] });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
     res = await move(admin, { kind: 'RETURN', itemId: item.id, storeId: a.id, ticketId: ticket.id, serials: ['SN-3'] });
     expect(res.json().detail).toBe('Serial SN-3 was not issued to this ticket');
-    res = await move(admin, { kind: 'RETURN', itemId: item.id, storeId: a.id, ticketId: ticket.id, serials: ['SN-2'] });
+    res = await move(admin, { kind: 'RETURN', itemId: item.id, storeId: a.id, ticketId: ticket.id, serials: ['sn-2'] });
     expect(res.statusCode, res.body).toBe(201);
+    answered.unshift(res.json().movements);
+    // A move answers its movements as the ledger lists them, newest first, with the serial as it was received.
+    expect((await admin.get(`/iotapp/inventory/movements/?itemId=${item.id}`)).json().contents).toEqual(answered.flat());
     const d = await detail(admin, item.id);
     expect(d.serials.map((s) => [s.serial, s.storeId, s.status])).toEqual([
       ['SN-1', a.id, 'IN_STORE'],

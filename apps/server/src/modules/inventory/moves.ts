@@ -50,6 +50,8 @@ interface Plan {
 
 interface Done {
   ids: number[];
+  /** The rows written, as the movements list reads them (newest first). */
+  rows: repo.MovementRow[];
   /** On hand in the source store before and after (a low-stock crossing is told once, here). */
   source: { store: repo.StoreRow; before: number; after: number } | null;
 }
@@ -92,13 +94,16 @@ export function createMoveService(deps: MoveDeps) {
     return { input, item, from, to, ticket, deviceId: null };
   }
 
-  /** Writes the planned movement in `trx`: locks, checks against the ledger, appends, recomputes the derived rows. */
+  /**
+   * Writes the planned movement in `trx`: locks the balance rows (what the source store holds is read there),
+   * checks, appends to the ledger and adds the movement to the derived rows.
+   */
   async function apply(trx: Db, actor: Actor, p: Plan, origin: AuditOrigin | null): Promise<Done> {
     const { tenantId } = actor;
     const { input, item, from, to, ticket } = p;
     const stores = [from?.id, to?.id].filter((id): id is number => id !== undefined);
-    await repo.lockBalances(trx, tenantId, item.id, stores);
-    const before = from ? await repo.ledgerOnHand(trx, tenantId, item.id, from.id) : 0;
+    const onHand = await repo.lockBalances(trx, tenantId, item.id, stores);
+    const before = from ? (onHand.get(from.id) ?? 0) : 0;
     const now = deps.clock.now();
     const base = {
       kind: input.kind,
@@ -115,6 +120,7 @@ export function createMoveService(deps: MoveDeps) {
     let rows: repo.NewMovement[];
     let units: number;
     let serialIds: number[] = [];
+    let serialNames = new Map<number, string>();
     if (item.tracking === 'SERIAL') {
       const names = input.serials ?? [];
       let serials = await repo.lockSerials(trx, tenantId, item.id, names);
@@ -143,6 +149,7 @@ export function createMoveService(deps: MoveDeps) {
         }
       }
       serialIds = serials.map((s) => s.id);
+      serialNames = new Map(serials.map((s) => [s.id, s.serial]));
       rows = serials.map((s) => ({ ...base, quantity: 1, serial_id: s.id }));
       units = serials.length;
     } else {
@@ -154,8 +161,11 @@ export function createMoveService(deps: MoveDeps) {
       rows = [{ ...base, quantity: units, serial_id: null }];
     }
     if (from && before < units) throw conflict(INVENTORY_MESSAGES.notEnough(before, item.unit, from.name), 'not_enough_stock');
-    const ids = await repo.insertMovements(trx, tenantId, rows);
-    await repo.recomputeBalances(trx, tenantId, item.id, stores);
+    const inserted = await repo.insertMovements(trx, tenantId, rows);
+    const changes = new Map<number, number>();
+    if (from) changes.set(from.id, -units);
+    if (to) changes.set(to.id, (changes.get(to.id) ?? 0) + units);
+    await repo.addToBalances(trx, tenantId, item.id, changes);
     if (serialIds.length > 0) {
       const status = input.kind === 'ISSUE' ? 'ISSUED' : input.kind === 'WRITE_OFF' ? 'WRITTEN_OFF' : 'IN_STORE';
       await repo.setSerialState(trx, tenantId, serialIds, {
@@ -189,7 +199,26 @@ export function createMoveService(deps: MoveDeps) {
         },
       });
     }
-    return { ids, source: from ? { store: from, before, after: before - units } : null };
+    const written: repo.MovementRow[] = inserted.map(({ id, serialId }) => ({
+      id: String(id),
+      kind: input.kind,
+      item_id: item.id,
+      item_code: item.code,
+      item_name: item.name,
+      quantity: serialId === null ? units : 1,
+      from_store_id: from?.id ?? null,
+      from_name: from?.name ?? null,
+      to_store_id: to?.id ?? null,
+      to_name: to?.name ?? null,
+      serial: serialId === null ? null : (serialNames.get(serialId) ?? null),
+      ticket_id: ticket?.id ?? null,
+      note: input.note,
+      actor_id: actor.userId,
+      created_at: now,
+      performed_at: base.performed_at,
+    }));
+    written.sort((a, b) => Number(b.id) - Number(a.id));
+    return { ids: inserted.map((r) => r.id), rows: written, source: from ? { store: from, before, after: before - units } : null };
   }
 
   /** After the commit: screens refresh, and the store's managers hear once when the item falls below its threshold. */
@@ -219,10 +248,8 @@ export function createMoveService(deps: MoveDeps) {
     }
   }
 
-  async function movementsOf(actor: Actor, ids: number[]): Promise<Movement[]> {
-    const [rows] = await repo.listMovements(db, actor.tenantId, { scope: 'all', ids }, { offset: 0, limit: ids.length || 1 });
-    return toMovements(deps.users, actor.tenantId, rows);
-  }
+  /** The movements written, as the movements list shows them (no read of the ledger after the commit). */
+  const movementsOf = (actor: Actor, done: Done): Promise<Movement[]> => toMovements(deps.users, actor.tenantId, done.rows);
 
   return {
     async move(actor: Actor, input: MovementInput, origin: AuditOrigin | null) {
@@ -237,7 +264,7 @@ export function createMoveService(deps: MoveDeps) {
           throw error;
         });
       announce(actor.tenantId, p, done);
-      return { movements: await movementsOf(actor, done.ids), message: `${MOVEMENT_LABELS[input.kind]}: ${INVENTORY_MESSAGES.moved}` };
+      return { movements: await movementsOf(actor, done), message: `${MOVEMENT_LABELS[input.kind]}: ${INVENTORY_MESSAGES.moved}` };
     },
 
     /**
@@ -288,7 +315,7 @@ export function createMoveService(deps: MoveDeps) {
       });
       announce(actor.tenantId, p, done);
       deps.events.emit({ type: 'device.changed', tenantId: actor.tenantId, payload: { deviceIds: [device.id] } });
-      const [movement] = await movementsOf(actor, done.ids);
+      const [movement] = await movementsOf(actor, done);
       return { movement: movement as Movement, device: { id: device.id, ...hardware }, message: 'Device replaced' };
     },
   };

@@ -337,38 +337,37 @@ export async function ledgerOnHand(db: Db, tenantId: number, itemId: number, sto
   return Number(row.rows[0]?.n ?? 0);
 }
 
-/** Makes sure the balance rows exist and locks them, in store order (so two moves never wait on each other crosswise). */
-export async function lockBalances(trx: Db, tenantId: number, itemId: number, storeIds: number[]) {
+/**
+ * Makes sure the balance rows exist and locks them, in store order (so two moves never wait on each other
+ * crosswise), and answers what each store holds: the no-op update on conflict locks an existing row and returns it
+ * in the same statement as the insert of a missing one.
+ */
+export async function lockBalances(trx: Db, tenantId: number, itemId: number, storeIds: number[]): Promise<Map<number, number>> {
   const ids = [...new Set(storeIds)].sort((a, b) => a - b);
-  await trx
+  if (ids.length === 0) return new Map();
+  const rows = await trx
     .insertInto('inventory_balances')
     .values(ids.map((storeId) => ({ tenant_id: tenantId, item_id: itemId, store_id: storeId, on_hand: 0 })))
-    .onConflict((oc) => oc.columns(['tenant_id', 'item_id', 'store_id']).doNothing())
+    .onConflict((oc) => oc.columns(['tenant_id', 'item_id', 'store_id']).doUpdateSet({ on_hand: sql<number>`inventory_balances.on_hand` }))
+    .returning(['store_id', 'on_hand'])
     .execute();
-  for (const storeId of ids) {
-    await trx
-      .selectFrom('inventory_balances')
-      .select('on_hand')
-      .where('tenant_id', '=', tenantId)
-      .where('item_id', '=', itemId)
-      .where('store_id', '=', storeId)
-      .forUpdate()
-      .execute();
-  }
+  return new Map(rows.map((r) => [r.store_id, r.on_hand]));
 }
 
-/** Recomputes the balance rows of these stores from the ledger (the constraint refuses a negative result). */
-export async function recomputeBalances(trx: Db, tenantId: number, itemId: number, storeIds: number[]) {
-  for (const storeId of new Set(storeIds)) {
-    const onHand = await ledgerOnHand(trx, tenantId, itemId, storeId);
-    await trx
-      .updateTable('inventory_balances')
-      .set({ on_hand: onHand })
-      .where('tenant_id', '=', tenantId)
-      .where('item_id', '=', itemId)
-      .where('store_id', '=', storeId)
-      .execute();
-  }
+/**
+ * Adds each store's change to its balance row, locked by `lockBalances` (the constraint refuses a negative result):
+ * a movement costs the same however long the ledger is; `balanceMismatches` compares the rows with the ledger.
+ */
+export async function addToBalances(trx: Db, tenantId: number, itemId: number, changes: Map<number, number>) {
+  if (changes.size === 0) return;
+  const cases = [...changes].map(([storeId, n]) => sql`when ${storeId}::int then ${n}::int`);
+  await trx
+    .updateTable('inventory_balances')
+    .set({ on_hand: sql<number>`on_hand + case store_id ${sql.join(cases, sql` `)} end` })
+    .where('tenant_id', '=', tenantId)
+    .where('item_id', '=', itemId)
+    .where('store_id', 'in', [...changes.keys()])
+    .execute();
 }
 
 export type SerialRow = { id: number; serial: string; store_id: number | null; status: string; ticket_id: number | null };
@@ -396,13 +395,17 @@ export const insertSerials = (trx: Db, tenantId: number, itemId: number, serials
     .returning(['id', 'serial', 'store_id', 'status', 'ticket_id'])
     .execute() as Promise<SerialRow[]>;
 
-/** Where each serial is by the ledger: its latest movement. */
+/** Where each serial is by the ledger: its latest movement (one index probe per serial, however many it has). */
 export async function ledgerSerialState(trx: Db, tenantId: number, serialIds: number[]) {
   if (serialIds.length === 0) return new Map<number, { kind: MovementKind; to_store_id: number | null; ticket_id: number | null }>();
   const rows = await sql<{ serial_id: number; kind: MovementKind; to_store_id: number | null; ticket_id: number | null }>`
-    select distinct on (serial_id) serial_id, kind, to_store_id, ticket_id from inventory_movements
-    where tenant_id = ${tenantId} and serial_id in (${sql.join(serialIds)})
-    order by serial_id, id desc
+    select s.id as serial_id, m.kind, m.to_store_id, m.ticket_id
+    from (values ${sql.join(serialIds.map((id) => sql`(${id}::int)`))}) as s(id)
+    cross join lateral (
+      select kind, to_store_id, ticket_id from inventory_movements
+      where serial_id = s.id and tenant_id = ${tenantId}
+      order by id desc limit 1
+    ) m
   `.execute(trx);
   return new Map(rows.rows.map((r) => [r.serial_id, r]));
 }
@@ -445,13 +448,14 @@ export interface NewMovement {
   performed_at: Date | null;
 }
 
+/** Appends the rows; answers each one's id with its serial. */
 export const insertMovements = (trx: Db, tenantId: number, rows: NewMovement[]) =>
   trx
     .insertInto('inventory_movements')
     .values(rows.map((r) => ({ tenant_id: tenantId, ...r })))
-    .returning('id')
+    .returning(['id', 'serial_id'])
     .execute()
-    .then((r) => r.map((x) => Number(x.id)));
+    .then((r) => r.map((x) => ({ id: Number(x.id), serialId: x.serial_id })));
 
 export interface MovementFilter {
   scope: StoreScope;
@@ -459,7 +463,6 @@ export interface MovementFilter {
   storeId?: number;
   ticketId?: number;
   kind?: MovementKind;
-  ids?: number[];
 }
 
 function movementQuery(db: Db, tenantId: number, f: MovementFilter) {
@@ -475,7 +478,6 @@ function movementQuery(db: Db, tenantId: number, f: MovementFilter) {
   }
   if (f.ticketId !== undefined) q = q.where('m.ticket_id', '=', f.ticketId);
   if (f.kind) q = q.where('m.kind', '=', f.kind);
-  if (f.ids) q = q.where('m.id', 'in', f.ids.length ? f.ids.map(String) : ['0']);
   return q;
 }
 

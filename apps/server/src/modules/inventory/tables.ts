@@ -59,7 +59,7 @@ export interface InventoryMovementsTable {
   performed_at: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
-/** On hand per item and store, recomputed from the ledger in each movement's transaction. */
+/** On hand per item and store, derived from the ledger: each movement adds its quantities in its own transaction. */
 export interface InventoryBalancesTable {
   tenant_id: number;
   item_id: number;
