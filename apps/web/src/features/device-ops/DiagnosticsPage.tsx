@@ -6,6 +6,7 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
@@ -313,13 +314,15 @@ export function DiagnosticsPage() {
         <Card variant="outlined">
           <List dense disablePadding>
             {(runs.data?.contents ?? []).map((r) => (
-              <ListItemButton key={r.id} divider onClick={() => setCurrent(r)} selected={current?.id === r.id}>
-                <ListItemText
-                  primary={`${DIAGNOSTIC_TOOL_LABELS[r.tool]} · ${r.deviceLabel}`}
-                  secondary={`${r.target} · ${new Date(r.startedAt).toLocaleString()}${r.startedBy ? ` · ${r.startedBy.name}` : ''}`}
-                />
-                <Chip size="small" color={STATUS_COLOURS[r.status]} label={STATUS_LABELS[r.status]} />
-              </ListItemButton>
+              <ListItem key={r.id} divider disablePadding>
+                <ListItemButton onClick={() => setCurrent(r)} selected={current?.id === r.id}>
+                  <ListItemText
+                    primary={`${DIAGNOSTIC_TOOL_LABELS[r.tool]} · ${r.deviceLabel}`}
+                    secondary={`${r.target} · ${new Date(r.startedAt).toLocaleString()}${r.startedBy ? ` · ${r.startedBy.name}` : ''}`}
+                  />
+                  <Chip size="small" color={STATUS_COLOURS[r.status]} label={STATUS_LABELS[r.status]} />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
           <TablePagination

@@ -18,6 +18,7 @@ import {
   shownProgress,
 } from '@sitewatch/contracts/downloads';
 import { ByteSize } from '../../components/ByteSize.tsx';
+import { useStatusColours } from '../../components/useStatusColours.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { expiresText, fileOf } from './grouping.ts';
 import { Highlight } from './Highlight.tsx';
@@ -51,6 +52,8 @@ function DownloadLink({ job, task, onDownload }: { job: DownloadJob; task: Downl
 /** One job of the downloads page: name, status in its colour, progress, expiry and its actions (SPEC 2.8). */
 export function DownloadRow({ job, query, now, onStop, onDelete, onDownload }: Props) {
   const colour = downloadStatusColour(job.status);
+  // the status hue as text: the spec's green is too dark to read on the dark theme's paper
+  const textColour = useStatusColours().text(colour);
   const progress = shownProgress(job.status, job.progress);
   const active = isActiveDownload(job.status);
   const single = job.tasks.length === 1 ? job.tasks[0] : undefined;
@@ -105,7 +108,7 @@ export function DownloadRow({ job, query, now, onStop, onDelete, onDownload }: P
         />
         <Typography
           variant="caption"
-          sx={{ minWidth: 40, textAlign: 'right', color: colour, fontWeight: 600 }}
+          sx={{ minWidth: 40, textAlign: 'right', color: textColour, fontWeight: 600 }}
           data-testid="download-progress"
         >
           {progress}%

@@ -5,6 +5,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import TextField from '@mui/material/TextField';
@@ -79,12 +80,14 @@ export function AssignTicketDialog(props: { person: { id: number; name: string }
         ) : (
           <List dense aria-label="Open tickets" data-testid="assign-ticket-list">
             {rows.map((t) => (
-              <ListItemButton key={t.id} selected={chosen === t.id} onClick={() => setChosen(t.id)} data-testid={`assign-ticket-${t.id}`}>
-                <ListItemText
-                  primary={`${t.ticketId} · ${t.title}`}
-                  secondary={[t.locationName, t.status, t.priority].filter(Boolean).join(' · ')}
-                />
-              </ListItemButton>
+              <ListItem key={t.id} disablePadding>
+                <ListItemButton selected={chosen === t.id} onClick={() => setChosen(t.id)} data-testid={`assign-ticket-${t.id}`}>
+                  <ListItemText
+                    primary={`${t.ticketId} · ${t.title}`}
+                    secondary={[t.locationName, t.status, t.priority].filter(Boolean).join(' · ')}
+                  />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         )}

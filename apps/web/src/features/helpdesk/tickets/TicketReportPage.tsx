@@ -11,6 +11,7 @@ import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { ErrorState } from '../../../components/ErrorState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { PageLoader } from '../../../components/PageLoader.tsx';
 import { downloadCsv, toCsv } from '../../../lib/csv.ts';
 import { listLoading } from '../../sites/hooks.ts';
 import { useReport } from './api.ts';
@@ -70,6 +71,9 @@ export function TicketReportPage() {
       />
       {report.isError && !data ? (
         <ErrorState onRetry={() => void report.refetch()} />
+      ) : !data ? (
+        // the report's columns come with its first answer: a grid drawn before it would have a header row without cells
+        <PageLoader />
       ) : (
         <DataGrid
           autoHeight
