@@ -11,6 +11,9 @@ test.use({ timezoneId: 'UTC' });
 
 /** Demo data fills the days with shifts and due work orders; the tests look at kind "Other" alone. */
 async function onlyOther(page: Page) {
+  // After a save the address says /calendar while the form stays on screen until the calendar's code has come (the
+  // router keeps the old page during a navigation), and the form has a Kind field too: wait for the calendar itself.
+  await expect(page.getByTestId('calendar')).toBeVisible({ timeout: 30_000 });
   await page.getByRole('combobox', { name: 'Kind' }).click({ timeout: 30_000 });
   await page.getByRole('option', { name: 'Other', exact: true }).click();
   // Until the menu has faded out its backdrop takes every pointer and touch meant for the calendar.
