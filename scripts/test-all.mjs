@@ -1,8 +1,9 @@
 // `npm test`: the two Vitest passes (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) run side by side, since
 // each of them leaves the cores idle while it waits on timers, sockets and the database; the browser tests then run
 // without them, because they time what the pages receive and must not share the cores with the rest. The static
-// checks (lint, types, API drift, bundle size) run from the start at the lowest CPU priority: they time nothing, and
-// take only what the tests leave idle.
+// checks (lint, types, API drift, bundle size) run beside the browser tests at the lowest CPU priority: they time
+// nothing, and take only what the browser tests leave idle (about a third of two cores), where beside the Vitest
+// passes, which keep both cores busy, they would lengthen the run by what they cost.
 // Every step runs even when an earlier one failed, so that one run reports every failure; the exit status is 1 if any
 // step failed. A background step's output is kept and printed whole when it ends, the browser tests' as it comes.
 import { spawn } from 'node:child_process';
@@ -22,7 +23,7 @@ const npm = (script, workspace) => ({
 /** The same step at the lowest CPU priority (nice 19: it runs when no other process wants the core). */
 const idle = (step) => ({ ...step, command: 'nice', args: ['-n', '19', step.command, ...step.args] });
 
-/** Runs beside everything else, at the lowest priority; its steps run one after another. */
+/** Runs beside the browser tests, at the lowest priority; its steps run one after another. */
 const checks = {
   name: 'checks',
   steps: [npm('lint'), npm('check:boundaries'), npm('typecheck'), npm('check:api-drift'), npm('size', 'apps/web')].map(idle),
@@ -59,13 +60,11 @@ async function runLane(lane) {
 }
 
 const started = Date.now();
-console.log(
-  `running side by side: ${sideBySide.map((lane) => lane.name).join(', ')}; ${checks.name} in the background (output below as each ends)`,
-);
-const checksDone = runLane(checks);
+console.log(`running side by side: ${sideBySide.map((lane) => lane.name).join(', ')} (output below as each ends)`);
 await Promise.all(sideBySide.map(runLane));
 
-console.log(`\n===== browser tests (started at ${seconds(started)}) =====`);
+console.log(`\n===== browser tests (started at ${seconds(started)}; ${checks.name} beside them, printed when they end) =====`);
+const checksDone = runLane(checks);
 const t0 = Date.now();
 const e2e = await run(npm('test:e2e'), 'inherit');
 if (e2e.code !== 0) failed.push('browser tests');
