@@ -5,14 +5,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 const OPENS_DATABASE = /\b(freshDatabase|createTestApp|TEST_DATABASE_URL)\b/;
 const IMPORT = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
-function walk(folder: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) walk(path, out);
-    else if (entry.name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
+const typeScriptFiles = (folder: string): string[] =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(folder, name));
 
 /**
  * The server's test files whose outcome does not depend on the test database (rules, parsers, and the embedded
@@ -21,7 +17,7 @@ function walk(folder: string, out: string[] = []): string[] {
  * (directly or through other helpers), opens one or reads TEST_DATABASE_URL.
  */
 export function filesWithoutDatabase(root: string): string[] {
-  const files = [...walk(join(root, 'src')), ...walk(join(root, 'test'))];
+  const files = [...typeScriptFiles(join(root, 'src')), ...typeScriptFiles(join(root, 'test'))];
   const imports = new Map<string, string[]>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
