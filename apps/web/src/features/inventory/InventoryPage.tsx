@@ -25,6 +25,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useStatusColours } from '../../components/useStatusColours.ts';
+import { VisuallyHidden } from '../../components/VisuallyHidden.tsx';
 import { permissionsOf, useUser } from '../../lib/session.ts';
 import { useDebounced } from '../sites/hooks.ts';
 import { useDenied } from '../users/RightsGate.tsx';
@@ -249,7 +250,11 @@ export function InventoryPage() {
                 <TableCell>Store</TableCell>
                 <TableCell align="right">On hand</TableCell>
                 <TableCell align="right">Threshold</TableCell>
-                {canMove ? <TableCell /> : null}
+                {canMove ? (
+                  <TableCell align="right">
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </TableCell>
+                ) : null}
               </TableRow>
             </TableHead>
             <TableBody>

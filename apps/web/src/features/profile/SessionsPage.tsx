@@ -18,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SignInPrompt } from '../../components/SignInPrompt.tsx';
+import { VisuallyHidden } from '../../components/VisuallyHidden.tsx';
 import { describeUserAgent, formatDateTime, formatRelative } from '../../lib/format.ts';
 import { useUser } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -89,9 +90,7 @@ export function SessionsPage() {
                 <TableCell>{t('sessions.started')}</TableCell>
                 <TableCell>{t('sessions.lastSeen')}</TableCell>
                 <TableCell align="right">
-                  <Box component="span" sx={visuallyHidden}>
-                    {t('sessions.end')}
-                  </Box>
+                  <VisuallyHidden>{t('sessions.end')}</VisuallyHidden>
                 </TableCell>
               </TableRow>
             </TableHead>
@@ -177,15 +176,3 @@ export function SessionsPage() {
     </Box>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;
