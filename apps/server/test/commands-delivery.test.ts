@@ -197,6 +197,25 @@ describe('a connection that ends at the worst moment', () => {
     expect((await command(sent.id)).response).toEqual({ via: 'http' });
   });
 
+  it('answers an HTTP reply only once a repeat of the command on its way over MQTT is acknowledged or lost', async () => {
+    const d = await newDevice();
+    const { sent } = await pubackLost(d.accessToken, d.id);
+    // the repeat reaches the new connection, whose PUBACK the device has not given yet
+    const second = await connect(d.accessToken, { hold: true });
+    await eventually(async () => second.got.includes(sent.id) || null);
+    let answered = false;
+    const reply = httpReply(d.accessToken, sent.id, { via: 'http' }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await sleep(300);
+    // the device would otherwise learn that its reply arrived while a repeat could still be reaching it
+    expect(answered).toBe(false);
+    second.client.stream.destroy();
+    expect((await reply).statusCode).toBe(200);
+    expect((await until(sent.id, 'successful')).response).toEqual({ via: 'http' });
+  });
+
   it('never sends a failed command again', async () => {
     const d = await newDevice();
     const dev = await connect(d.accessToken);

@@ -29,6 +29,13 @@ const ACK_BATCH_MS = 10;
 /** A claim for a publish to the external broker is given back after this long without the broker's answer. */
 export const CLAIM_LEASE_MS = 60_000;
 
+/**
+ * An HTTP reply to a command that is on its way to the device over MQTT (written, not yet acknowledged) is answered
+ * once that delivery is acknowledged or its connection ends, at most after this long: the device then sees the
+ * repeat before it learns that its reply arrived, and drops it instead of executing it again.
+ */
+export const HTTP_REPLY_SETTLE_MS = 2_000;
+
 /** Deadlines are woken up per second of due time: one job serves every command due in that second. */
 export const DEADLINE_QUEUE = 'command-deadlines';
 
@@ -83,6 +90,14 @@ export function createDispatcher(deps: {
   const departing = new Map<number, number>();
   let replyBatch: Promise<void> | null = null;
   let replyWrites: Promise<void> = Promise.resolve();
+  /** Per device, the MQTT send under way (claimed in the database, being written). */
+  const sending = new Map<number, Promise<unknown>>();
+  /** Per command, who waits for its MQTT delivery to be acknowledged or lost. */
+  const settleWaiters = new Map<number, Set<() => void>>();
+  const settle = (commandId: number) => {
+    for (const wake of settleWaiters.get(commandId) ?? []) wake();
+    settleWaiters.delete(commandId);
+  };
 
   const inflightOf = (clientId: string) => {
     let messages = inflight.get(clientId);
@@ -127,7 +142,17 @@ export function createDispatcher(deps: {
   const repliesWritten = () => Promise.all([replyBatch, replyWrites]).catch(() => undefined);
 
   /** Writes what waits for these embedded-broker subscribers, claimed (queued → sent) in one statement. */
-  async function sendMqtt(deviceIds: number[]) {
+  function sendMqtt(deviceIds: number[]) {
+    const run = sendMqttNow(deviceIds);
+    for (const id of deviceIds) sending.set(id, run);
+    const done = () => {
+      for (const id of deviceIds) if (sending.get(id) === run) sending.delete(id);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  async function sendMqttNow(deviceIds: number[]) {
     const broker = runtime.broker;
     if (!broker || deviceIds.length === 0) return [];
     await repliesWritten();
@@ -146,6 +171,7 @@ export function createDispatcher(deps: {
         else {
           failed.push(row.id);
           if (sub && messageId) inflight.get(sub.clientId)?.delete(messageId);
+          settle(row.id);
         }
       }),
     );
@@ -293,6 +319,7 @@ export function createDispatcher(deps: {
     },
     disconnected(device, clientId) {
       if (subscribers.get(device.id)?.clientId === clientId) subscribers.delete(device.id);
+      for (const commandId of inflight.get(clientId)?.values() ?? []) settle(commandId);
       inflight.delete(clientId);
       nextMessageId.delete(clientId);
       if (subscribers.has(device.id)) return;
@@ -302,6 +329,7 @@ export function createDispatcher(deps: {
       const commandId = inflight.get(clientId)?.get(messageId);
       if (commandId === undefined) return;
       inflight.get(clientId)?.delete(messageId);
+      settle(commandId);
       acks.push(commandId);
       // the acknowledgements of a burst (a bulk command) are written together
       if (ackTimer) return;
@@ -344,9 +372,40 @@ export function createDispatcher(deps: {
     },
   };
 
+  /**
+   * Resolves once no delivery of this command to the device is on its way over MQTT from this process: the send under
+   * way is written, and a delivery written is acknowledged or its connection gone (at most HTTP_REPLY_SETTLE_MS).
+   */
+  async function deliverySettled(deviceId: number, commandId: number) {
+    await sending.get(deviceId)?.catch(() => undefined);
+    const clientId = subscribers.get(deviceId)?.clientId;
+    const onItsWay = clientId !== undefined && [...(inflight.get(clientId)?.values() ?? [])].includes(commandId);
+    if (!onItsWay) return;
+    await new Promise<void>((resolve) => {
+      const waiters = settleWaiters.get(commandId) ?? new Set<() => void>();
+      settleWaiters.set(commandId, waiters);
+      const timer = setTimeout(wake, HTTP_REPLY_SETTLE_MS);
+      function wake() {
+        clearTimeout(timer);
+        waiters.delete(wake);
+        resolve();
+      }
+      waiters.add(wake);
+    });
+  }
+
   return {
     handler,
     deliver,
+    /**
+     * A reply over HTTP (`POST /api/v1/{token}/rpc/{id}`): recorded like one over MQTT, and answered only once a
+     * repeat of the command already on its way to the device over MQTT has reached it (see HTTP_REPLY_SETTLE_MS).
+     */
+    async repliedOverHttp(device: IngestDevice, requestId: string, payload: Buffer) {
+      await handler.replied(device, requestId, payload);
+      const id = Number(requestId);
+      if (Number.isInteger(id)) await deliverySettled(device.id, id);
+    },
     /** An HTTP device's poll: acknowledges what its previous poll took, then waits for a command (null: none in time). */
     async poll(device: IngestDevice, timeoutMs: number, signal: AbortSignal): Promise<DeviceRpcCommand | null> {
       const previous = await repo.sentOverHttp(db, device.id);

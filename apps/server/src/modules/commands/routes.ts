@@ -128,7 +128,7 @@ export function deviceRpcRoutes(app: FastifyInstance, opts: { ingest: Ingest; di
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         if (!ingest.admit(device, body.length, 'http')) return rateLimited(reply);
         try {
-          await dispatcher.handler.replied(device, request.params.requestId, body);
+          await dispatcher.repliedOverHttp(device, request.params.requestId, body);
         } catch {
           return reply
             .status(503)
