@@ -23,6 +23,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorState } from '../../components/ErrorState.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { VisuallyHidden } from '../../components/VisuallyHidden.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { toast } from '../../lib/toasts.ts';
 import { useAnalyticsReport, useLinks, useRevokeLink } from '../dashboards/api.ts';
@@ -123,7 +124,9 @@ export function AnalyticsReportPage() {
                 <TableCell>State</TableCell>
                 <TableCell>Expires</TableCell>
                 <TableCell align="right">Views</TableCell>
-                <TableCell />
+                <TableCell align="right">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
