@@ -388,6 +388,8 @@ export function createDispatcher(deps: {
       function wake() {
         clearTimeout(timer);
         waiters.delete(wake);
+        // a wait that timed out leaves no empty set behind for a delivery that is never settled
+        if (waiters.size === 0 && settleWaiters.get(commandId) === waiters) settleWaiters.delete(commandId);
         resolve();
       }
       waiters.add(wake);
