@@ -11,6 +11,8 @@ const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
 export default defineConfig({
   testDir: './e2e',
+  // the server starts first (webServer), then this holds the tests until `npm test` lets them run
+  globalSetup: './e2e/start-gate.ts',
   // Runs on their own port (several at once on one machine) keep their artifacts apart: each run empties its folder,
   // which is never test-results itself (the Vitest reports and the logs of npm test are kept there).
   outputDir: process.env.E2E_PORT ? `./test-results/e2e-${PORT}` : './test-results/e2e',

@@ -1,13 +1,15 @@
 // `npm test`: the two Vitest passes (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) run side by side, since
 // each of them leaves the cores idle while it waits on timers, sockets and the database; the browser tests then run
-// without them, because they time what the pages receive and must not share the cores with the rest. The static
-// checks (lint, types, API drift, bundle size) run beside the browser tests at the lowest CPU priority: they time
-// nothing, and take only what the browser tests leave idle (about a third of two cores), where beside the Vitest
-// passes, which keep both cores busy, they would lengthen the run by what they cost.
+// without them, because they time what the pages receive and must not share the cores with the rest. The browser
+// tests' server is started as soon as the first Vitest pass ends: it seeds its demo while the other pass finishes,
+// and the tests themselves wait for it (E2E_START_AFTER, e2e/start-gate.ts). The static checks (lint, types, API
+// drift, bundle size) run beside the browser tests at the lowest CPU priority: they time nothing, and take only what
+// the browser tests leave idle (about a third of two cores), where beside the Vitest passes, which keep both cores
+// busy, they would lengthen the run by what they cost.
 // Every step runs even when an earlier one failed, so that one run reports every failure; the exit status is 1 if any
 // step failed. A background step's output is kept and printed whole when it ends, the browser tests' as it comes.
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LOGS = 'test-results/logs';
@@ -37,9 +39,9 @@ const sideBySide = [
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 const failed = [];
 
-function run(step, output) {
+function run(step, output, env = process.env) {
   return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, { stdio: ['ignore', output, output] });
+    const child = spawn(step.command, step.args, { stdio: ['ignore', output, output], env });
     child.on('error', (error) => resolve({ code: 1, error }));
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0) }));
   });
@@ -61,12 +63,22 @@ async function runLane(lane) {
 
 const started = Date.now();
 console.log(`running side by side: ${sideBySide.map((lane) => lane.name).join(', ')} (output below as each ends)`);
-await Promise.all(sideBySide.map(runLane));
+const lanes = sideBySide.map(runLane);
 
-console.log(`\n===== browser tests (started at ${seconds(started)}; ${checks.name} beside them, printed when they end) =====`);
+const gate = join(LOGS, 'vitest-done');
+rmSync(gate, { force: true });
+await Promise.race(lanes);
+const serverStarted = Date.now();
+const e2eDone = run(npm('test:e2e'), 'inherit', { ...process.env, E2E_START_AFTER: gate });
+await Promise.all(lanes);
+writeFileSync(gate, '');
+
+console.log(
+  `\n===== browser tests (started at ${seconds(started)}, server since ${seconds(serverStarted)}; ${checks.name} beside them, printed when they end) =====`,
+);
 const checksDone = runLane(checks);
 const t0 = Date.now();
-const e2e = await run(npm('test:e2e'), 'inherit');
+const e2e = await e2eDone;
 if (e2e.code !== 0) failed.push('browser tests');
 console.log(`browser tests: ${e2e.code === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)}`);
 await checksDone;
