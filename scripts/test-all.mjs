@@ -74,7 +74,7 @@ await Promise.all(lanes);
 writeFileSync(gate, '');
 
 console.log(
-  `\n===== browser tests (started at ${seconds(started)}, server since ${seconds(serverStarted)}; ${checks.name} beside them, printed when they end) =====`,
+  `\n===== browser tests (started at ${seconds(started)}, their server ${seconds(serverStarted)} earlier; ${checks.name} beside them, printed when they end) =====`,
 );
 const checksDone = runLane(checks);
 const t0 = Date.now();
