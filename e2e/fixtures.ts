@@ -108,4 +108,13 @@ export async function createUser(
   return { username: user.username, id };
 }
 
+/**
+ * Waits until the app is kept on the device: its service worker has installed (precached the build), finished
+ * activating and controls the page. `navigator.serviceWorker.ready` resolves earlier, while the worker is still
+ * activating; a page opened offline in that moment is not yet the one a phone would open.
+ */
+export async function appKeptOnDevice(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 60_000 });
+}
+
 export { expect };

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiSession, expect, signInThroughForm, test } from './fixtures.ts';
+import { apiSession, appKeptOnDevice, expect, signInThroughForm, test } from './fixtures.ts';
 
 /**
  * A field executive's day without a connection: a check-in with a photo, a ticket moved to In Progress and Resolved with a
@@ -94,7 +94,7 @@ test('a check-in, ticket work (moves, a comment, a checklist tick, a cost) and a
   await expect(page.getByText('No comments yet.')).toBeVisible();
   await page.goto(`/form/${form.id}/create`);
   await expect(page.getByRole('textbox', { name: 'Title' })).toBeVisible({ timeout: 30_000 });
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await appKeptOnDevice(page);
 
   const before = Date.now();
   await context.setOffline(true);
@@ -270,7 +270,7 @@ test('a stock issue kept offline outlives an ended session, is never seen or sen
   await signIn('storemanager', { next: `/inventory-management/${item.id}/view` });
   await expect(page.getByRole('heading', { name: item.name })).toBeVisible({ timeout: 30_000 });
   await (await openIssue()).getByRole('button', { name: 'Cancel' }).click();
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await appKeptOnDevice(page);
 
   const before = Date.now();
   await context.setOffline(true);

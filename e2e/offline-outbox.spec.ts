@@ -1,4 +1,4 @@
-import { apiSession, expect, test } from './fixtures.ts';
+import { apiSession, appKeptOnDevice, expect, test } from './fixtures.ts';
 
 /**
  * Field work without a connection: ticket changes and comments made offline are kept on the phone (IndexedDB)
@@ -61,7 +61,7 @@ test('a status change, a comment and a refused change done offline reach the ser
   await expect(page.getByTestId('ticket-heading')).toHaveText(`Offline pump room ${stamp}`, { timeout: 30_000 });
   await page.getByTestId('tab-comments').click();
   await expect(page.getByText('No comments yet.')).toBeVisible();
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await appKeptOnDevice(page);
 
   const before = Date.now();
   await context.setOffline(true);

@@ -3,6 +3,7 @@ import { COMMAND_TOPICS, DEVICE_TOPICS, type DeviceCommand } from '@sitewatch/co
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestClock, type TestApp, type TestClient } from './support/harness.ts';
+import { machineLock } from './support/machine-lock.ts';
 import { makeDevice, makeSite } from './support/sites-factory.ts';
 import { eventually } from './telemetry-fixtures.ts';
 
@@ -65,20 +66,28 @@ const send = async (body: Record<string, unknown>) => {
   return res.json() as DeviceCommand;
 };
 
+let release: (() => void) | undefined;
+
 beforeAll(async () => {
   if (!brokerUp) return;
+  // its devices publish telemetry on the machine's Mosquitto, where another test process may be counting what arrives
+  release = await machineLock('mosquitto');
   t = await createTestApp({ MQTT_URL: MOSQUITTO, MQTT_SHARE_GROUP: group, MQTT_CLIENT_ID: clientId }, { clock });
   await t.handles.telemetry.runtime.startMqtt();
   admin = await t.login('customeradmin');
   site = await makeSite(admin, { name: 'Broker Yard' });
 }, 60_000);
 afterAll(async () => {
-  for (const c of clients) c.end(true);
-  await t?.close();
-  if (!brokerUp) return;
-  // drop the persistent session left in the broker
-  const c = await mqtt.connectAsync(MOSQUITTO, { clientId, clean: true, reconnectPeriod: 0 });
-  await c.endAsync();
+  try {
+    for (const c of clients) c.end(true);
+    await t?.close();
+    if (!brokerUp) return;
+    // drop the persistent session left in the broker
+    const c = await mqtt.connectAsync(MOSQUITTO, { clientId, clean: true, reconnectPeriod: 0 });
+    await c.endAsync();
+  } finally {
+    release?.();
+  }
 });
 
 describe.skipIf(!brokerUp)('commands through an external broker', () => {

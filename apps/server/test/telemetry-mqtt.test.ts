@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEVICE_TOPICS } from '@sitewatch/contracts';
 import mqtt from 'mqtt';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEMO_TENANTS, seedFoundation } from '../src/demo/foundation.ts';
@@ -9,6 +9,7 @@ import { MqttPortInUseError, startEmbeddedBroker } from '../src/platform/mqtt/br
 import { startExternalConsumer } from '../src/platform/mqtt/external.ts';
 import { freshDatabase } from './support/database.ts';
 import { createTestApp, type TestApp } from './support/harness.ts';
+import { machineLock } from './support/machine-lock.ts';
 import { connectDevice, devicePost, endClient, eventually, freePort, makeDevice, publish } from './telemetry-fixtures.ts';
 
 const MOSQUITTO = 'mqtt://127.0.0.1:1883';
@@ -233,8 +234,25 @@ describe('embedded broker under overload', () => {
 
 describe('external broker (the local Mosquitto)', () => {
   it('consumes v1/devices/{token}/telemetry with a shared subscription and splits the load between consumers', async () => {
+    // Every subscriber of v1/devices/+/telemetry on the machine's Mosquitto gets what any test process publishes there
+    // (the other Vitest pass runs this file at the same time): the counts below hold only while no other test uses it.
+    const release = await machineLock('mosquitto');
     const group = `swtest${randomBytes(4).toString('hex')}`;
     const clientId = `sitewatch-test-${group}`;
+    const ended: Array<{ close(): Promise<void> }> = [];
+    // the lock is released as the test ends, not with the file
+    onTestFinished(async () => {
+      try {
+        for (const c of ended) await c.close();
+        // drop the persistent sessions left in Mosquitto
+        for (const id of [clientId, `${clientId}-2`]) {
+          const c = await mqtt.connectAsync(MOSQUITTO, { clientId: id, clean: true });
+          await c.endAsync();
+        }
+      } finally {
+        release();
+      }
+    });
     const t = await createTestApp({
       MQTT_URL: MOSQUITTO,
       MQTT_SHARE_GROUP: group,
@@ -242,18 +260,12 @@ describe('external broker (the local Mosquitto)', () => {
       TELEMETRY_FLUSH_MS: '10',
       TELEMETRY_LATEST_FLUSH_MS: '0',
     });
-    cleanups.push(async () => {
-      await t.close();
-      // drop the persistent sessions left in Mosquitto
-      for (const id of [clientId, `${clientId}-2`]) {
-        const c = await mqtt.connectAsync(MOSQUITTO, { clientId: id, clean: true });
-        await c.endAsync();
-      }
-    });
+    ended.push(t);
     const { runtime, ingest } = t.handles.telemetry;
     await runtime.startMqtt();
     const device = await makeDevice(t.db, t.tenantA);
     const publisher = await connectDevice(MOSQUITTO, {});
+    ended.push({ close: () => endClient(publisher) });
     await publish(publisher, DEVICE_TOPICS.tokenTelemetry(device.token), JSON.stringify({ temperature: 19.5 }), 1);
     await eventually(async () => (await storedCount(t, device.id)) === 1);
     const latest = await t.db.selectFrom('telemetry_latest').select(['key', 'value']).where('device_id', '=', device.id).execute();
@@ -273,19 +285,18 @@ describe('external broker (the local Mosquitto)', () => {
       clientId: `${clientId}-2`,
       topics: ['v1/devices/+/telemetry'],
       log: { info: () => undefined, warn: () => undefined },
-      onMessage: async () => {
-        secondGot++;
+      onMessage: async (topic) => {
+        if (topic === DEVICE_TOPICS.tokenTelemetry(device.token)) secondGot++;
         return { stored: Promise.resolve() };
       },
     });
+    ended.unshift(second);
     await new Promise((r) => setTimeout(r, 200));
     for (let i = 0; i < 40; i++) await publish(publisher, DEVICE_TOPICS.tokenTelemetry(device.token), JSON.stringify({ i }), 1);
     await eventually(async () => secondGot + ((await storedCount(t, device.id)) - 1) === 40, 8000);
     expect(secondGot).toBeGreaterThan(0);
     expect((await storedCount(t, device.id)) - 1).toBeGreaterThan(0);
-    await second.close();
-    await endClient(publisher);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('SUBSCRIBE outside the command topics', () => {
