@@ -90,6 +90,8 @@ test.describe('keyboard only, signed in', () => {
 
     await page.keyboard.press('ArrowRight');
     await expect(items.first()).toHaveAttribute('aria-expanded', 'true');
+    // Right moves into the rows under it once they are drawn (they load when the row opens), as a person sees them
+    await expect(tree.getByRole('treeitem', { level: 2 }).first()).toBeVisible();
     await page.keyboard.press('ArrowRight');
     await expect.poll(focused).not.toBe(first);
     await page.keyboard.press('ArrowLeft');
