@@ -109,8 +109,8 @@ export async function createUser(
 }
 
 /**
- * Waits until the app is kept on the device: its service worker has installed (precached the build), finished
- * activating and controls the page. `navigator.serviceWorker.ready` resolves earlier, while the worker is still
+ * Waits until the app is kept on the device: its service worker has installed (precached the build: hundreds of
+ * files, slow on a busy machine), finished activating and controls the page. `navigator.serviceWorker.ready` resolves earlier, while the worker is still
  * activating; a page opened offline in that moment is not yet the one a phone would open.
  */
 export async function appKeptOnDevice(page: Page) {

@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from './fixtures.ts';
+import { appKeptOnDevice, expect, test } from './fixtures.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 
@@ -102,13 +102,9 @@ test.describe('service worker', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // The worker controls the page once it has precached the build: hundreds of files, slow on a busy machine.
-  const controlled = (page: import('@playwright/test').Page) =>
-    page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
-
   test('a new version is announced and taken on "Reload"', async ({ page }) => {
     await page.goto(`${base}/auth/login/`);
-    await controlled(page);
+    await appKeptOnDevice(page);
     await expect(page.getByTestId('new-version')).toHaveCount(0);
 
     // deploy a new version: the worker script changes (a new build changes its precache list the same way)
@@ -119,7 +115,7 @@ test.describe('service worker', () => {
     const reloaded = page.waitForEvent('load');
     await page.getByTestId('new-version-reload').click();
     await reloaded;
-    await controlled(page);
+    await appKeptOnDevice(page);
     const version = await page.evaluate(
       () =>
         new Promise<string>((resolve) => {
@@ -138,7 +134,7 @@ test.describe('service worker', () => {
       .info()
       .annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|ERR_CONNECTION_REFUSED|Failed to fetch' });
     await page.goto(`${base}/auth/login/`);
-    await controlled(page);
+    await appKeptOnDevice(page);
 
     await stopServer();
     await page.goto(`${base}/tickets?status=OPEN`);
@@ -165,7 +161,7 @@ test.describe('service worker', () => {
       .info()
       .annotations.push({ type: 'allow-console-errors', description: 'ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch' });
     await page.goto(`${base}/auth/login/`);
-    await controlled(page);
+    await appKeptOnDevice(page);
 
     await context.setOffline(true);
     try {
@@ -182,7 +178,7 @@ test.describe('service worker', () => {
   test('a gateway that answers 502 is named on the offline page', async ({ page }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|502' });
     await page.goto(`${base}/auth/login/`);
-    await controlled(page);
+    await appKeptOnDevice(page);
 
     // the server is down behind a proxy that answers 502 to everything
     await stopServer();
