@@ -12,6 +12,11 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// Every process of the run maps the memory glibc gives it in huge pages where the kernel allows it (transparent huge
+// pages "madvise", as on these machines): a test process touches hundreds of megabytes of fresh memory, and on a virtual
+// machine each 4 KB page costs a fault of about 10 µs. Measured on six database test files: 18 % less CPU.
+process.env.GLIBC_TUNABLES = [process.env.GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':');
+
 const LOGS = 'test-results/logs';
 mkdirSync(LOGS, { recursive: true });
 const withPg = Boolean(process.env.TEST_DATABASE_URL);
