@@ -13,7 +13,7 @@ describe('database upkeep', () => {
     await handle.db.connection().execute(async (db) => {
       await sql`create table upkeep_probe (id int primary key, n int not null)`.execute(db);
       await sql`insert into upkeep_probe select i, 0 from generate_series(1, 1000) i`.execute(db);
-      // PostgreSQL's sessions report what they changed up to a second later: an ANALYZE before the report of the 1,000
+      // A busy PostgreSQL session reports what it changed up to ten seconds later: an ANALYZE before the report of the 1,000
       // inserted rows arrives leaves them counted as changed since, and the next pass rightly analyzes the table again.
       // This session reports now, before the statement answers.
       await sql`select pg_stat_force_next_flush()`.execute(db);
