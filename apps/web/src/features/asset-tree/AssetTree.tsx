@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ASSET_MESSAGES, ASSET_TREE, nameWithSite, type TreeNode } from '@sitewatch/contracts/sites';
 import { useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SiteNamed } from '../../components/SiteNamed.tsx';
 import { useAssetAlias } from '../sites/alias.ts';
@@ -256,18 +256,26 @@ export function VirtualRows(props: {
   const typed = useRef({ text: '', at: 0 });
   const moved = useRef(false);
   const current = focusable(rows).some((r) => r.key === activeKey) ? activeKey : (props.selectedKey ?? focusable(rows)[0]?.key ?? null);
-  useEffect(() => {
+  // The row the keys moved to takes the focus in the render that draws it, before the next key can arrive: scrolled
+  // into view first where needed; a row far off is drawn, and focused, by the render that scroll asks for.
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el || !moved.current || !current) return;
-    moved.current = false;
     const index = rows.findIndex((r) => r.key === current);
+    if (index < 0) {
+      moved.current = false;
+      return;
+    }
     const top = index * ROW_HEIGHT;
     if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
       el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
       setScrollTop(el.scrollTop);
     }
-    requestAnimationFrame(() => el.querySelector<HTMLElement>(`[data-row="${CSS.escape(current)}"]`)?.focus());
-  }, [current, rows]);
+    const target = el.querySelector<HTMLElement>(`[data-row="${CSS.escape(current)}"]`);
+    if (!target) return;
+    moved.current = false;
+    target.focus();
+  });
   // Right on a node whose children are loading enters the first of them once they are drawn, unless another key was
   // pressed or the focus left the node meanwhile (WAI-ARIA tree: Right on an open node moves to its first child).
   const entering = useRef<string | null>(null);
