@@ -121,6 +121,8 @@ test('builds a dashboard with every widget kind, rearranges it, saves a version 
   const first = saved.widgets[0] as Widget;
   const handle = page.getByTestId(`widget-${first.id}`).locator('.widget-drag');
   await expect(handle).toBeVisible(SLOW);
+  // a page loaded anew opens at its top, not where the view loaded before it was scrolled to
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
   await expect(page.getByTestId(`widget-${first.id}`).getByTestId('widget-loading')).toHaveCount(0, SLOW);
   const item = page.getByTestId(`grid-item-${first.id}`);
   const startStyle = await item.getAttribute('style');
