@@ -26,6 +26,14 @@ import { useAlarmRefresh } from './useAlarmRefresh.ts';
 const ROW_HEIGHT = 30;
 const OVERSCAN = 12;
 
+/** Brings row `index` into the middle of the list when it is out of view; the rows drawn follow `onScroll`'s value. */
+function scrollRowIntoView(el: HTMLElement, index: number, onScroll: (top: number) => void) {
+  const top = index * ROW_HEIGHT;
+  if (top >= el.scrollTop && top + ROW_HEIGHT <= el.scrollTop + el.clientHeight) return;
+  el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
+  onScroll(el.scrollTop);
+}
+
 /** The site a search result names beside a device (tree levels carry no site: their place says it). */
 const siteOf = (node: object): string | null => ('siteName' in node && typeof node.siteName === 'string' ? node.siteName : null);
 
@@ -245,11 +253,7 @@ export function VirtualRows(props: {
     const index = rows.findIndex((r) => r.key === reveal.key);
     if (index < 0) return;
     revealedRef.current = reveal;
-    const top = index * ROW_HEIGHT;
-    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
-      el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
-      setScrollTop(el.scrollTop);
-    }
+    scrollRowIntoView(el, index, setScrollTop);
   }, [reveal, rows]);
   // One Tab stop: the active row (roving tabindex); the keys of the tree pattern move it (tree-keys.ts).
   const [activeKey, setActiveKey] = useState<string | null>(null);
@@ -266,11 +270,7 @@ export function VirtualRows(props: {
       moved.current = false;
       return;
     }
-    const top = index * ROW_HEIGHT;
-    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) {
-      el.scrollTop = Math.max(0, top - Math.floor(el.clientHeight / 2));
-      setScrollTop(el.scrollTop);
-    }
+    scrollRowIntoView(el, index, setScrollTop);
     const target = el.querySelector<HTMLElement>(`[data-row="${CSS.escape(current)}"]`);
     if (!target) return;
     moved.current = false;
