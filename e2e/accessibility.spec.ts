@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import { APP_ROUTES } from '../apps/web/src/app/route-registry.ts';
-import { expect, signInThroughForm, test } from './fixtures.ts';
+import { expect, signInThroughForm, switchTheme, test } from './fixtures.ts';
 import { harvestRouteLinks, routePlan, routeSamples } from './route-samples.ts';
 
 /**
@@ -103,23 +103,6 @@ function settle(page: Page, quietMs = 150, maxMs = 8_000): Promise<boolean> {
       }),
     { busy: BUSY, quietMs, maxMs },
   );
-}
-
-/** Switches the app's theme as a change in another tab does, and waits for the page drawn in it. */
-async function switchTheme(page: Page, theme: Theme) {
-  await page.evaluate(async (mode) => {
-    localStorage.setItem('config-theme', mode);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'config-theme', newValue: mode }));
-    while (document.documentElement.dataset.theme !== mode) await new Promise((resolve) => requestAnimationFrame(resolve));
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    // colours that pass from one theme to the other are checked once they have arrived
-    await Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation instanceof CSSTransition)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    );
-  }, theme);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page, request } from '@playwright/test';
+import axe from 'axe-core';
 
 export const PASSWORD = 'Demo@2026!';
 export const CAPTCHA = 'E2ETS';
@@ -118,3 +119,37 @@ export async function appKeptOnDevice(page: Page) {
 }
 
 export { expect };
+
+/** Switches the app's theme as a change in another tab does, and waits for the page drawn in it. */
+export async function switchTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate(async (mode) => {
+    localStorage.setItem('config-theme', mode);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'config-theme', newValue: mode }));
+    while (document.documentElement.dataset.theme !== mode) await new Promise((resolve) => requestAnimationFrame(resolve));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // colours that pass from one theme to the other are checked once they have arrived
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+  }, theme);
+}
+
+/**
+ * The colour-contrast violations axe-core finds in `selector` of the page in `theme`. For parts of a screen that
+ * appear only after some work: the sweep of every screen (accessibility.spec.ts) sees each screen as the demo has it.
+ */
+export async function contrastViolations(page: Page, selector: string, theme: 'light' | 'dark') {
+  await switchTheme(page, theme);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  return page.evaluate(async (include) => {
+    const engine = (window as unknown as { axe: typeof axe }).axe;
+    const result = await engine.run(
+      { include: [include] },
+      { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] },
+    );
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html} (${n.failureSummary})`));
+  }, selector);
+}

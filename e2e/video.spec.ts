@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { contrastViolations, expect, test } from './fixtures.ts';
 
 /** The demo tenant's simulated cameras (demo/video.ts) record from the first start. */
 async function firstCamera(page: Page) {
@@ -133,5 +133,7 @@ test.describe('video', () => {
     const download = await downloadPromise;
     expect(download.suggestedFilename()).toMatch(/\.mp4$/);
     await expect(jobs.getByTestId('clip-job-status').first()).toHaveText('Downloaded', { timeout: 15_000 });
+    // the status keeps its hue and stays readable in both themes
+    for (const theme of ['dark', 'light'] as const) expect(await contrastViolations(page, '[data-testid="clip-jobs"]', theme)).toEqual([]);
   });
 });

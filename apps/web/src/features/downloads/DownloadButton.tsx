@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { DOWNLOAD_MESSAGES, downloadStatusColour, isActiveDownload, shownProgress } from '@sitewatch/contracts/downloads';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useStatusColours } from '../../components/useStatusColours.ts';
 import { useDownloads } from './api.ts';
 import { fileOf } from './grouping.ts';
 
@@ -30,6 +31,7 @@ export function DownloadButton() {
   const location = useLocation();
   const navigate = useNavigate();
   const downloads = useDownloads();
+  const statusText = useStatusColours().text;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const jobs = downloads.data?.jobs ?? [];
   if (location.pathname.replace(/\/$/, '') === '/downloads' || jobs.length === 0) return null;
@@ -85,7 +87,7 @@ export function DownloadButton() {
               <Typography variant="body2" noWrap sx={{ flex: 1 }}>
                 {fileOf(job)}
               </Typography>
-              <Typography variant="caption" sx={{ color: downloadStatusColour(job.status), fontWeight: 600 }}>
+              <Typography variant="caption" sx={{ color: statusText(downloadStatusColour(job.status)), fontWeight: 600 }}>
                 {Math.round(shownProgress(job.status, job.progress))}%
               </Typography>
             </Box>

@@ -4,6 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { DOWNLOAD_MESSAGES, downloadStatusColour, downloadStatusLabel, shownProgress } from '@sitewatch/contracts/downloads';
+import { useStatusColours } from '../../components/useStatusColours.ts';
 import { useClipJobs, useDeleteClipJob, useMarkClipDownloaded } from './api.ts';
 
 /** The user's recording downloads (the same jobs the Downloads page lists), with their task messages. */
@@ -11,6 +12,8 @@ export function ClipJobs() {
   const jobs = useClipJobs();
   const mark = useMarkClipDownloaded();
   const remove = useDeleteClipJob();
+  // the status hue as text, readable on either theme's paper (as on the Downloads page)
+  const statusText = useStatusColours().text;
   const list = jobs.data?.jobs ?? [];
   if (list.length === 0) return null;
   return (
@@ -22,7 +25,7 @@ export function ClipJobs() {
         <Box key={job.jobId} sx={{ mb: 2 }} data-testid={`clip-job-${job.jobId}`}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <Typography sx={{ flex: 1 }}>{job.name}</Typography>
-            <Typography variant="body2" sx={{ color: downloadStatusColour(job.status) }} data-testid="clip-job-status">
+            <Typography variant="body2" sx={{ color: statusText(downloadStatusColour(job.status)) }} data-testid="clip-job-status">
               {downloadStatusLabel(job.status)}
             </Typography>
             <Button size="small" color="error" onClick={() => remove.mutate(job.jobId)}>
