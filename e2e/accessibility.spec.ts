@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import axe from 'axe-core';
+import type axe from 'axe-core';
 import { APP_ROUTES } from '../apps/web/src/app/route-registry.ts';
-import { expect, signInThroughForm, switchTheme, test } from './fixtures.ts';
+import { expect, signInThroughForm, switchTheme, type Theme, test, withAxe } from './fixtures.ts';
 import { harvestRouteLinks, routePlan, routeSamples } from './route-samples.ts';
 
 /**
@@ -54,8 +54,6 @@ const ONLY = process.env.AXE_SCREENS?.split(',');
 
 /** What a screen shows while it loads: the next page's progress line, skeletons, spinners, busy regions. */
 const BUSY = '.sw-progress, .MuiSkeleton-root, .MuiCircularProgress-indeterminate, .MuiLinearProgress-indeterminate, [aria-busy="true"]';
-
-type Theme = 'light' | 'dark';
 
 /** Opens `path` inside the app (the router follows the history, as on Back and Forward). */
 async function open(page: Page, path: string) {
@@ -112,7 +110,7 @@ function settle(page: Page, quietMs = 150, maxMs = 8_000): Promise<boolean> {
  * theme changes the colours of a screen and nothing else, so the check after a switch needs no more.
  */
 async function check(page: Page, scope: 'all' | 'colours'): Promise<axe.Result[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  await withAxe(page);
   return page.evaluate(
     ({ tags, allowed, scope }) => {
       const engine = (window as unknown as { axe: typeof axe }).axe;

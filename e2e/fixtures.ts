@@ -120,8 +120,10 @@ export async function appKeptOnDevice(page: Page) {
 
 export { expect };
 
+export type Theme = 'light' | 'dark';
+
 /** Switches the app's theme as a change in another tab does, and waits for the page drawn in it. */
-export async function switchTheme(page: Page, theme: 'light' | 'dark') {
+export async function switchTheme(page: Page, theme: Theme) {
   await page.evaluate(async (mode) => {
     localStorage.setItem('config-theme', mode);
     window.dispatchEvent(new StorageEvent('storage', { key: 'config-theme', newValue: mode }));
@@ -137,13 +139,18 @@ export async function switchTheme(page: Page, theme: 'light' | 'dark') {
   }, theme);
 }
 
+/** Puts axe-core into the page once: moving inside the app keeps it (`window.axe`). */
+export async function withAxe(page: Page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+}
+
 /**
  * The colour-contrast violations axe-core finds in `selector` of the page in `theme`. For parts of a screen that
  * appear only after some work: the sweep of every screen (accessibility.spec.ts) sees each screen as the demo has it.
  */
-export async function contrastViolations(page: Page, selector: string, theme: 'light' | 'dark') {
+export async function contrastViolations(page: Page, selector: string, theme: Theme) {
   await switchTheme(page, theme);
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  await withAxe(page);
   return page.evaluate(async (include) => {
     const engine = (window as unknown as { axe: typeof axe }).axe;
     const result = await engine.run(
