@@ -3,14 +3,15 @@
  * `bash .ci/run` there (install, the Vitest passes, the browser tests, the checks) and prints its wall time, the CPU it
  * took, how busy the machine's cores were, the phases as the run reported them and the tests that passed only on a
  * retry. Rounds run one after another; the last lines sum them up against the 15-minute goal.
- * Run: node --import tsx bench/ci/fresh-clone.ts   (ROUNDS=3; COMMIT=HEAD; KEEP_LOGS=/tmp/ci-logs keeps each round's output)
+ * Run: node --import tsx bench/ci/fresh-clone.ts   (ROUNDS=3; COMMIT=HEAD; KEEP_LOGS=/tmp/ci-logs keeps each round's output,
+ * and the test-results folder of a round that failed or retried a test: its screenshots and error context)
  *
  * The CPU is read from a cgroup made for the run (cgroup v1 cpuacct or v2, as root); elsewhere from the times of the
  * processes the run waited for, which leave out any it did not (the browser tests' server is stopped, not waited for).
  * Results of a busy machine say little: run it with nothing else running.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -133,9 +134,14 @@ async function runRound(round: number): Promise<Round> {
     const cores1 = coreTimes();
     const cpuS = cgroup ? cgroup.cpuSeconds() : childrenCpuSeconds() - children0;
     const log = readFileSync(logFile, 'utf8');
+    const figures = readLog(log);
     if (KEEP_LOGS) {
       mkdirSync(KEEP_LOGS, { recursive: true });
       writeFileSync(join(KEEP_LOGS, `round-${round}-${commit}.log`), log);
+      const results = join(checkout, 'test-results');
+      if ((code !== 0 || figures.retried.length > 0) && existsSync(results)) {
+        cpSync(results, join(KEEP_LOGS, `round-${round}-${commit}-test-results`), { recursive: true });
+      }
     }
     cgroup?.remove();
     return {
@@ -145,7 +151,7 @@ async function runRound(round: number): Promise<Round> {
       wallS,
       cpuS,
       busyPct: (100 * (cores1.busy - cores0.busy)) / Math.max(1, cores1.total - cores0.total),
-      ...readLog(log),
+      ...figures,
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });
