@@ -11,7 +11,7 @@
  * Results of a busy machine say little: run it with nothing else running.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -73,21 +73,6 @@ function coreTimes(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-interface Round {
-  round: number;
-  commit: string;
-  ok: boolean;
-  wallS: number;
-  cpuS: number;
-  busyPct: number;
-  install: string;
-  pglite: string;
-  postgres: string;
-  browser: string;
-  tests: string;
-  retried: string[];
-}
-
 /** The figures the run printed: install, each Vitest pass, the browser tests, the test counts and the retries. */
 function readLog(log: string) {
   const seconds = (pattern: RegExp) => pattern.exec(log)?.[1] ?? '?';
@@ -110,13 +95,17 @@ function readLog(log: string) {
   };
 }
 
+/** One round: what the run printed (readLog) and what was measured around it. */
+type Round = ReturnType<typeof readLog> & { round: number; commit: string; ok: boolean; wallS: number; cpuS: number; busyPct: number };
+
 async function runRound(round: number): Promise<Round> {
   const folder = mkdtempSync(join(tmpdir(), 'sitewatch-ci-'));
   const checkout = join(folder, 'sitewatch');
   try {
     const clone = spawnSync('git', ['clone', '-q', REPO, checkout], { stdio: 'inherit' });
     if (clone.status !== 0) throw new Error('git clone failed');
-    spawnSync('git', ['-C', checkout, 'checkout', '-q', COMMIT], { stdio: 'inherit' });
+    if (spawnSync('git', ['-C', checkout, 'checkout', '-q', COMMIT], { stdio: 'inherit' }).status !== 0)
+      throw new Error(`git checkout ${COMMIT} failed`);
     const commit = spawnSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
     const logFile = join(folder, 'ci.log');
     const output = openSync(logFile, 'w');
@@ -130,6 +119,7 @@ async function runRound(round: number): Promise<Round> {
       const child = spawn('bash', ['-c', script], { cwd: checkout, stdio: ['ignore', output, output], env: { ...process.env } });
       child.on('close', (exit) => done(exit ?? 1));
     });
+    closeSync(output);
     const wallS = (Date.now() - started) / 1000;
     const cores1 = coreTimes();
     const cpuS = cgroup ? cgroup.cpuSeconds() : childrenCpuSeconds() - children0;
