@@ -38,6 +38,26 @@ test.describe('network banner', () => {
     // live again: one open socket, reopened at once on the browser's online event if it was dropped
     await expect.poll(() => sockets, { timeout: 20_000 }).toBe(1);
   });
+
+  test('says the server cannot be reached when the phone says it is online but nothing gets through, and "Back online" once it answers', async ({
+    page,
+    signIn,
+  }) => {
+    test.info().annotations.push({ type: 'allow-console-errors', description: 'Failed to load resource|WebSocket' });
+    await signIn('customeradmin');
+    await expect(page.getByTestId('profile-button')).toBeVisible();
+    // a network that takes the requests and delivers none of them (a weak signal, a network without internet)
+    await page.route(/\/(api|iotapp|helpdesk|notification|ifmapp)\/|\/health$/, (route) => route.abort('internetdisconnected'));
+    await page.getByTestId('profile-button').click();
+    await page.getByTestId('menu-my-profile').click();
+    await expect(page.getByTestId('network-offline')).toHaveText(/^The server cannot be reached\./);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+
+    // the app asks again by itself every few seconds: no action of the user is needed
+    await page.unrouteAll();
+    await expect(page.getByTestId('network-back')).toHaveText('Back online', { timeout: 15_000 });
+    await expect(page.getByTestId('network-offline')).toHaveCount(0);
+  });
 });
 
 /**

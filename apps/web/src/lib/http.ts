@@ -1,6 +1,7 @@
 import { readCookie } from './cookies.ts';
 import { createHttpClient, type HttpClient } from './http-client.ts';
 import { currentLocation, hardNavigate } from './navigation.ts';
+import { connection, reportingTo } from './offline/connection.ts';
 import { withOfflineCopies } from './offline/read-cache.ts';
 import { localStore } from './storage.ts';
 import { showToast } from './toasts.ts';
@@ -53,8 +54,9 @@ function uploadWithProgress(url: string, init: RequestInit, onProgress: (sent: n
 
 /** The app's client, bound to the browser. */
 export const http: HttpClient = createHttpClient({
-  // The reads a field executive needs at a site are kept, and answer when the network does not.
-  fetch: withOfflineCopies((input, init) => fetch(input, init)),
+  // The reads a field executive needs at a site are kept, and answer when the network does not; a request that gets
+  // no answer tells the app it cannot reach the server, even when the phone says it is online.
+  fetch: withOfflineCopies(reportingTo(connection, (input, init) => fetch(input, init))),
   upload: typeof XMLHttpRequest === 'undefined' ? undefined : uploadWithProgress,
   store: localStore(),
   getCookie: (name) => readCookie(name),

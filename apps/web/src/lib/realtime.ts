@@ -4,6 +4,7 @@ import { PUSH_CLOSE, PUSH_MAX_WATCHED } from '@sitewatch/contracts/push';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { onSessionEnd, onTokensChanged } from './http.ts';
+import { connection } from './offline/connection.ts';
 
 /**
  * The browser end of the push hub: one WebSocket per tab at /ws (the session cookie authenticates it), a small
@@ -141,16 +142,14 @@ onTokensChanged(() => {
     connect();
   }
 });
-if (typeof window !== 'undefined') {
-  // Back online or back to the tab: try at once instead of waiting for the backoff.
-  window.addEventListener('online', () => {
-    if (users > 0 && !socket && !sessionEnded) {
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      connect();
-    }
-  });
-}
+// The server can be reached again: try at once instead of waiting for the backoff.
+connection.onReturn(() => {
+  if (users > 0 && !socket && !sessionEnded) {
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    connect();
+  }
+});
 
 export const realtime = {
   /** Keeps the socket open while at least one holder wants it; returns the release function. */

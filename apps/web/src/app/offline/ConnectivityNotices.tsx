@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { connection } from '../../lib/offline/connection.ts';
 import { offlineAsOf } from '../../lib/offline/offline-as-of.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { registerServiceWorker } from './service-worker.ts';
@@ -8,16 +9,15 @@ import { useOutbox, useOutboxSender } from './use-outbox.ts';
 /** How long "Back online" stays after the connection returns. */
 const BACK_ONLINE_MS = 4000;
 
-type Network = 'online' | 'offline' | 'back';
-
 /**
- * The network banner (browser online/offline events: "You are offline", then "Back online"; the realtime
- * connection reconnects on its own when the browser is back online) and the "new version available" notice of
- * the service worker. Plain HTML, loaded apart from the login page's bundle.
+ * The network banner ("You are offline", or that the server answers nobody while the phone says it is online; then
+ * "Back online"; the realtime connection reconnects on its own when the server can be reached again) and the "new
+ * version available" notice of the service worker. Plain HTML, loaded apart from the login page's bundle.
  */
 export default function ConnectivityNotices() {
   const { t } = useTranslation();
-  const [network, setNetwork] = useState<Network>(() => (navigator.onLine ? 'online' : 'offline'));
+  const offline = useSyncExternalStore(connection.subscribe, connection.reason);
+  const [back, setBack] = useState(false);
   const [update, setUpdate] = useState<(() => void) | null>(null);
   const [outboxOpen, setOutboxOpen] = useState(false);
   /**
@@ -32,21 +32,14 @@ export default function ConnectivityNotices() {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const offline = () => {
+    const stopReturn = connection.onReturn(() => {
+      setBack(true);
       clearTimeout(timer);
-      setNetwork('offline');
-    };
-    const online = () => {
-      setNetwork((was) => (was === 'offline' ? 'back' : was));
-      clearTimeout(timer);
-      timer = setTimeout(() => setNetwork('online'), BACK_ONLINE_MS);
-    };
-    window.addEventListener('offline', offline);
-    window.addEventListener('online', online);
+      timer = setTimeout(() => setBack(false), BACK_ONLINE_MS);
+    });
     return () => {
       clearTimeout(timer);
-      window.removeEventListener('offline', offline);
-      window.removeEventListener('online', online);
+      stopReturn();
     };
   }, []);
 
@@ -54,10 +47,10 @@ export default function ConnectivityNotices() {
 
   return (
     <div className="sw-notices">
-      {network === 'offline' ? (
+      {offline ? (
         <div className="sw-notice sw-notice--offline" role="status" data-testid="network-offline">
           <span className="sw-notice__text">
-            {t('connectivity.offline')}
+            {t(offline === 'unreachable' ? 'connectivity.unreachable' : 'connectivity.offline')}
             {asOf !== null ? (
               <span className="sw-notice__asof" data-testid="offline-as-of">
                 {' '}
@@ -72,7 +65,7 @@ export default function ConnectivityNotices() {
           ) : null}
         </div>
       ) : null}
-      {network !== 'offline' && (unsent > 0 || attention > 0) ? (
+      {!offline && (unsent > 0 || attention > 0) ? (
         <div className={attention > 0 ? 'sw-notice sw-notice--attention' : 'sw-notice'} role="status" data-testid="outbox-notice">
           <span className="sw-notice__text">
             {attention > 0 ? t('connectivity.outboxAttention', { count: attention }) : t('connectivity.outboxSending', { count: unsent })}
@@ -83,7 +76,7 @@ export default function ConnectivityNotices() {
         </div>
       ) : null}
       {outboxOpen ? <OutboxPanel items={outbox} onClose={() => setOutboxOpen(false)} /> : null}
-      {network === 'back' ? (
+      {back && !offline ? (
         <div className="sw-notice sw-notice--online" role="status" data-testid="network-back">
           <span className="sw-notice__text">{t('connectivity.backOnline')}</span>
         </div>

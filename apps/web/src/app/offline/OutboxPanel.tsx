@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
+import { connection } from '../../lib/offline/connection.ts';
 import { discard, type OutboxAction, type OutboxState, resend } from '../../lib/offline/outbox.ts';
 
 const STATE_LABELS: Record<OutboxState, string> = {
@@ -59,7 +60,7 @@ export function OutboxPanel({ items, onClose }: { items: OutboxAction[]; onClose
                     <button
                       type="button"
                       className="sw-btn sw-btn--primary"
-                      disabled={!navigator.onLine}
+                      disabled={!connection.online()}
                       onClick={() => item.seq !== undefined && void resend(item.seq)}
                       data-testid="outbox-resend"
                     >

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { keepOpenTicketsForOffline } from '../../features/helpdesk/tickets/offline-reads.ts';
+import { connection } from '../../lib/offline/connection.ts';
 import { flushOutbox, listOutbox, type OutboxAction, subscribeOutbox } from '../../lib/offline/outbox.ts';
 import { getUser, hasRole, permissionsOf, subscribeSession } from '../../lib/session.ts';
 
@@ -27,7 +28,7 @@ export function useOutbox(): OutboxAction[] {
 }
 
 /**
- * Sends the outbox when the app opens, when the connection returns, after a sign-in and when the service worker asks;
+ * Sends the outbox when the app opens, when the server can be reached again, after a sign-in and when the service worker asks;
  * then refreshes what a field executive keeps for offline use.
  */
 export function useOutboxSender() {
@@ -39,7 +40,7 @@ export function useOutboxSender() {
           // A field executive's day is kept on the phone, read again now and then while online: with the stock of
           // their stores when they may see the inventory.
           const user = getUser();
-          if (!navigator.onLine || !hasRole(user, 'fieldexecutive')) return;
+          if (!connection.online() || !hasRole(user, 'fieldexecutive')) return;
           // (loaded here, not with the app shell: the inventory's contracts would weigh on the sign-in page)
           return keepOpenTicketsForOffline()
             .then(() => import('../../features/inventory/offline-reads.ts'))
@@ -49,13 +50,13 @@ export function useOutboxSender() {
     const fromWorker = (event: MessageEvent) => {
       if ((event.data as { type?: string } | null)?.type === 'OUTBOX_SYNC') send();
     };
-    window.addEventListener('online', send);
+    const stopReturn = connection.onReturn(send);
     const stopSession = subscribeSession(send);
     navigator.serviceWorker?.addEventListener('message', fromWorker);
     // A change left waiting by a failed send (the server was down) is tried again now and then.
     const timer = setInterval(send, 60_000);
     return () => {
-      window.removeEventListener('online', send);
+      stopReturn();
       stopSession();
       navigator.serviceWorker?.removeEventListener('message', fromWorker);
       clearInterval(timer);

@@ -19,6 +19,7 @@ import { defaultValues, FORM_LIMITS, FORM_MESSAGES, type FormTemplate } from '@s
 import { VALIDATION_MESSAGES } from '@sitewatch/contracts/messages';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { isHttpError } from '../../lib/http.ts';
+import { connection } from '../../lib/offline/connection.ts';
 import { QUEUED_MESSAGE } from '../../lib/offline/send-or-queue.ts';
 import { toast } from '../../lib/toasts.ts';
 import { prefetchDraft, saveDraft, submitResponse, takeDraft, uploadAttachment, useTemplate, useTemplateByName } from './api.ts';
@@ -189,7 +190,7 @@ function FilledForm({
           : [],
       );
       const files = pending.map((p) => config.files.get(p.ref) as File);
-      if (!navigator.onLine) {
+      if (!connection.online()) {
         await keepForLater(answers, pending, files);
         return;
       }

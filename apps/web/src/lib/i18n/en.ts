@@ -130,6 +130,7 @@ export const en = {
   },
   connectivity: {
     offline: 'You are offline. Changes and live updates resume when the connection returns.',
+    unreachable: 'The server cannot be reached. Changes and live updates resume when the connection returns.',
     backOnline: 'Back online',
     newVersion: 'A new version of Sitewatch is available.',
     reload: 'Reload',

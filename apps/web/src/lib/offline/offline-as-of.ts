@@ -1,3 +1,5 @@
+import { connection } from './connection.ts';
+
 /**
  * How old what the screens show is while the connection is gone: the time of the oldest kept copy served instead of
  * the server since the connection went ("as of 09:12"). Kept here, not in the banner: a page opened without a
@@ -38,6 +40,6 @@ export function createOfflineAsOf(): OfflineAsOf {
   };
 }
 
-/** The app's one record, cleared by the browser's "online" event. */
+/** The app's one record, cleared when the server can be reached again. */
 export const offlineAsOf = createOfflineAsOf();
-if (typeof window !== 'undefined') window.addEventListener('online', () => offlineAsOf.clear());
+connection.onReturn(() => offlineAsOf.clear());

@@ -1,4 +1,5 @@
 import { http, isHttpError } from '../http.ts';
+import { connection } from './connection.ts';
 import { currentOwner, hasIndexedDb, type OutboxAction, offlineDb } from './db.ts';
 import { OUTBOX_SENT_EVENT } from './events.ts';
 import { decide, rebaseVersions } from './outbox-rules.ts';
@@ -135,7 +136,7 @@ export function flushOutbox(): Promise<number> {
   if (running) return running;
   const run = async () => {
     const owner = currentOwner();
-    if (!owner || !hasIndexedDb() || (typeof navigator !== 'undefined' && !navigator.onLine)) return 0;
+    if (!owner || !hasIndexedDb() || !connection.online()) return 0;
     const sent = await sendWaiting(owner);
     if (sent > 0 && typeof window !== 'undefined') window.dispatchEvent(new Event(OUTBOX_SENT_EVENT));
     return sent;
