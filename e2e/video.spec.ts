@@ -56,9 +56,13 @@ test.describe('video', () => {
 
   test('a low-latency tile plays over MSE: currentTime advances and the frame on screen is under 2 s old', async ({ page, signIn }) => {
     test.info().annotations.push({ type: 'allow-console-errors', description: '404|503' });
+    // why the tile left the low-latency path, should it: in the run's output
+    page.on('console', (message) => message.text().startsWith('Live view:') && console.log(message.text()));
     await signIn('customeradmin');
     const camera = await firstCamera(page);
     await page.goto('/camview/live');
+    // the page keeps its grid as it mounts: the grid of the test is put in its place once it has
+    await expect(page.getByText('Add cameras to the grid to watch them live.')).toBeVisible();
     await page.evaluate(
       (c) => localStorage.setItem('camview-live-grid', JSON.stringify({ layout: 1, tiles: [{ id: c.id, label: c.label }] })),
       camera,

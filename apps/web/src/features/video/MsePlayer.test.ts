@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codecOf } from './MsePlayer.tsx';
+import { afterLiveFailure, codecOf } from './MsePlayer.tsx';
 
 const box = (type: string, body: number[]) => {
   const size = 8 + body.length;
@@ -15,5 +15,18 @@ describe('codecOf', () => {
   it('names H.265 for an hvcC record and nothing for an unknown codec', () => {
     expect(codecOf(new Uint8Array(box('moov', box('hvcC', [1, 2, 3]))))).toMatch(/^hvc1\./);
     expect(codecOf(new Uint8Array(box('moov', box('mp4a', [1, 2, 3]))))).toBeNull();
+  });
+});
+
+describe('afterLiveFailure', () => {
+  it('tries a dropped stream again, also before its first frame, and a stream that played', () => {
+    expect(afterLiveFailure({ played: false, dropped: true, quickDrops: 1 })).toBe('retry');
+    expect(afterLiveFailure({ played: true, dropped: false, quickDrops: 1 })).toBe('retry');
+    expect(afterLiveFailure({ played: true, dropped: true, quickDrops: 2 })).toBe('retry');
+  });
+  it('plays HLS when this browser cannot play the stream, or after three quick drops in a row', () => {
+    expect(afterLiveFailure({ played: false, dropped: false, quickDrops: 1 })).toBe('hls');
+    expect(afterLiveFailure({ played: false, dropped: true, quickDrops: 3 })).toBe('hls');
+    expect(afterLiveFailure({ played: true, dropped: true, quickDrops: 3 })).toBe('hls');
   });
 });

@@ -26,6 +26,15 @@ export function codecOf(init: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * What the live tile does after the low-latency stream failed: try it again when the browser can play it (a frame
+ * was shown, or the socket dropped: the stream may come back) unless it failed `RECONNECTS` times in a row soon
+ * after starting; otherwise play HLS.
+ */
+export function afterLiveFailure(failure: { played: boolean; dropped: boolean; quickDrops: number }): 'retry' | 'hls' {
+  return (failure.played || failure.dropped) && failure.quickDrops < RECONNECTS ? 'retry' : 'hls';
+}
+
 /** The viewer's choice on the live page (remembered in this browser): the low-latency path, or HLS only. */
 export const PLAYER_STORE = 'camview-live-player';
 export const lowLatencyPreferred = () => {
@@ -42,7 +51,8 @@ export const mseSupported = () => typeof window !== 'undefined' && 'MediaSource'
  * The low-latency live player: fMP4 fragments over an authenticated WebSocket into Media Source Extensions (as
  * Frigate and go2rtc do). Each message is an 8-byte server timestamp and MP4 bytes (the init segment, then moof+mdat
  * fragments). Playback stays within a second of the newest frame. `onFail` is called when MSE, the codec or the
- * socket is unavailable, or the stream ends; `played` says whether a frame was shown before.
+ * socket is unavailable, or the stream ends; `played` says whether a frame was shown before, `dropped` that the
+ * socket closed or did not open (the stream may come back) rather than that this browser cannot play it.
  */
 export function MsePlayer({
   wsUrl,
@@ -51,7 +61,7 @@ export function MsePlayer({
 }: {
   wsUrl: string;
   testId?: string;
-  onFail: (reason: string, played: boolean) => void;
+  onFail: (reason: string, played: boolean, dropped: boolean) => void;
 }) {
   const ref = useRef<HTMLVideoElement>(null);
   const failRef = useRef(onFail);
@@ -61,7 +71,7 @@ export function MsePlayer({
     const video = ref.current;
     if (!video) return;
     if (!mseSupported()) {
-      failRef.current('Media Source Extensions are not available', false);
+      failRef.current('Media Source Extensions are not available', false, false);
       return;
     }
     let disposed = false;
@@ -74,10 +84,10 @@ export function MsePlayer({
     let appendingAt = 0;
     // the server time of the newest appended fragment and the media time where it ends
     let sync: { at: number; end: number } | null = null;
-    const fail = (reason: string) => {
+    const fail = (reason: string, dropped = false) => {
       if (disposed) return;
       disposed = true;
-      failRef.current(reason, played);
+      failRef.current(reason, played, dropped);
     };
 
     const url = new URL(wsUrl, window.location.href);
@@ -144,8 +154,8 @@ export function MsePlayer({
     source.addEventListener('sourceopen', () => {
       for (const item of early.splice(0)) if (!disposed) handle(item.data, item.at);
     });
-    socket.onclose = (event) => fail(event.reason || `the live stream closed (${event.code})`);
-    socket.onerror = () => fail('the live stream is unavailable');
+    socket.onclose = (event) => fail(event.reason || `the live stream closed (${event.code})`, true);
+    socket.onerror = () => fail('the live stream is unavailable', true);
 
     const onTime = () => {
       if (video.currentTime > 0) played = true;
@@ -181,7 +191,8 @@ export function MsePlayer({
 
 /**
  * A live camera: the low-latency MSE path when the browser and the socket allow it, reconnecting a few times after
- * a drop; otherwise (or after repeated failures) the HLS player.
+ * a drop (also one before the first frame: a relay restarting, a socket that did not open on a busy server);
+ * otherwise (or after repeated failures) the HLS player, with the reason in the console.
  */
 export function LivePlayer({
   hlsUrl,
@@ -207,14 +218,17 @@ export function LivePlayer({
         key={attempt}
         wsUrl={wsUrl}
         testId={testId}
-        onFail={(_reason, played) => {
+        onFail={(reason, played, dropped) => {
           quickDrops.current = Date.now() - startedAt.current < 30_000 ? quickDrops.current + 1 : 0;
-          if (played && quickDrops.current < RECONNECTS) {
+          if (afterLiveFailure({ played, dropped, quickDrops: quickDrops.current }) === 'retry') {
             timer.current = setTimeout(() => {
               startedAt.current = Date.now();
               setAttempt((n) => n + 1);
             }, 1000);
-          } else setMode('hls');
+          } else {
+            console.warn(`Live view: low latency unavailable, playing HLS instead (${reason})`);
+            setMode('hls');
+          }
         }}
       />
     );
