@@ -126,9 +126,12 @@ export function MsePlayer({
     };
 
     const early: Array<{ data: ArrayBuffer; at: number }> = [];
+    // Set by the sourceopen handler, not read from readyState: the state is 'open' before the handler has run, and a
+    // fragment arriving in between would be taken for the init segment (on a busy machine, "cannot play this codec").
+    let opened = false;
     const handle = (data: ArrayBuffer, at: number) => {
       if (!buffer) {
-        if (source.readyState !== 'open') {
+        if (!opened) {
           early.push({ data, at });
           return;
         }
@@ -152,6 +155,7 @@ export function MsePlayer({
     };
     // messages that arrived before the media source opened are handled once it is open
     source.addEventListener('sourceopen', () => {
+      opened = true;
       for (const item of early.splice(0)) if (!disposed) handle(item.data, item.at);
     });
     socket.onclose = (event) => fail(event.reason || `the live stream closed (${event.code})`, true);
